@@ -1,0 +1,1 @@
+"""Composition function for the EKSCluster XR of the Modelplane cluster contract."""

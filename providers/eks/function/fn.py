@@ -1,0 +1,25 @@
+"""gRPC entry point: turn one RunFunctionRequest into one RunFunctionResponse."""
+
+import grpc
+from crossplane.function import response
+from crossplane.function.proto.v1 import run_function_pb2 as fnv1
+from crossplane.function.proto.v1 import run_function_pb2_grpc as grpcv1
+
+from function.composer import Composer, MalformedXR
+
+
+class FunctionRunner(grpcv1.FunctionRunnerServiceServicer):
+    """Composes an EKSCluster: all the logic lives in Composer, this only wires it to gRPC."""
+
+    async def RunFunction(
+        self, req: fnv1.RunFunctionRequest, _context: grpc.aio.ServicerContext | None
+    ) -> fnv1.RunFunctionResponse:
+        """Compose the XR, or return a fatal result when its spec cannot be composed at all."""
+        rsp = response.to(req)
+        try:
+            composer = Composer(req, rsp)
+        except MalformedXR as e:
+            response.fatal(rsp, str(e))
+            return rsp
+        composer.compose()
+        return rsp

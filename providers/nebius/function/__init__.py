@@ -1,0 +1,1 @@
+"""Composition function for the NebiusCluster XR (Nebius Managed Kubernetes)."""

@@ -1,0 +1,35 @@
+import { Command, CommanderError } from 'commander';
+import { DriftError } from '../errors.js';
+import { registerList } from './list.js';
+import { registerRender } from './render.js';
+
+export function buildProgram(): Command {
+  const program = new Command()
+    .name('drift')
+    .description('Render every provider of one contract against the same scenarios and diff what they do.')
+    .option('-c, --config <file>', 'drift.config.yaml to use (default: ./drift.config.yaml, else defaults)')
+    .option('-v, --verbose', 'print timings and more detail')
+    .option('--no-color', 'never color the output')
+    .showHelpAfterError()
+    .exitOverride();
+  registerList(program);
+  registerRender(program);
+  return program;
+}
+
+/** Runs the CLI and returns the exit code: 0 clean, 1 findings, 2 drift could not do its job. */
+export async function main(argv: string[]): Promise<number> {
+  process.exitCode = 0;
+  try {
+    await buildProgram().parseAsync(argv);
+    return Number(process.exitCode ?? 0);
+  } catch (error) {
+    if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
+    if (error instanceof DriftError) {
+      process.stderr.write(`drift: ${error.message}\n`);
+      return 2;
+    }
+    process.stderr.write(`drift: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    return 2;
+  }
+}

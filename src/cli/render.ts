@@ -1,0 +1,48 @@
+import { InvalidArgumentError, type Command } from 'commander';
+import { runMatrix } from '../render/matrix.js';
+import { renderStep } from '../render/stream.js';
+import { DriftError } from '../errors.js';
+import { projectFor } from './context.js';
+
+interface RenderOptions {
+  provider: string;
+  scenario: string;
+  step?: number;
+  allSteps?: boolean;
+}
+
+const parseStep = (value: string): number => {
+  if (!/^\d+$/.test(value)) throw new InvalidArgumentError('a step is a whole number from 0');
+  return Number(value);
+};
+
+export function registerRender(program: Command): void {
+  program
+    .command('render')
+    .description("render one provider × scenario and print a step's output as a YAML stream (default: the last step)")
+    .requiredOption('-p, --provider <name>', 'the provider')
+    .requiredOption('-s, --scenario <name>', 'the scenario')
+    .option('--step <n>', 'print only step N', parseStep)
+    .option('--all-steps', 'print every step')
+    .action(async (options: RenderOptions, command: Command) => {
+      const project = await projectFor(command, [options.provider], [options.scenario]);
+      const { starts, traces } = await runMatrix(project);
+      const startError = starts.find((start) => start.error)?.error;
+      if (startError) throw new DriftError(startError);
+      const trace = traces[0]!;
+      const last = trace.steps.length - 1;
+      if (options.step !== undefined && options.step > last) {
+        throw new DriftError(`${trace.provider}/${trace.scenario} has steps 0 to ${last}; there is no step ${options.step}`);
+      }
+      const steps = options.allSteps ? trace.steps : trace.steps.filter((step) => step.index === (options.step ?? last));
+      process.stdout.write(steps.map(renderStep).join(''));
+      const summary = trace.converged
+        ? `converged at step ${trace.converged.step}, XR ${trace.converged.xrReady ? 'Ready' : 'not Ready'}`
+        : `did not converge within ${project.config.maxSteps} steps`;
+      process.stderr.write(`# ${trace.provider}/${trace.scenario}: ${trace.steps.length} steps, ${summary}\n`);
+      if (trace.error) {
+        process.stderr.write(`error: ${trace.provider}/${trace.scenario}: ${trace.error}\n`);
+        process.exitCode = 1;
+      }
+    });
+}

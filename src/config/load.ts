@@ -1,0 +1,162 @@
+import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import path from 'node:path';
+import fg from 'fast-glob';
+import { DriftError, InputError } from '../errors.js';
+import { packageFile } from './paths.js';
+import type { Adapter, DriftConfig, Perturbation, Project, Scenario, ScenarioPool } from './types.js';
+import { readYamlFile } from './yamlFile.js';
+
+export const CONFIG_FILE = 'drift.config.yaml';
+
+const DEFAULTS = {
+  providers: ['providers/*/provider.yaml'],
+  scenarios: ['scenarios/*.yaml'],
+  goldens: 'goldens',
+  maxSteps: 8,
+  timeouts: { startMs: 30_000, callMs: 10_000 },
+};
+
+type RawConfig = Partial<Omit<DriftConfig, 'providers' | 'scenarios' | 'root' | 'file'>> & {
+  providers?: string | string[];
+  scenarios?: string | string[];
+};
+
+/**
+ * Finds the config: an explicit --config file, else drift.config.yaml in the working folder, else
+ * defaults rooted at the working folder (so a repository laid out like drift's needs no config).
+ */
+export function loadConfig(configPath: string | undefined, cwd = process.cwd()): DriftConfig {
+  const file = configPath ? path.resolve(cwd, configPath) : path.join(cwd, CONFIG_FILE);
+  if (configPath && !existsSync(file)) {
+    throw new DriftError(`${configPath}: no such config file; pass the path of a drift.config.yaml`);
+  }
+  const raw: RawConfig = existsSync(file) ? readYamlFile<RawConfig>(file, packageFile('schemas/drift-config.schema.json')) : {};
+  const list = (value: string | string[] | undefined, fallback: string[]) =>
+    value === undefined ? fallback : Array.isArray(value) ? value : [value];
+  return {
+    root: path.dirname(file),
+    ...(existsSync(file) ? { file } : {}),
+    providers: list(raw.providers, DEFAULTS.providers),
+    scenarios: list(raw.scenarios, DEFAULTS.scenarios),
+    goldens: raw.goldens ?? DEFAULTS.goldens,
+    ...(raw.reference ? { reference: raw.reference } : {}),
+    concurrency: raw.concurrency ?? availableParallelism(),
+    maxSteps: raw.maxSteps ?? DEFAULTS.maxSteps,
+    timeouts: { ...DEFAULTS.timeouts, ...raw.timeouts },
+  };
+}
+
+type RawAdapter = {
+  name: string;
+  function: { command: string[]; cwd?: string; env?: Record<string, string> };
+  xr: { apiVersion: string; kind: string; spec?: Record<string, unknown>; nodePool?: Record<string, unknown>; gpus?: Adapter['xr']['gpus'] };
+  world?: Partial<Adapter['world']>;
+  roles?: Record<string, string>;
+  values?: Record<string, string>;
+};
+
+export function loadAdapter(file: string): Adapter {
+  const raw = readYamlFile<RawAdapter>(file, packageFile('schemas/provider.schema.json'));
+  const dir = path.dirname(file);
+  const [program, ...args] = raw.function.command;
+  // A program given as a path (../../.venv/bin/python) belongs to the adapter; a bare name is looked up on PATH.
+  const resolvedProgram = program!.includes('/') ? path.resolve(dir, program!) : program!;
+  return {
+    name: raw.name,
+    file,
+    dir,
+    function: { command: [resolvedProgram, ...args], cwd: path.resolve(dir, raw.function.cwd ?? '.'), env: raw.function.env ?? {} },
+    xr: { apiVersion: raw.xr.apiVersion, kind: raw.xr.kind, spec: raw.xr.spec ?? {}, nodePool: raw.xr.nodePool ?? {}, gpus: raw.xr.gpus ?? {} },
+    world: { credentials: raw.world?.credentials ?? [], observe: raw.world?.observe ?? [] },
+    roles: raw.roles ?? {},
+    values: raw.values ?? {},
+  };
+}
+
+type RawScenario = {
+  description: string;
+  xr: { name?: string; namespace?: string; credentials?: Scenario['xr']['credentials']; nodePools: ScenarioPool[] };
+  world?: Partial<Scenario['world']>;
+  then?: Array<Omit<Perturbation, 'steps'> & { steps?: number; at?: 'converged' }>;
+  ablate?: boolean;
+};
+
+export function loadScenario(file: string): Scenario {
+  const raw = readYamlFile<RawScenario>(file, packageFile('schemas/scenario.schema.json'));
+  const world = { credentials: raw.world?.credentials ?? 'present', ready: raw.world?.ready ?? 'all' } as const;
+  const then = (raw.then ?? []).map(({ at: _at, ...p }) => ({ ...p, steps: p.steps ?? 3 }));
+  const names = new Set<string>();
+  for (const pool of raw.xr.nodePools) {
+    if (names.has(pool.name)) throw new InputError(file, 1, 1, `node pool "${pool.name}" is listed twice; pool names must be unique`);
+    names.add(pool.name);
+  }
+  return {
+    name: path.basename(file).replace(/\.ya?ml$/, ''),
+    file,
+    description: raw.description,
+    xr: {
+      name: raw.xr.name ?? 'demo',
+      namespace: raw.xr.namespace ?? 'modelplane',
+      ...(raw.xr.credentials ? { credentials: raw.xr.credentials } : {}),
+      nodePools: raw.xr.nodePools,
+    },
+    world,
+    then,
+    ablate: raw.ablate ?? (world.ready === 'all' && then.length === 0 && world.credentials === 'present'),
+  };
+}
+
+async function expand(config: DriftConfig, patterns: string[], what: string): Promise<string[]> {
+  const files = await fg(patterns, { cwd: config.root, absolute: true, onlyFiles: true });
+  if (files.length === 0) {
+    const where = config.file ?? config.root;
+    throw new DriftError(`${where}: no ${what} match ${patterns.join(', ')}; check the "${what}" globs`);
+  }
+  return files.sort();
+}
+
+/** Loads and validates everything a run needs before any process starts, so bad input changes nothing. */
+export async function loadProject(configPath: string | undefined, cwd = process.cwd()): Promise<Project> {
+  const config = loadConfig(configPath, cwd);
+  const adapters = (await expand(config, config.providers, 'providers')).map(loadAdapter);
+  const scenarios = (await expand(config, config.scenarios, 'scenarios')).map(loadScenario);
+  const seen = new Map<string, string>();
+  for (const adapter of adapters) {
+    const other = seen.get(adapter.name);
+    if (other) throw new InputError(adapter.file, 1, 1, `provider name "${adapter.name}" is also used by ${other}; names must be unique`);
+    seen.set(adapter.name, adapter.file);
+  }
+  for (const scenario of scenarios) {
+    for (const pool of scenario.xr.nodePools) {
+      for (const adapter of adapters) {
+        if (pool.gpu !== undefined && !(pool.gpu in adapter.xr.gpus)) {
+          throw new InputError(
+            adapter.file,
+            1,
+            1,
+            `scenario ${path.relative(config.root, scenario.file)} asks for GPU "${pool.gpu}", which xr.gpus does not map; add it`,
+          );
+        }
+      }
+    }
+  }
+  if (config.reference && !seen.has(config.reference)) {
+    throw new DriftError(`${config.file ?? 'config'}: reference "${config.reference}" is not a provider (${[...seen.keys()].join(', ')})`);
+  }
+  return { config, adapters, scenarios };
+}
+
+/** Keeps the providers and scenarios a user's --provider / --scenario filters name; unknown names are errors. */
+export function selectProject(project: Project, providers: string[] = [], scenarios: string[] = []): Project {
+  const pick = <T extends { name: string }>(items: T[], wanted: string[], what: string): T[] => {
+    if (wanted.length === 0) return items;
+    for (const name of wanted) {
+      if (!items.some((item) => item.name === name)) {
+        throw new DriftError(`no ${what} named "${name}"; known: ${items.map((i) => i.name).join(', ')}`);
+      }
+    }
+    return items.filter((item) => wanted.includes(item.name));
+  };
+  return { ...project, adapters: pick(project.adapters, providers, 'provider'), scenarios: pick(project.scenarios, scenarios, 'scenario') };
+}

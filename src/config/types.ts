@@ -1,0 +1,86 @@
+/** A Kubernetes object as plain data. */
+export type K8sObject = {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; namespace?: string; [key: string]: unknown };
+  [key: string]: unknown;
+};
+
+export interface DriftConfig {
+  /** Folder every relative path resolves against. */
+  root: string;
+  /** The config file, when there is one. */
+  file?: string;
+  providers: string[];
+  scenarios: string[];
+  goldens: string;
+  reference?: string;
+  concurrency: number;
+  maxSteps: number;
+  timeouts: { startMs: number; callMs: number };
+}
+
+/** One rule of the simulated cloud: once a resource of this kind exists, it carries this fact. */
+export interface FactRule {
+  kind: string;
+  fact: string;
+  set: Record<string, string>;
+}
+
+export interface Adapter {
+  name: string;
+  file: string;
+  dir: string;
+  function: { command: string[]; cwd: string; env: Record<string, string> };
+  xr: {
+    apiVersion: string;
+    kind: string;
+    spec: Record<string, unknown>;
+    nodePool: Record<string, unknown>;
+    gpus: Record<string, Record<string, unknown>>;
+  };
+  world: { credentials: K8sObject[]; observe: FactRule[] };
+  roles: Record<string, string>;
+  values: Record<string, string>;
+}
+
+export interface ScenarioPool {
+  name: string;
+  gpu?: string;
+  gpuCount?: number;
+  nodeCount: number;
+  minNodeCount?: number;
+  maxNodeCount?: number;
+  zones?: number;
+}
+
+export type Readiness = 'all' | 'none' | { except: string[] };
+
+export type PerturbationKind = 'remove-credentials' | 'restore-credentials' | 'unready' | 'delete';
+
+export interface Perturbation {
+  do: PerturbationKind;
+  role?: string;
+  steps: number;
+}
+
+export interface Scenario {
+  name: string;
+  file: string;
+  description: string;
+  xr: {
+    name: string;
+    namespace: string;
+    credentials?: { kind: 'ClusterProviderConfig' | 'ProviderConfig'; name: string };
+    nodePools: ScenarioPool[];
+  };
+  world: { credentials: 'present' | 'missing'; ready: Readiness };
+  then: Perturbation[];
+  ablate: boolean;
+}
+
+export interface Project {
+  config: DriftConfig;
+  adapters: Adapter[];
+  scenarios: Scenario[];
+}

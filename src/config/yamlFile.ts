@@ -1,0 +1,85 @@
+import { readFileSync } from 'node:fs';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { isMap, isPair, isScalar, LineCounter, parseDocument, type Document, type Node } from 'yaml';
+import { InputError } from '../errors.js';
+
+const ajv = new Ajv({ allErrors: false, strict: false });
+const validators = new Map<string, ValidateFunction>();
+
+function validatorFor(schemaPath: string): ValidateFunction {
+  let validate = validators.get(schemaPath);
+  if (!validate) {
+    validate = ajv.compile(JSON.parse(readFileSync(schemaPath, 'utf8')) as object);
+    validators.set(schemaPath, validate);
+  }
+  return validate;
+}
+
+/**
+ * Reads a YAML file and checks it against a JSON Schema. Every problem becomes an InputError that
+ * names the file, line and column, so a user can fix it without guessing.
+ */
+export function readYamlFile<T>(file: string, schemaPath: string, text = readFileSync(file, 'utf8')): T {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  const at = (offset: number) => lineCounter.linePos(offset);
+  const firstError = doc.errors[0];
+  if (firstError) {
+    const { line, col } = at(firstError.pos[0]);
+    throw new InputError(file, line, col, `not valid YAML: ${firstError.message.split('\n')[0]}`);
+  }
+  const value: unknown = doc.toJS() ?? {};
+  const validate = validatorFor(schemaPath);
+  if (!validate(value)) {
+    const error = mostSpecific(validate.errors ?? []);
+    const offset = offsetOf(doc, error);
+    const { line, col } = at(offset);
+    throw new InputError(file, line, col, describe(error));
+  }
+  return value as T;
+}
+
+/** ajv reports a oneOf failure together with each branch's; the deepest path is the useful one. */
+function mostSpecific(errors: ErrorObject[]): ErrorObject {
+  const sorted = [...errors].sort((a, b) => b.instancePath.length - a.instancePath.length);
+  return sorted[0] ?? ({ instancePath: '', message: 'is invalid', keyword: 'unknown', params: {}, schemaPath: '' } as ErrorObject);
+}
+
+function pathOf(error: ErrorObject): string[] {
+  return error.instancePath
+    .split('/')
+    .slice(1)
+    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
+function offsetOf(doc: Document, error: ErrorObject): number {
+  const path = pathOf(error);
+  const node = doc.getIn(path, true) as Node | undefined;
+  const extra = (error.params as { additionalProperty?: string }).additionalProperty;
+  if (extra !== undefined && isMap(node)) {
+    const pair = node.items.find((item) => isPair(item) && isScalar(item.key) && item.key.value === extra);
+    const keyNode = pair?.key as Node | undefined;
+    if (keyNode?.range) return keyNode.range[0];
+  }
+  if (node?.range) return node.range[0];
+  return doc.contents?.range?.[0] ?? 0;
+}
+
+function describe(error: ErrorObject): string {
+  const where = error.instancePath ? `"${pathOf(error).join('.')}"` : 'the document';
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'additionalProperties':
+      return `unknown key "${String(params.additionalProperty)}" in ${where}; remove it or check its spelling`;
+    case 'required':
+      return `${where} is missing the required key "${String(params.missingProperty)}"`;
+    case 'enum':
+      return `${where} must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+    case 'type':
+      return `${where} must be ${String(params.type)}`;
+    case 'pattern':
+      return `${where} must match ${String(params.pattern)} (lowercase letters, digits and dashes)`;
+    default:
+      return `${where} ${error.message ?? 'is invalid'}`;
+  }
+}

@@ -1,0 +1,110 @@
+import pLimit from 'p-limit';
+import type { Adapter, Project, Scenario } from '../config/types.js';
+import { buildRequest } from '../world/protocol.js';
+import { simulate, type Caller, type SimulateOptions } from '../world/simulate.js';
+import type { Trace } from '../world/trace.js';
+import { buildXR } from '../world/xr.js';
+import { compareText } from '../util/objects.js';
+import { FunctionProcess } from './process.js';
+
+export interface ProviderStart {
+  provider: string;
+  /** Wall time from spawn to the first answered call. */
+  ms: number;
+  error?: string;
+}
+
+export interface Progress {
+  provider: string;
+  phase: 'starting' | 'rendering' | 'done' | 'failed';
+  done: number;
+  total: number;
+}
+
+export interface MatrixOptions {
+  onProgress?: (progress: Progress) => void;
+  /** Extra work per provider while its process is up (gating analysis, determinism re-runs). */
+  withProcess?: (adapter: Adapter, call: Caller, traces: Trace[]) => Promise<void>;
+}
+
+export interface MatrixResult {
+  starts: ProviderStart[];
+  traces: Trace[];
+  calls: number;
+}
+
+/** A provider's cells when its function would not start: every one fails with the reason. */
+function failedTraces(adapter: Adapter, scenarios: Scenario[], error: string): Trace[] {
+  return scenarios.map((scenario) => ({
+    provider: adapter.name,
+    scenario: scenario.name,
+    xr: { name: scenario.xr.name, namespace: scenario.xr.namespace, uid: '' },
+    steps: [],
+    converged: null,
+    perturbations: [],
+    error,
+  }));
+}
+
+export function simulateOptions(project: Project): SimulateOptions {
+  return { maxSteps: project.config.maxSteps };
+}
+
+/**
+ * Starts each provider's function once (bounded by the config's concurrency), simulates every
+ * scenario against it with concurrent calls, and stops it. A provider that fails never hides the
+ * others: its cells carry the error, the rest render.
+ */
+export async function runMatrix(project: Project, options: MatrixOptions = {}): Promise<MatrixResult> {
+  const limit = pLimit(project.config.concurrency);
+  const starts: ProviderStart[] = [];
+  const traces: Trace[] = [];
+  let calls = 0;
+  const firstScenario = project.scenarios[0]!;
+  await Promise.all(
+    project.adapters.map((adapter) =>
+      limit(async () => {
+        const total = project.scenarios.length;
+        const report = (phase: Progress['phase'], done: number) => options.onProgress?.({ provider: adapter.name, phase, done, total });
+        report('starting', 0);
+        const began = performance.now();
+        let fn: FunctionProcess;
+        try {
+          fn = await FunctionProcess.start(adapter, {
+            startMs: project.config.timeouts.startMs,
+            callMs: project.config.timeouts.callMs,
+            probe: buildRequest(buildXR(adapter, firstScenario), new Map(), undefined),
+          });
+        } catch (error) {
+          const message = (error as Error).message;
+          starts.push({ provider: adapter.name, ms: performance.now() - began, error: message });
+          traces.push(...failedTraces(adapter, project.scenarios, message));
+          report('failed', 0);
+          return;
+        }
+        starts.push({ provider: adapter.name, ms: performance.now() - began });
+        try {
+          const call: Caller = (request) => fn.call(request);
+          let done = 0;
+          report('rendering', 0);
+          const own = await Promise.all(
+            project.scenarios.map(async (scenario) => {
+              const trace = await simulate(call, adapter, scenario, simulateOptions(project));
+              report('rendering', ++done);
+              return trace;
+            }),
+          );
+          traces.push(...own);
+          await options.withProcess?.(adapter, call, own);
+          report('done', done);
+        } finally {
+          calls += fn.calls;
+          await fn.stop();
+        }
+      }),
+    ),
+  );
+  traces.sort((a, b) => compareText(a.provider, b.provider) || compareText(a.scenario, b.scenario));
+  starts.sort((a, b) => compareText(a.provider, b.provider));
+  return { starts, traces, calls };
+}

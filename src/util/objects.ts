@@ -1,0 +1,77 @@
+/** Small, pure helpers over plain JSON-like data. */
+
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export type JsonObject = { [key: string]: unknown };
+
+export function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function clone<T>(value: T): T {
+  return structuredClone(value);
+}
+
+/** JSON with object keys sorted at every depth: equal data gives equal text. */
+export function stableStringify(value: unknown): string {
+  return JSON.stringify(sortKeys(value));
+}
+
+export function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (isObject(value)) {
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort(compareText)
+        .map((key) => [key, sortKeys(value[key])]),
+    );
+  }
+  return value;
+}
+
+/** Splits "a.b\.c.d" into ["a", "b.c", "d"]: dots escaped with a backslash stay in the segment. */
+export function splitPath(dotted: string): string[] {
+  return dotted.split(/(?<!\\)\./).map((part) => part.replace(/\\\./g, '.'));
+}
+
+export function getPath(value: unknown, path: string[]): unknown {
+  let current = value;
+  for (const part of path) {
+    if (Array.isArray(current) && /^\d+$/.test(part)) current = current[Number(part)];
+    else if (isObject(current)) current = current[part];
+    else return undefined;
+  }
+  return current;
+}
+
+export function setPath(target: JsonObject, path: string[], value: unknown): void {
+  let current: JsonObject = target;
+  for (const part of path.slice(0, -1)) {
+    const next = current[part];
+    if (!isObject(next)) current[part] = {};
+    current = current[part] as JsonObject;
+  }
+  current[path[path.length - 1]!] = value;
+}
+
+/** Merges objects recursively; arrays and scalars from `overlay` replace those in `base`. */
+export function deepMerge(base: JsonObject, overlay: JsonObject): JsonObject {
+  const out: JsonObject = { ...base };
+  for (const [key, value] of Object.entries(overlay)) {
+    const existing = out[key];
+    out[key] = isObject(existing) && isObject(value) ? deepMerge(existing, value) : value;
+  }
+  return out;
+}
+
+/** Code-point order: the same on every machine, unlike localeCompare. */
+export function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Kubernetes-style key order: apiVersion, kind, metadata, spec, status first, the rest sorted, at every depth. */
+export function k8sOrder(value: unknown): unknown {
+  if (!isObject(value)) return sortKeys(value);
+  const first = ['apiVersion', 'kind', 'metadata', 'spec', 'status'].filter((key) => key in value);
+  const rest = Object.keys(value).filter((key) => !first.includes(key)).sort(compareText);
+  return Object.fromEntries([...first, ...rest].map((key) => [key, sortKeys(value[key])]));
+}

@@ -1,0 +1,92 @@
+import {
+  Capability,
+  Ready,
+  RunFunctionRequest,
+  Severity as ProtoSeverity,
+  type RunFunctionResponse,
+} from '@crossplane-org/function-sdk-typescript';
+import type { K8sObject } from '../config/types.js';
+import { isObject, type JsonObject } from '../util/objects.js';
+import type { DesiredResource, EventRecord, ReadyMark, Selector } from './trace.js';
+
+const CAPABILITIES = [
+  Capability.CAPABILITY_CAPABILITIES,
+  Capability.CAPABILITY_REQUIRED_RESOURCES,
+  Capability.CAPABILITY_CREDENTIALS,
+  Capability.CAPABILITY_CONDITIONS,
+];
+
+/** The request Crossplane sends the first function of a pipeline: desired state is empty. */
+export function buildRequest(
+  xr: K8sObject,
+  observed: ReadonlyMap<string, JsonObject>,
+  required: Record<string, K8sObject[]> | undefined,
+): RunFunctionRequest {
+  return RunFunctionRequest.fromPartial({
+    meta: { tag: '', capabilities: CAPABILITIES },
+    observed: {
+      composite: { resource: xr, connectionDetails: {}, ready: Ready.READY_UNSPECIFIED },
+      resources: Object.fromEntries(
+        [...observed].map(([key, resource]) => [key, { resource, connectionDetails: {}, ready: Ready.READY_UNSPECIFIED }]),
+      ),
+    },
+    desired: { resources: {} },
+    context: {},
+    requiredResources: Object.fromEntries(
+      Object.entries(required ?? {}).map(([name, items]) => [name, { items: items.map((resource) => ({ resource, connectionDetails: {}, ready: Ready.READY_UNSPECIFIED })) }]),
+    ),
+  });
+}
+
+const READY_MARKS: Record<number, ReadyMark> = {
+  [Ready.READY_TRUE]: 'True',
+  [Ready.READY_FALSE]: 'False',
+  [Ready.READY_UNSPECIFIED]: 'Unspecified',
+};
+
+const SEVERITIES: Record<number, EventRecord['severity']> = {
+  [ProtoSeverity.SEVERITY_NORMAL]: 'Normal',
+  [ProtoSeverity.SEVERITY_WARNING]: 'Warning',
+  [ProtoSeverity.SEVERITY_FATAL]: 'Fatal',
+  // Crossplane treats an unspecified severity as an error, so drift does too.
+  [ProtoSeverity.SEVERITY_UNSPECIFIED]: 'Fatal',
+};
+
+/** The parts of a response the world acts on, as plain data. */
+export interface Answer {
+  requirements: Record<string, Selector>;
+  status: JsonObject;
+  compositeReady: ReadyMark;
+  resources: Record<string, DesiredResource>;
+  results: EventRecord[];
+}
+
+export function readResponse(response: RunFunctionResponse): Answer {
+  const requirements: Record<string, Selector> = {};
+  for (const [name, selector] of Object.entries(response.requirements?.resources ?? {})) {
+    requirements[name] = {
+      apiVersion: selector.apiVersion,
+      kind: selector.kind,
+      ...(selector.matchName !== undefined ? { matchName: selector.matchName } : {}),
+      ...(selector.matchLabels ? { matchLabels: { ...selector.matchLabels.labels } } : {}),
+      ...(selector.namespace ? { namespace: selector.namespace } : {}),
+    };
+  }
+  const composite = response.desired?.composite;
+  const status = composite?.resource?.status;
+  const resources: Record<string, DesiredResource> = {};
+  for (const [key, desired] of Object.entries(response.desired?.resources ?? {})) {
+    resources[key] = { resource: (desired.resource ?? {}) as JsonObject, ready: READY_MARKS[desired.ready] ?? 'Unspecified' };
+  }
+  return {
+    requirements,
+    status: isObject(status) ? status : {},
+    compositeReady: composite ? READY_MARKS[composite.ready] ?? 'Unspecified' : 'Unspecified',
+    resources,
+    results: response.results.map((result) => ({
+      severity: SEVERITIES[result.severity] ?? 'Fatal',
+      message: result.message,
+      ...(result.reason ? { reason: result.reason } : {}),
+    })),
+  };
+}

@@ -1,0 +1,216 @@
+import type { RunFunctionRequest, RunFunctionResponse } from '@crossplane-org/function-sdk-typescript';
+import { roleOf } from '../config/roles.js';
+import type { Adapter, K8sObject, Perturbation, Scenario } from '../config/types.js';
+import { isObject, stableStringify, type JsonObject } from '../util/objects.js';
+import { buildRequest, readResponse, type Answer } from './protocol.js';
+import { condition, connectionSecret, materialize } from './materialize.js';
+import type { PerturbationRecord, Selector, StepRecord, Trace } from './trace.js';
+import { buildXR, worldCredentials } from './xr.js';
+
+/** Sends one RunFunction request to the provider's function. */
+export type Caller = (request: RunFunctionRequest) => Promise<RunFunctionResponse>;
+
+/** One fact held back from the world, for gating analysis: what never appears without it? */
+export type Withhold =
+  | { what: 'credentials' }
+  | { what: 'ready'; key: string }
+  | { what: 'exists'; key: string }
+  | { what: 'fact'; key: string; fact: string };
+
+export interface SimulateOptions {
+  maxSteps: number;
+  withhold?: Withhold;
+}
+
+/** Crossplane stops re-running a function for its requirements after a handful of rounds. */
+const MAX_REQUIREMENT_ROUNDS = 5;
+
+class FatalResult extends Error {}
+
+/** The simulated control plane of one provider × scenario. */
+class World {
+  readonly xr: K8sObject;
+  readonly observed = new Map<string, JsonObject>();
+  readonly pools: string[];
+  credentialsPresent: boolean;
+  readonly credentials: K8sObject[];
+  readonly secrets = new Map<string, K8sObject>();
+  readonly unready = new Set<string>();
+
+  constructor(
+    readonly adapter: Adapter,
+    readonly scenario: Scenario,
+    readonly withhold: Withhold | undefined,
+  ) {
+    this.xr = buildXR(adapter, scenario);
+    this.pools = scenario.xr.nodePools.map((pool) => pool.name);
+    this.credentials = worldCredentials(adapter, scenario);
+    this.credentialsPresent = scenario.world.credentials === 'present' && withhold?.what !== 'credentials';
+  }
+
+  role(key: string): string {
+    return roleOf(this.adapter, key, this.pools);
+  }
+
+  isReady(key: string): boolean {
+    const role = this.role(key);
+    if (this.unready.has(role)) return false;
+    if (this.withhold?.what === 'ready' && this.withhold.key === key) return false;
+    const ready = this.scenario.world.ready;
+    if (ready === 'all') return true;
+    if (ready === 'none') return false;
+    return !ready.except.includes(role);
+  }
+
+  /** Answers a requirement from the world: credentials while present, and connection Secrets. */
+  resolve(selector: Selector): K8sObject[] {
+    const pool = [...(this.credentialsPresent ? this.credentials : []), ...this.secrets.values()];
+    return pool.filter((resource) => {
+      if (resource.apiVersion !== selector.apiVersion || resource.kind !== selector.kind) return false;
+      if (selector.matchName !== undefined && resource.metadata.name !== selector.matchName) return false;
+      if ((resource.metadata.namespace ?? '') !== (selector.namespace ?? '')) return false;
+      const labels = (isObject(resource.metadata.labels) ? resource.metadata.labels : {}) as Record<string, unknown>;
+      return Object.entries(selector.matchLabels ?? {}).every(([label, value]) => labels[label] === value);
+    });
+  }
+
+  /** Applies the function's answer: composed resources observed, the rest deleted, the XR's status fed back. */
+  apply(answer: Answer): { dropped: string[]; xrReady: boolean } {
+    const dropped = [...this.observed.keys()].filter((key) => !(key in answer.resources)).sort();
+    for (const key of dropped) this.observed.delete(key);
+    for (const key of Object.keys(answer.resources).sort()) {
+      if (this.withhold?.what === 'exists' && this.withhold.key === key) continue;
+      const existingName = this.observed.get(key)?.metadata;
+      const resource = materialize({
+        xr: this.xr,
+        key,
+        desired: answer.resources[key]!.resource,
+        existingName: isObject(existingName) ? (existingName.name as string) : undefined,
+        ready: this.isReady(key),
+        facts: this.adapter.world.observe.filter(
+          (rule) =>
+            rule.kind === answer.resources[key]!.resource.kind &&
+            !(this.withhold?.what === 'fact' && this.withhold.key === key && this.withhold.fact === rule.fact),
+        ),
+      });
+      this.observed.set(key, resource);
+    }
+    this.secrets.clear();
+    for (const [key, resource] of this.observed) {
+      const secret = connectionSecret(resource, key);
+      if (secret) this.secrets.set(`${secret.metadata.namespace}/${secret.metadata.name}`, secret);
+    }
+    const marks = Object.values(answer.resources).map((resource) => resource.ready);
+    const xrReady = answer.compositeReady !== 'Unspecified' ? answer.compositeReady === 'True' : marks.every((mark) => mark === 'True');
+    this.xr.status = { ...answer.status, conditions: [condition('Ready', xrReady, xrReady ? 'Available' : 'Creating')] };
+    return { dropped, xrReady };
+  }
+
+  perturb(perturbation: Perturbation): void {
+    switch (perturbation.do) {
+      case 'remove-credentials':
+        this.credentialsPresent = false;
+        break;
+      case 'restore-credentials':
+        this.credentialsPresent = this.withhold?.what !== 'credentials';
+        break;
+      case 'unready':
+        this.unready.add(perturbation.role!);
+        for (const [key, resource] of this.observed) {
+          if (this.role(key) === perturbation.role && isObject(resource.status)) {
+            resource.status.conditions = [condition('Ready', false, 'Unavailable'), condition('Synced', true, 'ReconcileSuccess')];
+          }
+        }
+        break;
+      case 'delete':
+        for (const key of [...this.observed.keys()]) if (this.role(key) === perturbation.role) this.observed.delete(key);
+        break;
+    }
+  }
+}
+
+/** One reconcile, with Crossplane's requirements loop: call again until the requirements settle. */
+async function reconcile(world: World, call: Caller, index: number, phase: string): Promise<StepRecord> {
+  let required: Record<string, K8sObject[]> | undefined;
+  let answer: Answer | undefined;
+  let calls = 0;
+  for (let round = 0; round < MAX_REQUIREMENT_ROUNDS; round += 1) {
+    const previous = answer;
+    answer = readResponse(await call(buildRequest(world.xr, world.observed, required)));
+    calls += 1;
+    const fatal = answer.results.find((result) => result.severity === 'Fatal');
+    if (fatal) throw new FatalResult(`step ${index}: the function returned a Fatal result: ${fatal.message}`);
+    const names = Object.keys(answer.requirements);
+    if (names.length === 0) break;
+    if (previous && stableStringify(previous.requirements) === stableStringify(answer.requirements)) break;
+    required = Object.fromEntries(names.map((name) => [name, world.resolve(answer!.requirements[name]!)]));
+  }
+  const final = answer!;
+  const satisfied = Object.keys(final.requirements).filter((name) => (required?.[name]?.length ?? 0) > 0).sort();
+  const { dropped, xrReady } = world.apply(final);
+  const names = Object.fromEntries(
+    [...world.observed].map(([key, resource]) => [key, String((resource.metadata as JsonObject).name)]),
+  );
+  return {
+    index,
+    phase,
+    calls,
+    requirements: final.requirements,
+    satisfied,
+    status: final.status,
+    resources: final.resources,
+    results: final.results,
+    dropped,
+    xrReady,
+    xr: structuredClone(world.xr),
+    names,
+  };
+}
+
+/** What a step answered, for fixpoint detection. */
+function fingerprint(step: StepRecord): string {
+  return stableStringify([step.requirements, step.status, step.resources, step.results, step.xrReady]);
+}
+
+/**
+ * Runs one provider × scenario: reconcile until the answer stops changing (or the step cap), then
+ * apply the scenario's perturbations, each followed by its steps. Deterministic: same inputs, same trace.
+ */
+export async function simulate(call: Caller, adapter: Adapter, scenario: Scenario, options: SimulateOptions): Promise<Trace> {
+  const world = new World(adapter, scenario, options.withhold);
+  const trace: Trace = {
+    provider: adapter.name,
+    scenario: scenario.name,
+    xr: { name: world.xr.metadata.name, namespace: String(world.xr.metadata.namespace), uid: String(world.xr.metadata.uid) },
+    steps: [],
+    converged: null,
+    perturbations: [],
+  };
+  try {
+    for (let index = 0; index < options.maxSteps; index += 1) {
+      const step = await reconcile(world, call, index, 'converge');
+      trace.steps.push(step);
+      const previous = trace.steps[index - 1];
+      if (previous && fingerprint(previous) === fingerprint(step)) {
+        trace.converged = { step: previous.index, xrReady: previous.xrReady };
+        break;
+      }
+    }
+    if (!trace.converged) return trace;
+    for (const perturbation of scenario.then) {
+      world.perturb(perturbation);
+      const record: PerturbationRecord = {
+        do: perturbation.do,
+        ...(perturbation.role ? { role: perturbation.role } : {}),
+        from: trace.steps.length,
+        to: trace.steps.length + perturbation.steps - 1,
+      };
+      const phase = perturbation.role ? `${perturbation.do} ${perturbation.role}` : perturbation.do;
+      for (let n = 0; n < perturbation.steps; n += 1) trace.steps.push(await reconcile(world, call, trace.steps.length, phase));
+      trace.perturbations.push(record);
+    }
+  } catch (error) {
+    trace.error = error instanceof Error ? error.message : String(error);
+  }
+  return trace;
+}
