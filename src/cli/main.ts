@@ -1,7 +1,9 @@
 import { Command, CommanderError } from 'commander';
 import { DriftError } from '../errors.js';
+import { registerDiff } from './diff.js';
 import { registerList } from './list.js';
 import { registerRender } from './render.js';
+import { registerUpdate } from './update.js';
 
 export function buildProgram(): Command {
   const program = new Command()
@@ -14,6 +16,8 @@ export function buildProgram(): Command {
     .exitOverride();
   registerList(program);
   registerRender(program);
+  registerDiff(program);
+  registerUpdate(program);
   return program;
 }
 

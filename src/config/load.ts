@@ -97,7 +97,7 @@ export function loadScenario(file: string): Scenario {
     description: raw.description,
     xr: {
       name: raw.xr.name ?? 'demo',
-      namespace: raw.xr.namespace ?? 'modelplane',
+      namespace: raw.xr.namespace ?? 'ml-team',
       ...(raw.xr.credentials ? { credentials: raw.xr.credentials } : {}),
       nodePools: raw.xr.nodePools,
     },

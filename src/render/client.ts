@@ -63,6 +63,6 @@ export class FunctionClient {
 function describeStatus(code: number, details: string): string {
   const name = GrpcStatus[code] ?? String(code);
   if (code === GrpcStatus.DEADLINE_EXCEEDED) return `the call timed out (${name}): the function hung or is too slow`;
-  if (code === GrpcStatus.INTERNAL && /parse|deserializ/i.test(details)) return `the function answered something that is not a RunFunctionResponse (${details})`;
+  if (code === GrpcStatus.INTERNAL && /\bpars(e|ing)\b|deserializ/i.test(details)) return `the function answered something that is not a RunFunctionResponse (${details})`;
   return `${name}: ${details}`;
 }

@@ -6,7 +6,7 @@ import {
   type RunFunctionResponse,
 } from '@crossplane-org/function-sdk-typescript';
 import type { K8sObject } from '../config/types.js';
-import { isObject, type JsonObject } from '../util/objects.js';
+import { compareText, isObject, sortKeys, type JsonObject } from '../util/objects.js';
 import type { DesiredResource, EventRecord, ReadyMark, Selector } from './trace.js';
 
 const CAPABILITIES = [
@@ -61,26 +61,35 @@ export interface Answer {
   results: EventRecord[];
 }
 
+/**
+ * Protobuf maps and Struct fields carry no order, and a Python function's wire order changes from
+ * process to process; sorting keys here keeps traces byte-identical across runs. List order is the
+ * function's own and is kept.
+ */
+function sortedEntries<T>(map: Record<string, T>): Array<[string, T]> {
+  return Object.entries(map).sort(([a], [b]) => compareText(a, b));
+}
+
 export function readResponse(response: RunFunctionResponse): Answer {
   const requirements: Record<string, Selector> = {};
-  for (const [name, selector] of Object.entries(response.requirements?.resources ?? {})) {
+  for (const [name, selector] of sortedEntries(response.requirements?.resources ?? {})) {
     requirements[name] = {
       apiVersion: selector.apiVersion,
       kind: selector.kind,
       ...(selector.matchName !== undefined ? { matchName: selector.matchName } : {}),
-      ...(selector.matchLabels ? { matchLabels: { ...selector.matchLabels.labels } } : {}),
+      ...(selector.matchLabels ? { matchLabels: sortKeys({ ...selector.matchLabels.labels }) as Record<string, string> } : {}),
       ...(selector.namespace ? { namespace: selector.namespace } : {}),
     };
   }
   const composite = response.desired?.composite;
   const status = composite?.resource?.status;
   const resources: Record<string, DesiredResource> = {};
-  for (const [key, desired] of Object.entries(response.desired?.resources ?? {})) {
-    resources[key] = { resource: (desired.resource ?? {}) as JsonObject, ready: READY_MARKS[desired.ready] ?? 'Unspecified' };
+  for (const [key, desired] of sortedEntries(response.desired?.resources ?? {})) {
+    resources[key] = { resource: sortKeys(desired.resource ?? {}) as JsonObject, ready: READY_MARKS[desired.ready] ?? 'Unspecified' };
   }
   return {
     requirements,
-    status: isObject(status) ? status : {},
+    status: isObject(status) ? (sortKeys(status) as JsonObject) : {},
     compositeReady: composite ? READY_MARKS[composite.ready] ?? 'Unspecified' : 'Unspecified',
     resources,
     results: response.results.map((result) => ({

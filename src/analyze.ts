@@ -1,0 +1,86 @@
+import type { Adapter, Project } from './config/types.js';
+import type { Finding } from './compare/findings.js';
+import { runMatrix, simulateOptions, type Progress, type ProviderStart } from './render/matrix.js';
+import { skeletonize } from './skeleton/skeletonize.js';
+import type { Skeleton } from './skeleton/types.js';
+import { stableStringify } from './util/objects.js';
+import { simulate, type Caller } from './world/simulate.js';
+import type { Trace } from './world/trace.js';
+
+export interface AnalyzeOptions {
+  onProgress?: (progress: Progress) => void;
+  /** Render every cell twice and report any difference (default true). */
+  determinism?: boolean;
+}
+
+export interface Analysis {
+  starts: ProviderStart[];
+  traces: Trace[];
+  skeletons: Skeleton[];
+  /** Findings that need no golden: rendering errors and non-deterministic functions. */
+  findings: Finding[];
+  calls: number;
+}
+
+/** Where two renders of the same cell first differ, for a message a person can act on. */
+function firstDifference(a: Trace, b: Trace): string {
+  for (let index = 0; index < Math.max(a.steps.length, b.steps.length); index += 1) {
+    const left = a.steps[index];
+    const right = b.steps[index];
+    if (!left || !right) return `step ${index} exists in one render only`;
+    const keys = [...new Set([...Object.keys(left.resources), ...Object.keys(right.resources)])].sort();
+    const key = keys.find((k) => stableStringify(left.resources[k]) !== stableStringify(right.resources[k]));
+    if (key) return `step ${index}, resource ${key}`;
+    if (stableStringify(left) !== stableStringify(right)) return `step ${index} (status, results or requirements)`;
+  }
+  return a.error !== b.error ? 'the error' : 'the trace';
+}
+
+async function checkDeterminism(project: Project, adapter: Adapter, call: Caller, traces: Trace[], findings: Finding[]): Promise<void> {
+  for (const first of traces) {
+    if (first.error) continue;
+    const scenario = project.scenarios.find((s) => s.name === first.scenario)!;
+    const second = await simulate(call, adapter, scenario, simulateOptions(project));
+    if (stableStringify(first) === stableStringify(second)) continue;
+    findings.push({
+      id: `nondeterministic:${first.provider}/${first.scenario}`,
+      type: 'rule',
+      class: 'contract',
+      provider: first.provider,
+      scenario: first.scenario,
+      subject: 'deterministic-output',
+      message: `two renders of the same input differ (first at ${firstDifference(first, second)})`,
+      hint: 'make the function a pure function of its request: no clocks, random values or unordered iteration in what it returns',
+    });
+  }
+}
+
+/** Renders every provider × scenario and reduces each trace to its skeleton. */
+export async function analyze(project: Project, options: AnalyzeOptions = {}): Promise<Analysis> {
+  const findings: Finding[] = [];
+  const { starts, traces, calls } = await runMatrix(project, {
+    onProgress: options.onProgress,
+    withProcess: async (adapter, call, own) => {
+      if (options.determinism !== false) await checkDeterminism(project, adapter, call, own, findings);
+    },
+  });
+  const skeletons = traces.map((trace) => {
+    const adapter = project.adapters.find((a) => a.name === trace.provider)!;
+    const scenario = project.scenarios.find((s) => s.name === trace.scenario)!;
+    return skeletonize({ trace, adapter, pools: scenario.xr.nodePools.map((pool) => pool.name) });
+  });
+  for (const trace of traces) {
+    if (!trace.error) continue;
+    findings.push({
+      id: `error:${trace.provider}/${trace.scenario}`,
+      type: 'error',
+      class: 'contract',
+      provider: trace.provider,
+      scenario: trace.scenario,
+      subject: 'render',
+      message: trace.error,
+      hint: 'fix the function (its output is quoted above) and run drift again',
+    });
+  }
+  return { starts, traces, skeletons, findings, calls };
+}

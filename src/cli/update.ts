@@ -1,0 +1,66 @@
+import path from 'node:path';
+import type { Command } from 'commander';
+import { analyze } from '../analyze.js';
+import { loadProject, selectProject } from '../config/load.js';
+import { refuseUnderCI } from '../goldens/store.js';
+import { toCanonicalYaml } from '../skeleton/canonical.js';
+import { goldenStore, obsoleteGoldens } from './cells.js';
+import { collect, globalOptions } from './context.js';
+
+interface UpdateOptions {
+  provider: string[];
+  scenario: string[];
+  prune?: boolean;
+}
+
+export function registerUpdate(program: Command): void {
+  program
+    .command('update')
+    .description('rewrite the goldens of the selected provider × scenario cells from what the functions render now')
+    .option('-p, --provider <name>', 'only this provider (repeatable)', collect, [])
+    .option('-s, --scenario <name>', 'only this scenario (repeatable)', collect, [])
+    .option('--prune', 'also remove goldens that nothing produces any more')
+    .action(async (options: UpdateOptions, command: Command) => {
+      refuseUnderCI();
+      const full = await loadProject(globalOptions(command).config);
+      const project = selectProject(full, options.provider, options.scenario);
+      const store = goldenStore(project);
+      const analysis = await analyze(project);
+      const refused = new Map(analysis.findings.map((finding) => [`${finding.provider}/${finding.scenario}`, finding.message]));
+      const counts = { added: 0, changed: 0, unchanged: 0, failed: 0, removed: 0 };
+      const rel = (file: string) => path.relative(process.cwd(), file);
+      for (const skeleton of analysis.skeletons) {
+        const cell = `${skeleton.provider}/${skeleton.scenario}`;
+        const file = store.file(skeleton.provider, skeleton.scenario);
+        const why = refused.get(cell);
+        if (why) {
+          counts.failed += 1;
+          process.stderr.write(`not written ${rel(file)}: ${why}\n`);
+          continue;
+        }
+        const text = toCanonicalYaml(skeleton);
+        const before = store.read(skeleton.provider, skeleton.scenario);
+        if (before === text) {
+          counts.unchanged += 1;
+          continue;
+        }
+        store.write(skeleton.provider, skeleton.scenario, text);
+        const change = before === undefined ? 'added' : 'changed';
+        counts[change] += 1;
+        process.stdout.write(`${change.padEnd(9)} ${rel(file)}\n`);
+      }
+      if (options.prune) {
+        const filtered = { providers: options.provider.length > 0, scenarios: options.scenario.length > 0 };
+        for (const obsolete of await obsoleteGoldens(store, full, project, filtered)) {
+          store.remove(obsolete.file);
+          counts.removed += 1;
+          process.stdout.write(`removed   ${rel(obsolete.file)}\n`);
+        }
+      }
+      process.stdout.write(
+        `${counts.added} added, ${counts.changed} changed, ${counts.unchanged} unchanged${options.prune ? `, ${counts.removed} removed` : ''}${counts.failed ? `, ${counts.failed} not written` : ''}\n`,
+      );
+      if (analysis.starts.some((start) => start.error)) process.exitCode = 2;
+      else process.exitCode = counts.failed ? 1 : 0;
+    });
+}

@@ -1,0 +1,39 @@
+/** What drift found: one golden mismatch, divergence, rule violation or rendering error. */
+
+export type FindingClass = 'behavioral' | 'stylistic' | 'contract';
+export type FindingType = 'golden' | 'divergence' | 'rule' | 'error' | 'accepted-stale';
+
+export interface Finding {
+  /** Stable across runs, so a finding can be accepted by id. */
+  id: string;
+  type: FindingType;
+  class: FindingClass;
+  provider?: string;
+  scenario?: string;
+  /** What it is about: a composed key, a role and facet, a status field. */
+  subject: string;
+  message: string;
+  /** Each provider's value (divergences), or expected/actual. */
+  values?: Record<string, unknown>;
+  consensus?: unknown;
+  /** A readable diff (golden findings). */
+  diff?: string;
+  /** What to do about it. */
+  hint: string;
+  /** Set when goldens/accepted.yaml accepts it. */
+  accepted?: { reason: string };
+}
+
+const CLASS_ORDER: Record<FindingClass, number> = { contract: 0, behavioral: 1, stylistic: 2 };
+
+/** Contract first, then behavior, then style; then by provider, scenario and id. Deterministic. */
+export function sortFindings(findings: Finding[]): Finding[] {
+  const text = (value: string | undefined) => value ?? '';
+  return [...findings].sort(
+    (a, b) =>
+      CLASS_ORDER[a.class] - CLASS_ORDER[b.class] ||
+      (text(a.provider) < text(b.provider) ? -1 : text(a.provider) > text(b.provider) ? 1 : 0) ||
+      (text(a.scenario) < text(b.scenario) ? -1 : text(a.scenario) > text(b.scenario) ? 1 : 0) ||
+      (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+  );
+}

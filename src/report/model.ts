@@ -1,0 +1,59 @@
+import { sortFindings, type Finding } from '../compare/findings.js';
+
+export type CellState = 'clean' | 'divergent' | 'changed' | 'contract' | 'error';
+
+export interface Report {
+  /** Bumped when the JSON shape changes incompatibly; see schemas/report.schema.json. */
+  schemaVersion: 1;
+  tool: 'drift';
+  providers: string[];
+  scenarios: string[];
+  /** cells[scenario][provider] */
+  cells: Record<string, Record<string, CellState>>;
+  /** Findings that fail the run. */
+  findings: Finding[];
+  /** Findings goldens/accepted.yaml accepts, with their reasons. */
+  accepted: Finding[];
+  summary: { findings: number; contract: number; behavioral: number; stylistic: number; accepted: number; clean: boolean };
+}
+
+const RANK: Record<CellState, number> = { clean: 0, divergent: 1, changed: 2, contract: 3, error: 4 };
+
+function stateOf(finding: Finding): CellState {
+  if (finding.type === 'error') return 'error';
+  if (finding.class === 'contract') return 'contract';
+  if (finding.type === 'golden') return 'changed';
+  return 'divergent';
+}
+
+/** Gathers findings into the report every format renders. Pure; deterministic order. */
+export function buildReport(providers: string[], scenarios: string[], all: Finding[]): Report {
+  const findings = sortFindings(all.filter((finding) => !finding.accepted));
+  const accepted = sortFindings(all.filter((finding) => finding.accepted));
+  const cells: Report['cells'] = {};
+  for (const scenario of scenarios) cells[scenario] = Object.fromEntries(providers.map((provider) => [provider, 'clean' as CellState]));
+  for (const finding of findings) {
+    const row = finding.scenario ? cells[finding.scenario] : undefined;
+    if (!row || !finding.provider || !(finding.provider in row)) continue;
+    const state = stateOf(finding);
+    if (RANK[state] > RANK[row[finding.provider]!]) row[finding.provider] = state;
+  }
+  const count = (cls: Finding['class']) => findings.filter((finding) => finding.class === cls).length;
+  return {
+    schemaVersion: 1,
+    tool: 'drift',
+    providers,
+    scenarios,
+    cells,
+    findings,
+    accepted,
+    summary: {
+      findings: findings.length,
+      contract: count('contract'),
+      behavioral: count('behavioral'),
+      stylistic: count('stylistic'),
+      accepted: accepted.length,
+      clean: findings.length === 0,
+    },
+  };
+}

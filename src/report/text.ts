@@ -1,0 +1,61 @@
+import { styleText } from 'node:util';
+import type { Finding } from '../compare/findings.js';
+import type { CellState, Report } from './model.js';
+
+type Style = Parameters<typeof styleText>[0];
+
+const CELL_LABEL: Record<CellState, string> = { clean: 'clean', divergent: 'divergent', changed: 'changed', contract: 'contract', error: 'error' };
+const CELL_STYLE: Record<CellState, Style> = { clean: 'green', divergent: 'yellow', changed: 'yellow', contract: 'red', error: 'red' };
+
+function where(finding: Finding): string {
+  if (finding.provider && finding.scenario) return `${finding.provider}/${finding.scenario}`;
+  return finding.provider ?? finding.scenario ?? 'all';
+}
+
+function indent(text: string, by = '    '): string {
+  return text
+    .split('\n')
+    .map((line) => (line ? by + line : line))
+    .join('\n');
+}
+
+/** The terminal report: summary matrix first (scenarios × providers), then details by class. */
+export function renderText(report: Report, options: { color: boolean }): string {
+  const paint = (style: Style, text: string) => (options.color ? styleText(style, text) : text);
+  const out: string[] = [];
+  const nameWidth = Math.max(8, ...report.scenarios.map((s) => s.length)) + 2;
+  const colWidth = Math.max(10, ...report.providers.map((p) => p.length + 2));
+  out.push(paint('bold', 'scenario'.padEnd(nameWidth) + report.providers.map((p) => p.padEnd(colWidth)).join('')).trimEnd());
+  for (const scenario of report.scenarios) {
+    const row = report.cells[scenario] ?? {};
+    const cells = report.providers.map((provider) => {
+      const state = row[provider] ?? 'clean';
+      return paint(CELL_STYLE[state], CELL_LABEL[state].padEnd(colWidth));
+    });
+    out.push((scenario.padEnd(nameWidth) + cells.join('')).trimEnd());
+  }
+  for (const cls of ['contract', 'behavioral', 'stylistic'] as const) {
+    const group = report.findings.filter((finding) => finding.class === cls);
+    if (group.length === 0) continue;
+    out.push('', paint('bold', `${cls} (${group.length})`));
+    for (const finding of group) {
+      out.push(`  ${paint(cls === 'stylistic' ? 'yellow' : 'red', '✗')} ${where(finding)}  ${finding.message}  ${paint('dim', `[${finding.id}]`)}`);
+      if (finding.values) {
+        for (const [provider, value] of Object.entries(finding.values)) out.push(`      ${provider}: ${JSON.stringify(value)}`);
+      }
+      if (finding.consensus !== undefined) out.push(`      consensus: ${JSON.stringify(finding.consensus)}`);
+      if (finding.diff) out.push(indent(finding.diff, '      '));
+      out.push(paint('dim', `      → ${finding.hint}`));
+    }
+  }
+  if (report.accepted.length) {
+    out.push('', paint('bold', `accepted (${report.accepted.length})`));
+    for (const finding of report.accepted) out.push(`  ~ ${where(finding)}  ${finding.message}  ${paint('dim', `[${finding.id}]`)}\n      reason: ${finding.accepted!.reason}`);
+  }
+  const { summary } = report;
+  const verdict = summary.clean
+    ? paint('green', `no findings`)
+    : paint('red', `${summary.findings} finding${summary.findings === 1 ? '' : 's'} (${summary.contract} contract, ${summary.behavioral} behavioral, ${summary.stylistic} stylistic)`);
+  out.push('', `${report.providers.length} providers × ${report.scenarios.length} scenarios: ${verdict}${summary.accepted ? `, ${summary.accepted} accepted` : ''}`);
+  return `${out.join('\n')}\n`;
+}

@@ -1,0 +1,143 @@
+import { roleOf } from '../config/roles.js';
+import type { Adapter } from '../config/types.js';
+import type { EventRecord, StepRecord, Trace } from '../world/trace.js';
+import { isObject, stableStringify, type JsonObject } from '../util/objects.js';
+import { labelKeys, managementPolicies, providerConfigRef, readinessPolicy, readsSecrets, writesSecret } from './facets.js';
+import { makeTemplater, templateStrings } from './template.js';
+import {
+  SKELETON_VERSION,
+  type EventSkeleton,
+  type PerturbationSkeleton,
+  type RequirementSkeleton,
+  type ResourceSkeleton,
+  type Skeleton,
+  type StatusSkeleton,
+} from './types.js';
+
+export interface SkeletonInput {
+  trace: Trace;
+  adapter: Pick<Adapter, 'roles' | 'values'>;
+  pools: string[];
+  /** Gating analysis results by key, when it ran. */
+  gates?: Record<string, string[]>;
+}
+
+function distinctEvents(steps: StepRecord[]): EventSkeleton[] {
+  const seen = new Map<string, EventSkeleton>();
+  for (const step of steps) {
+    for (const result of step.results as EventRecord[]) {
+      const id = `${result.severity}\u0000${result.message}`;
+      if (!seen.has(id)) seen.set(id, { step: step.index, severity: result.severity, message: result.message });
+    }
+  }
+  return [...seen.values()];
+}
+
+function resourceSkeleton(key: string, steps: StepRecord[], role: string, gates: string[] | undefined): ResourceSkeleton {
+  const appears = steps.find((step) => key in step.resources)!;
+  const readyStep = steps.find((step) => step.resources[key]?.ready === 'True');
+  const latest = [...steps].reverse().find((step) => key in step.resources)!;
+  const body = latest.resources[key]!.resource;
+  const dropped = steps.find((step) => step.dropped.includes(key));
+  const apiVersion = String(body.apiVersion ?? '');
+  const out: ResourceSkeleton = {
+    role,
+    apiVersion,
+    kind: String(body.kind ?? ''),
+    appears: appears.index,
+    ready: readyStep?.index ?? null,
+    readyBy: readyStep ? (readyStep.index === appears.index ? 'composed' : 'observed') : null,
+  };
+  if (gates?.length) out.gatedOn = gates;
+  const optional = {
+    providerConfigRef: providerConfigRef(body),
+    managementPolicies: managementPolicies(body),
+    readinessPolicy: readinessPolicy(body),
+    writes: writesSecret(body),
+    reads: readsSecrets(body),
+    labels: labelKeys(body),
+    dropped: dropped?.index,
+  };
+  for (const [field, value] of Object.entries(optional)) if (value !== undefined) (out as unknown as JsonObject)[field] = value;
+  return out;
+}
+
+function statusSkeleton(steps: StepRecord[], final: StepRecord | undefined): StatusSkeleton {
+  const appears = steps.find((step) => Object.keys(step.status).length > 0)?.index ?? null;
+  const status = final?.status ?? {};
+  const firstWith = (test: (status: JsonObject) => boolean) => steps.find((step) => test(step.status))?.index ?? 0;
+  const secrets = (Array.isArray(status.secrets) ? status.secrets : []).filter(isObject).map((entry) => ({
+    type: String(entry.type ?? ''),
+    name: String(entry.name ?? ''),
+    key: String(entry.key ?? ''),
+    appears: firstWith((s) => Array.isArray(s.secrets) && s.secrets.some((e) => isObject(e) && e.type === entry.type)),
+  }));
+  const out: StatusSkeleton = { appears, secrets };
+  const cache = isObject(status.cache) ? status.cache : undefined;
+  if (cache && typeof cache.storageClassName === 'string') {
+    out.cache = { storageClassName: cache.storageClassName, appears: firstWith((s) => isObject(s.cache) && typeof s.cache.storageClassName === 'string') };
+  }
+  const fields = Object.keys(status).filter((field) => field !== 'secrets' && field !== 'cache').sort();
+  if (fields.length) out.fields = fields;
+  return out;
+}
+
+function requirementSkeletons(final: StepRecord | undefined): Record<string, RequirementSkeleton> {
+  const out: Record<string, RequirementSkeleton> = {};
+  for (const name of Object.keys(final?.requirements ?? {}).sort()) {
+    const selector = final!.requirements[name]!;
+    const select: RequirementSkeleton['select'] = {};
+    if (selector.matchName !== undefined) select.name = selector.matchName;
+    if (selector.namespace) select.namespace = selector.namespace;
+    if (selector.matchLabels) select.labels = Object.keys(selector.matchLabels).sort();
+    out[name] = { apiVersion: selector.apiVersion, kind: selector.kind, select, satisfied: final!.satisfied.includes(name) };
+  }
+  return out;
+}
+
+function perturbationSkeletons(trace: Trace, before: StepRecord | undefined): PerturbationSkeleton[] {
+  let previous = before;
+  return trace.perturbations.map((perturbation) => {
+    const steps = trace.steps.filter((step) => step.index >= perturbation.from && step.index <= perturbation.to);
+    const last = steps[steps.length - 1];
+    const markedBefore = Object.keys(previous?.resources ?? {}).filter((key) => previous!.resources[key]!.ready === 'True');
+    const out: PerturbationSkeleton = {
+      do: perturbation.do,
+      ...(perturbation.role ? { role: perturbation.role } : {}),
+      dropped: [...new Set(steps.flatMap((step) => step.dropped))].sort(),
+      unmarked: markedBefore.filter((key) => steps.some((step) => step.resources[key]?.ready !== 'True')).sort(),
+      statusKept: stableStringify(last?.status ?? {}) === stableStringify(previous?.status ?? {}),
+      xrReady: last?.xrReady ?? false,
+      events: distinctEvents(steps),
+    };
+    previous = last ?? previous;
+    return out;
+  });
+}
+
+/**
+ * Reduces a trace to its structural skeleton: what was composed under which key and role, when it
+ * appeared and became ready, what it references, what status was published, what perturbations did.
+ * Pure and deterministic; cloud-specific strings are templated out.
+ */
+export function skeletonize({ trace, adapter, pools, gates }: SkeletonInput): Skeleton {
+  const convergeSteps = trace.steps.filter((step) => step.phase === 'converge');
+  const final = trace.converged ? trace.steps[trace.converged.step] : convergeSteps[convergeSteps.length - 1];
+  const keys = [...new Set(convergeSteps.flatMap((step) => Object.keys(step.resources)))].sort();
+  const resources: Record<string, ResourceSkeleton> = {};
+  for (const key of keys) resources[key] = resourceSkeleton(key, convergeSteps, roleOf(adapter, key, pools), gates?.[key]);
+  const skeleton: Skeleton = {
+    skeleton: SKELETON_VERSION,
+    provider: trace.provider,
+    scenario: trace.scenario,
+    converged: trace.converged,
+    ...(trace.error ? { error: trace.error } : {}),
+    requirements: requirementSkeletons(final),
+    status: statusSkeleton(convergeSteps, final),
+    resources,
+    events: distinctEvents(convergeSteps),
+    then: perturbationSkeletons(trace, final),
+  };
+  const template = makeTemplater({ xr: trace.xr.name, namespace: trace.xr.namespace, values: adapter.values });
+  return { ...templateStrings(skeleton, template), provider: trace.provider, scenario: trace.scenario };
+}

@@ -1,0 +1,84 @@
+/** The skeleton format version, written in every golden's header. Bump it when the format changes. */
+export const SKELETON_VERSION = 1;
+
+export interface ResourceSkeleton {
+  role: string;
+  apiVersion: string;
+  kind: string;
+  /** Step the key first appears in the desired state. */
+  appears: number;
+  /** Step the function first marks it READY_TRUE, or null if it never does. */
+  ready: number | null;
+  /** `composed`: marked ready the step it appears; `observed`: only after the world reported it Ready. */
+  readyBy: 'composed' | 'observed' | null;
+  /** Facts without which it never appears (gating analysis). */
+  gatedOn?: string[];
+  providerConfigRef?: { kind: string; name: string };
+  managementPolicies?: string[];
+  readinessPolicy?: string;
+  /** The connection Secret it writes. */
+  writes?: string;
+  /** Secrets it reads, `namespace/name:key`. */
+  reads?: string[];
+  /** Label keys it sets (metadata and node labels). */
+  labels?: string[];
+  /** Step a converging world drops it (deletes it), if it does. */
+  dropped?: number;
+}
+
+export interface SecretEntry {
+  type: string;
+  name: string;
+  key: string;
+  appears: number;
+}
+
+export interface StatusSkeleton {
+  /** Step the function first publishes any status, or null if it never does. */
+  appears: number | null;
+  secrets: SecretEntry[];
+  cache?: { storageClassName: string; appears: number };
+  /** Other top-level status fields it publishes. */
+  fields?: string[];
+}
+
+export interface RequirementSkeleton {
+  apiVersion: string;
+  kind: string;
+  select: { name?: string; namespace?: string; labels?: string[] };
+  /** Whether the world answered it at convergence. */
+  satisfied: boolean;
+}
+
+export interface EventSkeleton {
+  /** First step it is emitted. */
+  step: number;
+  severity: string;
+  message: string;
+}
+
+export interface PerturbationSkeleton {
+  do: string;
+  role?: string;
+  /** Keys deleted in the steps after it. */
+  dropped: string[];
+  /** Keys whose READY_TRUE mark was withdrawn. */
+  unmarked: string[];
+  /** Whether the XR's status is the same at the end as before it. */
+  statusKept: boolean;
+  xrReady: boolean;
+  events: EventSkeleton[];
+}
+
+export interface Skeleton {
+  skeleton: number;
+  provider: string;
+  scenario: string;
+  converged: { step: number; xrReady: boolean } | null;
+  error?: string;
+  requirements: Record<string, RequirementSkeleton>;
+  status: StatusSkeleton;
+  resources: Record<string, ResourceSkeleton>;
+  events: EventSkeleton[];
+  then: PerturbationSkeleton[];
+}
