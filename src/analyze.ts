@@ -1,5 +1,8 @@
+import { createHash } from 'node:crypto';
+import { RunFunctionRequest } from '@crossplane-org/function-sdk-typescript';
 import type { Adapter, Project } from './config/types.js';
 import type { Finding } from './compare/findings.js';
+import { ablationsFor, gatesFrom } from './compare/gating.js';
 import { runMatrix, simulateOptions, type Progress, type ProviderStart } from './render/matrix.js';
 import { skeletonize } from './skeleton/skeletonize.js';
 import type { Skeleton } from './skeleton/types.js';
@@ -11,6 +14,8 @@ export interface AnalyzeOptions {
   onProgress?: (progress: Progress) => void;
   /** Render every cell twice and report any difference (default true). */
   determinism?: boolean;
+  /** Run the gating analysis on scenarios marked `ablate` (default true). */
+  gating?: boolean;
 }
 
 export interface Analysis {
@@ -55,19 +60,58 @@ async function checkDeterminism(project: Project, adapter: Adapter, call: Caller
   }
 }
 
+/**
+ * Ablation runs share long prefixes with the baseline (the world differs only from the step the
+ * withheld fact would have shown up), so identical requests are answered once. Only the ablations
+ * use it: the determinism check must reach the function every time.
+ */
+function memoize(call: Caller): Caller {
+  const answers = new Map<string, ReturnType<Caller>>();
+  return (request) => {
+    const key = createHash('sha256').update(RunFunctionRequest.encode(request).finish()).digest('base64');
+    let answer = answers.get(key);
+    if (!answer) {
+      answer = call(request);
+      answers.set(key, answer);
+    }
+    return answer;
+  };
+}
+
+/** Gating analysis: re-simulate each `ablate` scenario once per withheld fact; see compare/gating.ts. */
+async function analyzeGates(project: Project, adapter: Adapter, call: Caller, traces: Trace[], gates: Map<string, Record<string, string[]>>): Promise<void> {
+  for (const baseline of traces) {
+    const scenario = project.scenarios.find((s) => s.name === baseline.scenario)!;
+    if (!scenario.ablate || baseline.error) continue;
+    const everything = new Set(baseline.steps.flatMap((step) => Object.keys(step.resources)));
+    const runs = await Promise.all(
+      ablationsFor(adapter, baseline).map(async ({ gate, withhold }) => ({
+        gate,
+        trace: await simulate(call, adapter, scenario, { ...simulateOptions(project), withhold, stopOnceAppeared: everything }),
+      })),
+    );
+    gates.set(`${baseline.provider}/${baseline.scenario}`, gatesFrom(baseline, runs));
+  }
+}
+
 /** Renders every provider × scenario and reduces each trace to its skeleton. */
 export async function analyze(project: Project, options: AnalyzeOptions = {}): Promise<Analysis> {
   const findings: Finding[] = [];
+  const gates = new Map<string, Record<string, string[]>>();
   const { starts, traces, calls } = await runMatrix(project, {
     onProgress: options.onProgress,
     withProcess: async (adapter, call, own) => {
-      if (options.determinism !== false) await checkDeterminism(project, adapter, call, own, findings);
+      await Promise.all([
+        options.determinism !== false ? checkDeterminism(project, adapter, call, own, findings) : undefined,
+        options.gating !== false ? analyzeGates(project, adapter, memoize(call), own, gates) : undefined,
+      ]);
     },
   });
   const skeletons = traces.map((trace) => {
     const adapter = project.adapters.find((a) => a.name === trace.provider)!;
     const scenario = project.scenarios.find((s) => s.name === trace.scenario)!;
-    return skeletonize({ trace, adapter, pools: scenario.xr.nodePools.map((pool) => pool.name) });
+    const cellGates = gates.get(`${trace.provider}/${trace.scenario}`);
+    return skeletonize({ trace, adapter, pools: scenario.xr.nodePools.map((pool) => pool.name), ...(cellGates ? { gates: cellGates } : {}) });
   });
   for (const trace of traces) {
     if (!trace.error) continue;

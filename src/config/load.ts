@@ -103,7 +103,7 @@ export function loadScenario(file: string): Scenario {
     },
     world,
     then,
-    ablate: raw.ablate ?? (world.ready === 'all' && then.length === 0 && world.credentials === 'present'),
+    ablate: raw.ablate ?? false,
   };
 }
 

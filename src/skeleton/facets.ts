@@ -58,3 +58,13 @@ export function labelKeys(resource: JsonObject): string[] | undefined {
   visit(resource, '');
   return found.size ? [...found].sort() : undefined;
 }
+
+/** What an in-cluster Object carries: `Kind/name` of spec.forProvider.manifest. */
+export function manifestOf(resource: JsonObject): string | undefined {
+  const spec = isObject(resource.spec) ? resource.spec : {};
+  const forProvider = isObject(spec.forProvider) ? spec.forProvider : {};
+  const manifest = forProvider.manifest;
+  if (!isObject(manifest)) return undefined;
+  const metadata = isObject(manifest.metadata) ? manifest.metadata : {};
+  return `${String(manifest.kind ?? '')}/${String(metadata.name ?? '')}`;
+}

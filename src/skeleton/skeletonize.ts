@@ -2,7 +2,7 @@ import { roleOf } from '../config/roles.js';
 import type { Adapter } from '../config/types.js';
 import type { EventRecord, StepRecord, Trace } from '../world/trace.js';
 import { isObject, stableStringify, type JsonObject } from '../util/objects.js';
-import { labelKeys, managementPolicies, providerConfigRef, readinessPolicy, readsSecrets, writesSecret } from './facets.js';
+import { labelKeys, managementPolicies, manifestOf, providerConfigRef, readinessPolicy, readsSecrets, writesSecret } from './facets.js';
 import { makeTemplater, templateStrings } from './template.js';
 import {
   SKELETON_VERSION,
@@ -56,6 +56,7 @@ function resourceSkeleton(key: string, steps: StepRecord[], role: string, gates:
     writes: writesSecret(body),
     reads: readsSecrets(body),
     labels: labelKeys(body),
+    manifest: manifestOf(body),
     dropped: dropped?.index,
   };
   for (const [field, value] of Object.entries(optional)) if (value !== undefined) (out as unknown as JsonObject)[field] = value;

@@ -22,6 +22,8 @@ export interface ResourceSkeleton {
   reads?: string[];
   /** Label keys it sets (metadata and node labels). */
   labels?: string[];
+  /** For in-cluster Objects: `Kind/name` of the manifest it applies. */
+  manifest?: string;
   /** Step a converging world drops it (deletes it), if it does. */
   dropped?: number;
 }

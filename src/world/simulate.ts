@@ -20,6 +20,8 @@ export type Withhold =
 export interface SimulateOptions {
   maxSteps: number;
   withhold?: Withhold;
+  /** Stop early once every one of these keys has appeared: an ablation that gates nothing is settled. */
+  stopOnceAppeared?: ReadonlySet<string>;
 }
 
 /** Crossplane stops re-running a function for its requirements after a handful of rounds. */
@@ -190,6 +192,10 @@ export async function simulate(call: Caller, adapter: Adapter, scenario: Scenari
     for (let index = 0; index < options.maxSteps; index += 1) {
       const step = await reconcile(world, call, index, 'converge');
       trace.steps.push(step);
+      if (options.stopOnceAppeared) {
+        const appeared = new Set(trace.steps.flatMap((s) => Object.keys(s.resources)));
+        if ([...options.stopOnceAppeared].every((key) => appeared.has(key))) break;
+      }
       const previous = trace.steps[index - 1];
       if (previous && fingerprint(previous) === fingerprint(step)) {
         trace.converged = { step: previous.index, xrReady: previous.xrReady };
