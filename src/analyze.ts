@@ -22,8 +22,10 @@ export interface Analysis {
   starts: ProviderStart[];
   traces: Trace[];
   skeletons: Skeleton[];
-  /** Findings that need no golden: rendering errors and non-deterministic functions. */
+  /** Rendering errors: cells that could not be simulated to the end. */
   findings: Finding[];
+  /** Cells whose second render differed, with where it first did (`provider/scenario` → place). */
+  nondeterministic: Map<string, string>;
   calls: number;
 }
 
@@ -41,23 +43,15 @@ function firstDifference(a: Trace, b: Trace): string {
   return a.error !== b.error ? 'the error' : 'the trace';
 }
 
-async function checkDeterminism(project: Project, adapter: Adapter, call: Caller, traces: Trace[], findings: Finding[]): Promise<void> {
-  for (const first of traces) {
-    if (first.error) continue;
-    const scenario = project.scenarios.find((s) => s.name === first.scenario)!;
-    const second = await simulate(call, adapter, scenario, simulateOptions(project));
-    if (stableStringify(first) === stableStringify(second)) continue;
-    findings.push({
-      id: `nondeterministic:${first.provider}/${first.scenario}`,
-      type: 'rule',
-      class: 'contract',
-      provider: first.provider,
-      scenario: first.scenario,
-      subject: 'deterministic-output',
-      message: `two renders of the same input differ (first at ${firstDifference(first, second)})`,
-      hint: 'make the function a pure function of its request: no clocks, random values or unordered iteration in what it returns',
-    });
-  }
+async function checkDeterminism(project: Project, adapter: Adapter, call: Caller, traces: Trace[], nondeterministic: Map<string, string>): Promise<void> {
+  await Promise.all(
+    traces.map(async (first) => {
+      if (first.error) return;
+      const scenario = project.scenarios.find((s) => s.name === first.scenario)!;
+      const second = await simulate(call, adapter, scenario, simulateOptions(project));
+      if (stableStringify(first) !== stableStringify(second)) nondeterministic.set(`${first.provider}/${first.scenario}`, firstDifference(first, second));
+    }),
+  );
 }
 
 /**
@@ -97,12 +91,13 @@ async function analyzeGates(project: Project, adapter: Adapter, call: Caller, tr
 /** Renders every provider × scenario and reduces each trace to its skeleton. */
 export async function analyze(project: Project, options: AnalyzeOptions = {}): Promise<Analysis> {
   const findings: Finding[] = [];
+  const nondeterministic = new Map<string, string>();
   const gates = new Map<string, Record<string, string[]>>();
   const { starts, traces, calls } = await runMatrix(project, {
     onProgress: options.onProgress,
     withProcess: async (adapter, call, own) => {
       await Promise.all([
-        options.determinism !== false ? checkDeterminism(project, adapter, call, own, findings) : undefined,
+        options.determinism !== false ? checkDeterminism(project, adapter, call, own, nondeterministic) : undefined,
         options.gating !== false ? analyzeGates(project, adapter, memoize(call), own, gates) : undefined,
       ]);
     },
@@ -126,5 +121,5 @@ export async function analyze(project: Project, options: AnalyzeOptions = {}): P
       hint: 'fix the function (its output is quoted above) and run drift again',
     });
   }
-  return { starts, traces, skeletons, findings, calls };
+  return { starts, traces, skeletons, findings, nondeterministic, calls };
 }

@@ -1,8 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { Option, type Command } from 'commander';
-import { analyze } from '../analyze.js';
-import { compareGolden } from '../compare/golden.js';
-import type { Finding } from '../compare/findings.js';
+import { check } from '../check.js';
 import { loadProject, selectProject } from '../config/load.js';
 import { buildReport } from '../report/model.js';
 import { renderText } from '../report/text.js';
@@ -29,13 +27,8 @@ export function registerDiff(program: Command): void {
       const full = await loadProject(globals.config);
       const project = selectProject(full, options.provider, options.scenario);
       const store = goldenStore(project);
-      const analysis = await analyze(project);
-      const findings: Finding[] = [...analysis.findings];
-      for (const skeleton of analysis.skeletons) {
-        if (skeleton.error) continue; // reported as an error finding; a golden diff would only repeat it
-        findings.push(...compareGolden({ provider: skeleton.provider, scenario: skeleton.scenario, golden: store.read(skeleton.provider, skeleton.scenario), skeleton }));
-      }
       const filtered = { providers: options.provider.length > 0, scenarios: options.scenario.length > 0 };
+      const { analysis, findings } = await check(project, store, { filtered: filtered.providers || filtered.scenarios });
       for (const obsolete of await obsoleteGoldens(store, full, project, filtered)) findings.push(obsoleteFinding(obsolete, project.config.root));
       const report = buildReport(
         project.adapters.map((a) => a.name),

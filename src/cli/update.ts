@@ -27,6 +27,7 @@ export function registerUpdate(program: Command): void {
       const store = goldenStore(project);
       const analysis = await analyze(project);
       const refused = new Map(analysis.findings.map((finding) => [`${finding.provider}/${finding.scenario}`, finding.message]));
+      for (const [cell, where] of analysis.nondeterministic) refused.set(cell, `the function is not deterministic: two renders differ at ${where}`);
       const counts = { added: 0, changed: 0, unchanged: 0, failed: 0, removed: 0 };
       const rel = (file: string) => path.relative(process.cwd(), file);
       for (const skeleton of analysis.skeletons) {

@@ -12,6 +12,8 @@ export interface Finding {
   scenario?: string;
   /** What it is about: a composed key, a role and facet, a status field. */
   subject: string;
+  /** The compared facet (divergences) or rule id (rules); accepted.yaml can match on it. */
+  facet?: string;
   message: string;
   /** Each provider's value (divergences), or expected/actual. */
   values?: Record<string, unknown>;

@@ -1,0 +1,27 @@
+import type { Rule } from './types.js';
+
+const ROLES = ['provider-config-kubernetes', 'provider-config-helm'];
+
+export const providerConfigsReadKubeconfig: Rule = {
+  id: 'provider-configs-read-kubeconfig',
+  description: 'Both workload-cluster ProviderConfigs (kubernetes and helm) exist and read exactly the published kubeconfig Secret and key.',
+  rationale: 'Everything Modelplane installs in the cluster goes through these two ProviderConfigs.',
+  check({ skeleton }) {
+    if (skeleton.error || !skeleton.converged) return [];
+    const entry = skeleton.status.secrets.find((secret) => secret.type === 'Kubeconfig');
+    const violations = [];
+    for (const role of ROLES) {
+      const resource = Object.entries(skeleton.resources).find(([, r]) => r.role === role);
+      if (!resource) {
+        violations.push({ subject: role, message: `no ${role} is composed` });
+        continue;
+      }
+      const [key, pc] = resource;
+      const wanted = entry ? `${entry.name}:${entry.key}` : undefined;
+      if (!wanted || !(pc.reads ?? []).some((read) => read === wanted || read.endsWith(`/${wanted}`))) {
+        violations.push({ subject: key, message: `${key} reads ${JSON.stringify(pc.reads ?? [])}, not the published kubeconfig ${wanted ?? '(none)'}` });
+      }
+    }
+    return violations;
+  },
+};
