@@ -1,8 +1,10 @@
 import { Command, CommanderError } from 'commander';
 import { DriftError } from '../errors.js';
+import { registerAccept } from './accept.js';
 import { registerDiff } from './diff.js';
 import { registerList } from './list.js';
 import { registerRender } from './render.js';
+import { registerRules } from './rules.js';
 import { registerUpdate } from './update.js';
 
 export function buildProgram(): Command {
@@ -18,6 +20,8 @@ export function buildProgram(): Command {
   registerRender(program);
   registerDiff(program);
   registerUpdate(program);
+  registerAccept(program);
+  registerRules(program);
   return program;
 }
 

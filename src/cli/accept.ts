@@ -1,0 +1,39 @@
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Command } from 'commander';
+import { isSeq, parseDocument } from 'yaml';
+import { acceptedPath, loadAccepted } from '../check.js';
+import { loadProject } from '../config/load.js';
+import { DriftError } from '../errors.js';
+import { globalOptions } from './context.js';
+
+const FINDING_ID = /^(div|rule):\S+$/;
+
+export function registerAccept(program: Command): void {
+  program
+    .command('accept <finding-id>')
+    .description('accept a divergence or rule finding by id: append it with a reason to goldens/accepted.yaml')
+    .requiredOption('-r, --reason <text>', 'why the difference is intended')
+    .action(async (id: string, options: { reason: string }, command: Command) => {
+      if (!FINDING_ID.test(id)) throw new DriftError(`"${id}" is not a divergence or rule finding id (div:… or rule:…); copy it from drift diff's output. Golden changes are accepted with drift update.`);
+      if (options.reason.trim().length < 3) throw new DriftError('--reason must say why the difference is intended');
+      const project = await loadProject(globalOptions(command).config);
+      const file = acceptedPath(project);
+      if (loadAccepted(project).some((entry) => entry.id === id)) {
+        process.stdout.write(`${id} is already accepted in ${path.relative(process.cwd(), file)}\n`);
+        return;
+      }
+      // Edit the document, not the data, so the file's comments and layout survive.
+      const document = parseDocument(existsSync(file) ? readFileSync(file, 'utf8') : 'accepted: []\n');
+      const list = document.get('accepted', true);
+      if (isSeq(list)) {
+        list.flow = false;
+        list.add(document.createNode({ id, reason: options.reason.trim() }));
+      } else document.set('accepted', [{ id, reason: options.reason.trim() }]);
+      mkdirSync(path.dirname(file), { recursive: true });
+      const temporary = `${file}.tmp-${process.pid}`;
+      writeFileSync(temporary, document.toString({ lineWidth: 0 }));
+      renameSync(temporary, file);
+      process.stdout.write(`accepted ${id} in ${path.relative(process.cwd(), file)}\n`);
+    });
+}
