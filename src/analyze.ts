@@ -3,10 +3,11 @@ import { RunFunctionRequest } from '@crossplane-org/function-sdk-typescript';
 import type { Adapter, Project } from './config/types.js';
 import type { Finding } from './compare/findings.js';
 import { ablationsFor, gatesFrom } from './compare/gating.js';
-import { runMatrix, simulateOptions, type Progress, type ProviderStart } from './render/matrix.js';
+import { runMatrix, simulateOptions, type Progress, type ProviderStart, type RenderTiming } from './render/matrix.js';
 import { skeletonize } from './skeleton/skeletonize.js';
 import type { Skeleton } from './skeleton/types.js';
 import { stableStringify } from './util/objects.js';
+import { readResponse, type Answer } from './world/protocol.js';
 import { simulate, type Caller } from './world/simulate.js';
 import type { Trace } from './world/trace.js';
 
@@ -20,6 +21,7 @@ export interface AnalyzeOptions {
 
 export interface Analysis {
   starts: ProviderStart[];
+  timings: RenderTiming[];
   traces: Trace[];
   skeletons: Skeleton[];
   /** Rendering errors: cells that could not be simulated to the end. */
@@ -29,27 +31,39 @@ export interface Analysis {
   calls: number;
 }
 
-/** Where two renders of the same cell first differ, for a message a person can act on. */
-function firstDifference(a: Trace, b: Trace): string {
-  for (let index = 0; index < Math.max(a.steps.length, b.steps.length); index += 1) {
-    const left = a.steps[index];
-    const right = b.steps[index];
-    if (!left || !right) return `step ${index} exists in one render only`;
-    const keys = [...new Set([...Object.keys(left.resources), ...Object.keys(right.resources)])].sort();
-    const key = keys.find((k) => stableStringify(left.resources[k]) !== stableStringify(right.resources[k]));
-    if (key) return `step ${index}, resource ${key}`;
-    if (stableStringify(left) !== stableStringify(right)) return `step ${index} (status, results or requirements)`;
-  }
-  return a.error !== b.error ? 'the error' : 'the trace';
+/** The steps whose answers the skeleton rests on: the converged step and the last step of each perturbation. */
+function settledSteps(trace: Trace): number[] {
+  const steps = trace.perturbations.map((perturbation) => perturbation.to);
+  steps.push(trace.converged?.step ?? trace.steps.length - 1);
+  return [...new Set(steps)].filter((step) => step >= 0).sort((a, b) => a - b);
 }
 
-async function checkDeterminism(project: Project, adapter: Adapter, call: Caller, traces: Trace[], nondeterministic: Map<string, string>): Promise<void> {
+/**
+ * Determinism: replay the exact request of every settled step and compare the answers. A function
+ * whose answers wander earlier never reaches a fixpoint at all, which xr-converges reports.
+ */
+async function checkDeterminism(
+  project: Project,
+  adapter: Adapter,
+  call: Caller,
+  traces: Trace[],
+  recorded: Map<string, Map<number, { request: RunFunctionRequest; answer: Answer }>>,
+  nondeterministic: Map<string, string>,
+): Promise<void> {
   await Promise.all(
-    traces.map(async (first) => {
-      if (first.error) return;
-      const scenario = project.scenarios.find((s) => s.name === first.scenario)!;
-      const second = await simulate(call, adapter, scenario, simulateOptions(project));
-      if (stableStringify(first) !== stableStringify(second)) nondeterministic.set(`${first.provider}/${first.scenario}`, firstDifference(first, second));
+    traces.map(async (trace) => {
+      if (trace.error) return;
+      const cell = `${trace.provider}/${trace.scenario}`;
+      for (const step of settledSteps(trace)) {
+        const first = recorded.get(cell)?.get(step);
+        if (!first) continue;
+        const again = readResponse(await call(first.request));
+        if (stableStringify(again) === stableStringify(first.answer)) continue;
+        const keys = [...new Set([...Object.keys(first.answer.resources), ...Object.keys(again.resources)])].sort();
+        const key = keys.find((k) => stableStringify(first.answer.resources[k]) !== stableStringify(again.resources[k]));
+        nondeterministic.set(cell, `step ${step}${key ? `, resource ${key}` : ' (status, results or requirements)'}`);
+        return;
+      }
     }),
   );
 }
@@ -93,11 +107,21 @@ export async function analyze(project: Project, options: AnalyzeOptions = {}): P
   const findings: Finding[] = [];
   const nondeterministic = new Map<string, string>();
   const gates = new Map<string, Record<string, string[]>>();
-  const { starts, traces, calls } = await runMatrix(project, {
+  const recorded = new Map<string, Map<number, { request: RunFunctionRequest; answer: Answer }>>();
+  const { starts, traces, timings, calls } = await runMatrix(project, {
     onProgress: options.onProgress,
+    ...(options.determinism !== false
+      ? {
+          onStep: (cell: string, step: number, request: RunFunctionRequest, answer: Answer) => {
+            const steps = recorded.get(cell) ?? new Map();
+            steps.set(step, { request, answer });
+            recorded.set(cell, steps);
+          },
+        }
+      : {}),
     withProcess: async (adapter, call, own) => {
       await Promise.all([
-        options.determinism !== false ? checkDeterminism(project, adapter, call, own, nondeterministic) : undefined,
+        options.determinism !== false ? checkDeterminism(project, adapter, call, own, recorded, nondeterministic) : undefined,
         options.gating !== false ? analyzeGates(project, adapter, memoize(call), own, gates) : undefined,
       ]);
     },
@@ -121,5 +145,5 @@ export async function analyze(project: Project, options: AnalyzeOptions = {}): P
       hint: 'fix the function (its output is quoted above) and run drift again',
     });
   }
-  return { starts, traces, skeletons, findings, nondeterministic, calls };
+  return { starts, traces, timings, skeletons, findings, nondeterministic, calls };
 }

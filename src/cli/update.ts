@@ -6,6 +6,7 @@ import { refuseUnderCI } from '../goldens/store.js';
 import { toCanonicalYaml } from '../skeleton/canonical.js';
 import { goldenStore, obsoleteGoldens } from './cells.js';
 import { collect, globalOptions } from './context.js';
+import { liveProgress, printTimings } from './progress.js';
 
 interface UpdateOptions {
   provider: string[];
@@ -25,7 +26,9 @@ export function registerUpdate(program: Command): void {
       const full = await loadProject(globalOptions(command).config);
       const project = selectProject(full, options.provider, options.scenario);
       const store = goldenStore(project);
-      const analysis = await analyze(project);
+      const onProgress = liveProgress(project.adapters.map((a) => a.name));
+      const analysis = await analyze(project, onProgress ? { onProgress } : {});
+      if (globalOptions(command).verbose) printTimings(analysis);
       const refused = new Map(analysis.findings.map((finding) => [`${finding.provider}/${finding.scenario}`, finding.message]));
       for (const [cell, where] of analysis.nondeterministic) refused.set(cell, `the function is not deterministic: two renders differ at ${where}`);
       const counts = { added: 0, changed: 0, unchanged: 0, failed: 0, removed: 0 };

@@ -1,6 +1,7 @@
 import pLimit from 'p-limit';
 import type { Adapter, Project, Scenario } from '../config/types.js';
-import { buildRequest } from '../world/protocol.js';
+import type { RunFunctionRequest } from '@crossplane-org/function-sdk-typescript';
+import { buildRequest, type Answer } from '../world/protocol.js';
 import { simulate, type Caller, type SimulateOptions } from '../world/simulate.js';
 import type { Trace } from '../world/trace.js';
 import { buildXR } from '../world/xr.js';
@@ -16,20 +17,31 @@ export interface ProviderStart {
 
 export interface Progress {
   provider: string;
-  phase: 'starting' | 'rendering' | 'done' | 'failed';
+  phase: 'starting' | 'rendering' | 'analyzing' | 'done' | 'failed';
   done: number;
   total: number;
 }
 
 export interface MatrixOptions {
   onProgress?: (progress: Progress) => void;
+  /** Sees every step's final request and answer of the main renders, by `provider/scenario`. */
+  onStep?: (cell: string, step: number, request: RunFunctionRequest, answer: Answer) => void;
   /** Extra work per provider while its process is up (gating analysis, determinism re-runs). */
   withProcess?: (adapter: Adapter, call: Caller, traces: Trace[]) => Promise<void>;
+}
+
+export interface RenderTiming {
+  provider: string;
+  scenario: string;
+  ms: number;
+  steps: number;
 }
 
 export interface MatrixResult {
   starts: ProviderStart[];
   traces: Trace[];
+  /** Wall time of each provider × scenario simulation (calls to one process overlap). */
+  timings: RenderTiming[];
   calls: number;
 }
 
@@ -59,11 +71,11 @@ export async function runMatrix(project: Project, options: MatrixOptions = {}): 
   const limit = pLimit(project.config.concurrency);
   const starts: ProviderStart[] = [];
   const traces: Trace[] = [];
+  const timings: RenderTiming[] = [];
   let calls = 0;
   const firstScenario = project.scenarios[0]!;
   await Promise.all(
-    project.adapters.map((adapter) =>
-      limit(async () => {
+    project.adapters.map(async (adapter) => {
         const total = project.scenarios.length;
         const report = (phase: Progress['phase'], done: number) => options.onProgress?.({ provider: adapter.name, phase, done, total });
         report('starting', 0);
@@ -83,28 +95,39 @@ export async function runMatrix(project: Project, options: MatrixOptions = {}): 
           return;
         }
         starts.push({ provider: adapter.name, ms: performance.now() - began });
+        // Starting is mostly waiting on interpreters; every provider starts at once and the
+        // rendering is what `concurrency` bounds.
+        await limit(async () => {
         try {
           const call: Caller = (request) => fn.call(request);
           let done = 0;
           report('rendering', 0);
           const own = await Promise.all(
             project.scenarios.map(async (scenario) => {
-              const trace = await simulate(call, adapter, scenario, simulateOptions(project));
+              const began = performance.now();
+              const onStep = options.onStep;
+              const trace = await simulate(call, adapter, scenario, {
+                ...simulateOptions(project),
+                ...(onStep ? { onStep: (step: number, request: RunFunctionRequest, answer: Answer) => onStep(`${adapter.name}/${scenario.name}`, step, request, answer) } : {}),
+              });
+              timings.push({ provider: adapter.name, scenario: scenario.name, ms: performance.now() - began, steps: trace.steps.length });
               report('rendering', ++done);
               return trace;
             }),
           );
           traces.push(...own);
+          report('analyzing', done);
           await options.withProcess?.(adapter, call, own);
           report('done', done);
         } finally {
           calls += fn.calls;
           await fn.stop();
         }
-      }),
-    ),
+        });
+    }),
   );
   traces.sort((a, b) => compareText(a.provider, b.provider) || compareText(a.scenario, b.scenario));
   starts.sort((a, b) => compareText(a.provider, b.provider));
-  return { starts, traces, calls };
+  timings.sort((a, b) => compareText(a.provider, b.provider) || compareText(a.scenario, b.scenario));
+  return { starts, traces, timings, calls };
 }

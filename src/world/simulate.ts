@@ -22,6 +22,8 @@ export interface SimulateOptions {
   withhold?: Withhold;
   /** Stop early once every one of these keys has appeared: an ablation that gates nothing is settled. */
   stopOnceAppeared?: ReadonlySet<string>;
+  /** Receives each step's final request and answer, e.g. to replay them for the determinism check. */
+  onStep?: (step: number, request: RunFunctionRequest, answer: Answer) => void;
 }
 
 /** Crossplane stops re-running a function for its requirements after a handful of rounds. */
@@ -132,13 +134,16 @@ class World {
 }
 
 /** One reconcile, with Crossplane's requirements loop: call again until the requirements settle. */
-async function reconcile(world: World, call: Caller, index: number, phase: string): Promise<StepRecord> {
+async function reconcile(world: World, call: Caller, index: number, phase: string, onStep?: SimulateOptions['onStep']): Promise<StepRecord> {
   let required: Record<string, K8sObject[]> | undefined;
   let answer: Answer | undefined;
   let calls = 0;
+  let lastRequest: RunFunctionRequest | undefined;
   for (let round = 0; round < MAX_REQUIREMENT_ROUNDS; round += 1) {
     const previous = answer;
-    answer = readResponse(await call(buildRequest(world.xr, world.observed, required)));
+    const request = buildRequest(world.xr, world.observed, required);
+    answer = readResponse(await call(request));
+    lastRequest = request;
     calls += 1;
     const fatal = answer.results.find((result) => result.severity === 'Fatal');
     if (fatal) throw new FatalResult(`step ${index}: the function returned a Fatal result: ${fatal.message}`);
@@ -148,6 +153,7 @@ async function reconcile(world: World, call: Caller, index: number, phase: strin
     required = Object.fromEntries(names.map((name) => [name, world.resolve(answer!.requirements[name]!)]));
   }
   const final = answer!;
+  onStep?.(index, lastRequest!, final);
   const satisfied = Object.keys(final.requirements).filter((name) => (required?.[name]?.length ?? 0) > 0).sort();
   const { dropped, xrReady } = world.apply(final);
   const names = Object.fromEntries(
@@ -190,7 +196,7 @@ export async function simulate(call: Caller, adapter: Adapter, scenario: Scenari
   };
   try {
     for (let index = 0; index < options.maxSteps; index += 1) {
-      const step = await reconcile(world, call, index, 'converge');
+      const step = await reconcile(world, call, index, 'converge', options.onStep);
       trace.steps.push(step);
       if (options.stopOnceAppeared) {
         const appeared = new Set(trace.steps.flatMap((s) => Object.keys(s.resources)));
@@ -212,7 +218,7 @@ export async function simulate(call: Caller, adapter: Adapter, scenario: Scenari
         to: trace.steps.length + perturbation.steps - 1,
       };
       const phase = perturbation.role ? `${perturbation.do} ${perturbation.role}` : perturbation.do;
-      for (let n = 0; n < perturbation.steps; n += 1) trace.steps.push(await reconcile(world, call, trace.steps.length, phase));
+      for (let n = 0; n < perturbation.steps; n += 1) trace.steps.push(await reconcile(world, call, trace.steps.length, phase, options.onStep));
       trace.perturbations.push(record);
     }
   } catch (error) {

@@ -1,0 +1,32 @@
+import type { Analysis } from '../analyze.js';
+import type { Progress } from '../render/matrix.js';
+
+/**
+ * One live line per provider on a terminal (scenarios done / total, phase); nothing when stderr is
+ * not a TTY or CI is set, so logs stay clean.
+ */
+export function liveProgress(providers: string[]): ((progress: Progress) => void) | undefined {
+  if (!process.stderr.isTTY || process.env.CI) return undefined;
+  const lines = new Map(providers.map((provider) => [provider, 'waiting']));
+  let drawn = 0;
+  const width = Math.max(...providers.map((p) => p.length));
+  const draw = () => {
+    let out = drawn ? `\u001b[${drawn}A` : '';
+    for (const [provider, line] of lines) out += `\u001b[2K${provider.padEnd(width)}  ${line}\n`;
+    drawn = lines.size;
+    process.stderr.write(out);
+  };
+  return (progress) => {
+    const counts = progress.phase === 'starting' || progress.phase === 'failed' ? '' : ` ${progress.done}/${progress.total} scenarios`;
+    lines.set(progress.provider, `${progress.phase}${counts}`);
+    draw();
+  };
+}
+
+/** --verbose: process start-up and per-render wall times, to stderr. */
+export function printTimings(analysis: Pick<Analysis, 'starts' | 'timings' | 'calls'>): void {
+  const lines = analysis.starts.map((start) => `start  ${start.provider.padEnd(12)} ${start.ms.toFixed(0).padStart(6)} ms${start.error ? '  (failed)' : ''}`);
+  for (const timing of analysis.timings) lines.push(`render ${`${timing.provider}/${timing.scenario}`.padEnd(36)} ${timing.ms.toFixed(0).padStart(6)} ms  ${timing.steps} steps`);
+  lines.push(`${analysis.calls} RunFunction calls`);
+  process.stderr.write(`${lines.join('\n')}\n`);
+}

@@ -1,0 +1,55 @@
+import type { Finding } from '../compare/findings.js';
+import { sortKeys } from '../util/objects.js';
+import type { Report } from './model.js';
+
+/** The order every finding's keys are written in: the order of schemas/report.schema.json. */
+const FINDING_KEYS = ['id', 'type', 'class', 'provider', 'scenario', 'subject', 'message', 'values', 'consensus', 'diff', 'hint', 'accepted'] as const;
+
+function orderedFinding(finding: Finding): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of FINDING_KEYS) {
+    const value = finding[key];
+    if (value === undefined) continue;
+    // values and consensus are free-form data: sort their keys so equal data gives equal text.
+    if (key === 'values' || key === 'consensus') out[key] = sortKeys(value);
+    else if (key === 'accepted') out[key] = { reason: finding.accepted!.reason };
+    else out[key] = value;
+  }
+  return out;
+}
+
+/** The report as a plain object whose key order is fixed, whatever order the report was built in. */
+export function reportToJson(report: Report): Record<string, unknown> {
+  const cells: Record<string, Record<string, string>> = {};
+  const scenarios = [...report.scenarios, ...Object.keys(report.cells).filter((s) => !report.scenarios.includes(s))];
+  for (const scenario of scenarios) {
+    const row = report.cells[scenario];
+    if (!row) continue;
+    const providers = [...report.providers, ...Object.keys(row).filter((p) => !report.providers.includes(p))];
+    cells[scenario] = {};
+    for (const provider of providers) if (row[provider] !== undefined) cells[scenario][provider] = row[provider];
+  }
+  const { summary } = report;
+  return {
+    schemaVersion: report.schemaVersion,
+    tool: report.tool,
+    providers: [...report.providers],
+    scenarios: [...report.scenarios],
+    cells,
+    findings: report.findings.map(orderedFinding),
+    accepted: report.accepted.map(orderedFinding),
+    summary: {
+      findings: summary.findings,
+      contract: summary.contract,
+      behavioral: summary.behavioral,
+      stylistic: summary.stylistic,
+      accepted: summary.accepted,
+      clean: summary.clean,
+    },
+  };
+}
+
+/** The machine-readable report (schemas/report.schema.json): stable key order, two-space indent, trailing newline. */
+export function renderJson(report: Report): string {
+  return `${JSON.stringify(reportToJson(report), null, 2)}\n`;
+}

@@ -1,0 +1,360 @@
+/**
+ * The pull-request report: a sticky comment found by its hidden marker, summary matrix first, then
+ * details per class and per provider/scenario, kept under a character budget by dropping detail in
+ * priority order. Every string that comes from a function, a scenario or a config file is escaped:
+ * nothing in it can close a table cell or a fence, start HTML, or add a link.
+ */
+import type { Finding, FindingClass } from '../compare/findings.js';
+import { sortKeys } from '../util/objects.js';
+import type { CellState, Report } from './model.js';
+
+/** GitHub rejects an issue comment longer than this many characters. */
+export const GITHUB_COMMENT_LIMIT = 65_536;
+/** The default budget: under GitHub's limit with room to spare. */
+export const DEFAULT_BUDGET = 60_000;
+/** The smallest budget the renderer accepts: room for the marker, the title and the notes. */
+export const MIN_BUDGET = 2_000;
+export const DEFAULT_REPORT_ID = 'drift';
+
+const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._/-]{0,99}$/;
+const MARKER_LINE = /^<!-- drift-report: ([A-Za-z0-9][A-Za-z0-9._/-]{0,99}) -->$/;
+
+export interface MarkdownOptions {
+  /** Names the sticky comment: reports with different ids get different comments. Default `drift`. */
+  id?: string;
+  /** Maximum length of the result in UTF-16 code units (never fewer than characters). Default 60,000. */
+  budget?: number;
+}
+
+/** The hidden first line that lets `drift comment` find its own comment again. */
+export function markerFor(id: string = DEFAULT_REPORT_ID): string {
+  if (!ID_PATTERN.test(id)) throw new Error(`invalid report id ${JSON.stringify(id)}: use letters, digits, '.', '_', '-' and '/' (at most 100)`);
+  return `<!-- drift-report: ${id} -->`;
+}
+
+/** The marker line a drift markdown report starts with, or undefined when the text is not one. */
+export function readMarker(text: string): string | undefined {
+  const first = text.replace(/^\uFEFF/, '').trimStart().split(/\r?\n/, 1)[0] ?? '';
+  return MARKER_LINE.test(first.trimEnd()) ? first.trimEnd() : undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Escaping. Untrusted text never reaches the output except through one of these.
+
+const LINE_BREAKS = /\r\n|[\r\n\u2028\u2029\u0085\v\f]/g;
+
+/** One line of text: line breaks become spaces, NUL becomes U+FFFD. */
+function oneLine(text: string): string {
+  return text.replace(LINE_BREAKS, ' ').replace(/\u0000/g, '\uFFFD');
+}
+
+/** Text for HTML contexts (inside `<summary>`): entities for the five HTML specials, one line. */
+export function escapeHtml(text: string): string {
+  return oneLine(text).replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
+}
+
+const INLINE_SPECIALS = /[\\`*_[\]()!|~#<>&]/g;
+
+/**
+ * Text for Markdown inline contexts, table cells included: one line; `<`, `>` and `&` as entities
+ * (no HTML, no entity tricks); every character that could start emphasis, a link, an image, code,
+ * strikethrough or a table cell backslash-escaped.
+ */
+export function escapeInline(text: string): string {
+  return oneLine(text).replace(INLINE_SPECIALS, (ch) => (ch === '<' ? '&lt;' : ch === '>' ? '&gt;' : ch === '&' ? '&amp;' : `\\${ch}`));
+}
+
+function longestRun(text: string, ch: string): number {
+  let longest = 0;
+  let run = 0;
+  for (const c of text) {
+    run = c === ch ? run + 1 : 0;
+    if (run > longest) longest = run;
+  }
+  return longest;
+}
+
+/**
+ * A code span holding `text` literally: delimited by more backticks than any run inside, padded when
+ * the text starts or ends with a backtick or a space. With `table`, pipes are escaped so the span
+ * cannot end a table cell (a pipe always follows an odd number of backslashes, which every GFM
+ * implementation reads as an escaped pipe).
+ */
+export function codeSpan(text: string, options: { table?: boolean } = {}): string {
+  let content = oneLine(text);
+  if (content === '') content = ' ';
+  const ticks = '`'.repeat(longestRun(content, '`') + 1);
+  const pad = /^[` ]|[` ]$/.test(content) && content.trim() !== '' ? ' ' : '';
+  if (options.table) content = escapeTablePipes(content);
+  return `${ticks}${pad}${content}${pad}${ticks}`;
+}
+
+function escapeTablePipes(text: string): string {
+  return text.replace(/(\\*)\|/g, (_match, slashes: string) => `${slashes}${slashes.length % 2 === 0 ? '\\' : '\\\\'}|`);
+}
+
+/**
+ * A fenced code block holding `text` literally: the fence is longer than any backtick run inside, so
+ * no line of the text can close it.
+ */
+export function fence(text: string, info = ''): string {
+  const content = text.replace(/\r\n?/g, '\n').replace(/\u0000/g, '\uFFFD').replace(/\n+$/, '');
+  const ticks = '`'.repeat(Math.max(3, longestRun(content, '`') + 1));
+  return `${ticks}${info}\n${content}\n${ticks}`;
+}
+
+/**
+ * Drift's own sentences put commands between single backticks (`drift update --provider eks`); show
+ * those as code, safely, and escape everything else.
+ */
+export function inlineWithCode(text: string): string {
+  const line = oneLine(text);
+  const out: string[] = [];
+  let last = 0;
+  for (const match of line.matchAll(/(?<!`)`([^`]+)`(?!`)/g)) {
+    out.push(escapeInline(line.slice(last, match.index)), codeSpan(match[1]!));
+    last = match.index + match[0].length;
+  }
+  out.push(escapeInline(line.slice(last)));
+  return out.join('');
+}
+
+function clip(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max)}… (${text.length - max} more characters)`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Pieces.
+
+const CELL: Record<CellState, string> = {
+  clean: '✅ clean',
+  changed: '📝 changed',
+  divergent: '🔀 divergent',
+  contract: '⛔ contract',
+  error: '💥 error',
+};
+
+const CLASSES: readonly FindingClass[] = ['contract', 'behavioral', 'stylistic'];
+const CLASS_TITLE: Record<FindingClass, string> = { contract: '⛔ Contract', behavioral: '⚠️ Behavioral', stylistic: '🎨 Stylistic' };
+const TYPE_LABEL: Partial<Record<string, string>> = {
+  golden: '📝 golden',
+  divergence: '🔀 divergence',
+  rule: '⛔ rule',
+  error: '💥 error',
+  'accepted-stale': '🗑️ stale acceptance',
+};
+const DROP_ADVICE = "run `drift diff` locally or see the job's artifact";
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+function where(finding: Finding): string {
+  if (finding.provider && finding.scenario) return `${finding.provider} / ${finding.scenario}`;
+  return finding.provider ?? finding.scenario ?? 'all providers';
+}
+
+function valueText(value: unknown): string {
+  if (value === undefined) return 'undefined';
+  try {
+    return JSON.stringify(sortKeys(value)) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}
+
+function valuesTable(finding: Finding): string | undefined {
+  const rows: string[] = [];
+  for (const [key, value] of Object.entries(finding.values ?? {})) rows.push(`| ${escapeInline(key)} | ${codeSpan(clip(valueText(value), 1_000), { table: true })} |`);
+  if (finding.consensus !== undefined) rows.push(`| *consensus* | ${codeSpan(clip(valueText(finding.consensus), 1_000), { table: true })} |`);
+  if (rows.length === 0) return undefined;
+  return [`| ${finding.type === 'divergence' ? 'provider' : ''} | value |`, '| --- | --- |', ...rows].join('\n');
+}
+
+function clipDiff(diff: string, max: number): string {
+  if (diff.length <= max) return diff;
+  const kept = diff.slice(0, max);
+  const cut = kept.lastIndexOf('\n');
+  const body = cut > 0 ? kept.slice(0, cut) : kept;
+  const dropped = diff.slice(body.length).split('\n').filter(Boolean).length;
+  return `${body}\n… ${plural(dropped, 'more line')} (diff shortened)`;
+}
+
+function findingDetail(finding: Finding, maxDiff: number): string {
+  const parts = [
+    `**${TYPE_LABEL[finding.type] ?? escapeInline(finding.type)}** ${codeSpan(finding.subject)}: ${inlineWithCode(clip(finding.message, 2_000))}<br>\n` +
+      `<sub>→ ${inlineWithCode(clip(finding.hint, 2_000))} · id ${codeSpan(finding.id)}</sub>`,
+  ];
+  const table = valuesTable(finding);
+  if (table) parts.push(table);
+  if (finding.diff) parts.push(fence(clipDiff(finding.diff, maxDiff), 'diff'));
+  return parts.join('\n\n');
+}
+
+/** `<details>` per provider/scenario, in the (sorted) order of the findings. */
+function classDetails(findings: Finding[], maxDiff: number): string {
+  const groups: Finding[][] = [];
+  for (const finding of findings) {
+    const previous = groups.at(-1)?.[0];
+    if (previous && previous.provider === finding.provider && previous.scenario === finding.scenario) groups.at(-1)!.push(finding);
+    else groups.push([finding]);
+  }
+  return groups
+    .map((group) => {
+      const summary = `<summary>${escapeHtml(where(group[0]!))}: ${plural(group.length, 'finding')}</summary>`;
+      return ['<details>', summary, '', group.map((finding) => findingDetail(finding, maxDiff)).join('\n\n'), '', '</details>'].join('\n');
+    })
+    .join('\n\n');
+}
+
+function compactLine(finding: Finding): string {
+  return `- ${escapeInline(where(finding))}: ${inlineWithCode(clip(finding.message, 300))} ${codeSpan(clip(finding.id, 200))}`;
+}
+
+function acceptedLine(finding: Finding): string {
+  return `- ${escapeInline(where(finding))}: ${inlineWithCode(clip(finding.message, 300))} ${codeSpan(clip(finding.id, 200))}<br>\n  accepted: ${inlineWithCode(clip(finding.accepted?.reason ?? '', 500))}`;
+}
+
+function matrixLines(report: Report, rows: number): string[] {
+  const header = `| scenario |${report.providers.map((provider) => ` ${escapeInline(provider)} |`).join('')}`;
+  const rule = `| --- |${report.providers.map(() => ' --- |').join('')}`;
+  const body = report.scenarios.slice(0, rows).map((scenario) => {
+    const row = report.cells[scenario] ?? {};
+    return `| ${escapeInline(scenario)} |${report.providers.map((provider) => ` ${CELL[row[provider] ?? 'clean']} |`).join('')}`;
+  });
+  return [header, rule, ...body];
+}
+
+function title(report: Report): string {
+  const { summary } = report;
+  if (summary.clean) return '## ✅ drift: clean';
+  const counts = CLASSES.filter((cls) => summary[cls] > 0).map((cls) => `${summary[cls]} ${cls}`);
+  return `## ❌ drift: ${plural(summary.findings, 'finding')} (${counts.join(', ')})`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Assembly under the budget.
+
+interface Layout {
+  /** Classes whose findings keep their `<details>`; the others are listed one line each. */
+  detailed: ReadonlySet<FindingClass>;
+  /** How many one-line entries (findings without details, then accepted findings) are listed. */
+  listed: number;
+  /** How many matrix rows are shown; -1 hides the matrix. */
+  matrixRows: number;
+}
+
+interface Pieces {
+  marker: string;
+  byClass: Record<FindingClass, Finding[]>;
+  details: Record<FindingClass, string>;
+  compact: Record<FindingClass, string[]>;
+  accepted: string[];
+}
+
+function assemble(report: Report, pieces: Pieces, layout: Layout): string {
+  const { summary } = report;
+  const out: string[] = [pieces.marker, title(report), ''];
+  const scope = `${plural(report.providers.length, 'provider')} × ${plural(report.scenarios.length, 'scenario')}`;
+  out.push(summary.clean ? `No findings: every provider × scenario cell is clean (${scope})${summary.accepted ? `; ${summary.accepted} accepted` : ''}.` : `${scope}${summary.accepted ? ` · ${summary.accepted} accepted` : ''}`);
+
+  if (layout.matrixRows >= 0 && report.scenarios.length > 0) {
+    out.push('', ...matrixLines(report, layout.matrixRows));
+    const hidden = report.scenarios.length - layout.matrixRows;
+    if (hidden > 0) out.push('', `*${plural(hidden, 'more scenario')} not shown in the matrix.*`);
+  }
+
+  // What the layout leaves out, said once near the top and again where it was left out.
+  const dropped = CLASSES.filter((cls) => !layout.detailed.has(cls) && pieces.byClass[cls].length > 0);
+  const oneLiners = [...CLASSES.filter((cls) => !layout.detailed.has(cls)).flatMap((cls) => pieces.compact[cls]), ...pieces.accepted];
+  const unlisted = Math.max(0, oneLiners.length - layout.listed);
+  let budgetLeft = layout.listed;
+  const take = (lines: string[]) => {
+    const shown = lines.slice(0, Math.max(0, budgetLeft));
+    budgetLeft -= shown.length;
+    return shown;
+  };
+  const notes: string[] = [];
+  if (dropped.length) notes.push(`details of ${dropped.map((cls) => `${pieces.byClass[cls].length} ${cls}`).join(', ')} findings dropped`);
+  const unlistedFindings = Math.max(0, unlisted - pieces.accepted.length);
+  const unlistedAccepted = Math.min(unlisted, pieces.accepted.length);
+  if (unlistedFindings) notes.push(`${plural(unlistedFindings, 'finding')} not listed`);
+  if (unlistedAccepted) notes.push(`${plural(unlistedAccepted, 'accepted finding')} not listed`);
+  if (layout.matrixRows < 0 && report.scenarios.length > 0) notes.push('the summary matrix left out');
+  else if (layout.matrixRows < report.scenarios.length) notes.push(`${plural(report.scenarios.length - layout.matrixRows, 'matrix row')} left out`);
+  if (notes.length) out.push('', `> [!NOTE]\n> Shortened to fit GitHub's comment limit: ${notes.join('; ')}. For the full report, ${DROP_ADVICE}.`);
+
+  for (const cls of CLASSES) {
+    const group = pieces.byClass[cls];
+    if (group.length === 0) continue;
+    out.push('', `### ${CLASS_TITLE[cls]} (${group.length})`, '');
+    if (layout.detailed.has(cls)) {
+      out.push(pieces.details[cls]);
+      continue;
+    }
+    out.push(`*details of ${plural(group.length, `${cls} finding`)} dropped to fit GitHub's comment limit; ${DROP_ADVICE}*`);
+    const shown = take(pieces.compact[cls]);
+    if (shown.length) out.push('', ...shown);
+    if (shown.length < group.length) out.push('', `*${group.length - shown.length} more not listed.*`);
+  }
+
+  if (pieces.accepted.length) {
+    out.push('', `### ☑️ Accepted (${pieces.accepted.length})`, '');
+    const shown = take(pieces.accepted);
+    if (shown.length) out.push(...shown);
+    if (shown.length < pieces.accepted.length) out.push(`${shown.length ? '\n' : ''}*${pieces.accepted.length - shown.length} more not listed.*`);
+  }
+
+  out.push('', '---', `<sub>drift report · schema v${report.schemaVersion} · run \`drift diff\` locally for the same report in your terminal</sub>`);
+  return `${out.join('\n')}\n`;
+}
+
+/** The largest n in [0, max] with fits(n), assuming fits is monotonic (true up to some n); -1 when none. */
+function largest(max: number, fits: (n: number) => boolean): number {
+  if (!fits(0)) return -1;
+  let lo = 0;
+  let hi = max;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (fits(mid)) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/**
+ * The pull-request comment. Pure. Over the budget it drops detail in priority order: stylistic
+ * details, then behavioral, then contract (each class then listed one line per finding); then it
+ * lists fewer findings (accepted ones go first); then fewer matrix rows. The marker and a note of
+ * what was left out always stay.
+ */
+export function renderMarkdown(report: Report, options: MarkdownOptions = {}): string {
+  const budget = options.budget ?? DEFAULT_BUDGET;
+  if (!Number.isFinite(budget) || budget < MIN_BUDGET) throw new Error(`markdown budget must be at least ${MIN_BUDGET} characters, got ${budget}`);
+  const byClass = Object.fromEntries(CLASSES.map((cls) => [cls, report.findings.filter((finding) => finding.class === cls)])) as Record<FindingClass, Finding[]>;
+  const maxDiff = Math.floor(budget / 4);
+  const pieces: Pieces = {
+    marker: markerFor(options.id ?? DEFAULT_REPORT_ID),
+    byClass,
+    details: Object.fromEntries(CLASSES.map((cls) => [cls, classDetails(byClass[cls], maxDiff)])) as Record<FindingClass, string>,
+    compact: Object.fromEntries(CLASSES.map((cls) => [cls, byClass[cls].map(compactLine)])) as Record<FindingClass, string[]>,
+    accepted: report.accepted.map(acceptedLine),
+  };
+  const rows = report.scenarios.length;
+  const fits = (layout: Layout) => assemble(report, pieces, layout).length <= budget;
+  const all = report.findings.length + report.accepted.length;
+
+  // Drop details class by class, least important first.
+  let detailed = new Set<FindingClass>(CLASSES);
+  for (const cls of [undefined, 'stylistic', 'behavioral', 'contract'] as const) {
+    if (cls) detailed = new Set([...detailed].filter((c) => c !== cls));
+    const layout = { detailed, listed: all, matrixRows: rows };
+    if (fits(layout)) return assemble(report, pieces, layout);
+  }
+  // Then list fewer one-liners, then show fewer matrix rows, then no matrix.
+  const none = new Set<FindingClass>();
+  const listed = largest(all, (n) => fits({ detailed: none, listed: n, matrixRows: rows }));
+  if (listed >= 0) return assemble(report, pieces, { detailed: none, listed, matrixRows: rows });
+  const matrixRows = largest(rows, (n) => fits({ detailed: none, listed: 0, matrixRows: n }));
+  const text = assemble(report, pieces, { detailed: none, listed: 0, matrixRows });
+  // Only a budget too small for the marker, the title and the notes gets here.
+  return text.length <= budget ? text : `${text.slice(0, budget - 1)}\n`;
+}
