@@ -97,7 +97,7 @@ export class FunctionProcess {
     await this.stop();
     const exit = this.exitDescription();
     const how = exit ? `exited (${exit}) before answering a call` : `did not answer a call within ${startMs} ms (${lastError})`;
-    throw new StartError(`${this.adapter.name}: the function ${how}. Command: ${this.adapter.function.command.join(' ')}${this.describeTail()}`);
+    throw new StartError(`${this.adapter.name}: the function ${how}. Command: ${this.adapter.function.command.join(' ').replaceAll('{address}', this.address)}${this.describeTail()}`);
   }
 
   async call(request: RunFunctionRequest): Promise<RunFunctionResponse> {

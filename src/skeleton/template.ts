@@ -8,7 +8,7 @@ export interface TemplateValues {
 }
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const HASH_SUFFIX = /-[0-9a-f]{12}(?![0-9a-z])/g;
+const HASH_SUFFIX = /-[0-9a-f]{12}(?![0-9a-z])/;
 
 /**
  * Replaces what makes providers incomparable (XR name, namespace, hash suffixes, cloud values) with
@@ -18,15 +18,15 @@ const HASH_SUFFIX = /-[0-9a-f]{12}(?![0-9a-z])/g;
 export function makeTemplater({ xr, namespace, values }: TemplateValues): (text: string) => string {
   const entries: Array<[string, string]> = Object.entries(values).map(([name, value]) => [value, `{${name}}`]);
   entries.push([xr, '{xr}'], [namespace, '{namespace}']);
-  const table = entries
-    .filter(([value]) => value.length > 0)
-    .sort(([a, aPlaceholder], [b, bPlaceholder]) => b.length - a.length || (aPlaceholder < bPlaceholder ? -1 : 1));
-  const patterns = table.map(([value, placeholder]) => [new RegExp(`(?<![A-Za-z0-9])${escapeRegExp(value)}(?![A-Za-z0-9])`, 'g'), placeholder] as const);
-  return (text: string) => {
-    let out = text.replace(HASH_SUFFIX, '-{hash}');
-    for (const [pattern, placeholder] of patterns) out = out.replace(pattern, placeholder);
-    return out;
-  };
+  const table = new Map(
+    entries
+      .filter(([value]) => value.length > 0)
+      .sort(([a, aPlaceholder], [b, bPlaceholder]) => b.length - a.length || (aPlaceholder < bPlaceholder ? -1 : 1)),
+  );
+  // One pass over the text: a placeholder once inserted is never matched again.
+  const alternatives = [...table.keys()].map(escapeRegExp).join('|');
+  const pattern = new RegExp(`${HASH_SUFFIX.source}${alternatives ? `|(?<![A-Za-z0-9])(?:${alternatives})(?![A-Za-z0-9])` : ''}`, 'g');
+  return (text: string) => text.replace(pattern, (match) => table.get(match) ?? '-{hash}');
 }
 
 /** Applies a templater to every string value (not keys: keys are composed-resource keys and field names). */
