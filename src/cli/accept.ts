@@ -7,7 +7,7 @@ import { loadProject } from '../config/load.js';
 import { DriftError } from '../errors.js';
 import { globalOptions } from './context.js';
 
-const FINDING_ID = /^(div|rule):\S+$/;
+const FINDING_ID = /^(div|rule):.+$/;
 
 export function registerAccept(program: Command): void {
   program

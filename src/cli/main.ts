@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { DriftError } from '../errors.js';
 import { registerAccept } from './accept.js';
+import { registerComment } from './comment.js';
 import { registerDiff } from './diff.js';
 import { registerList } from './list.js';
 import { registerRender } from './render.js';
@@ -22,6 +23,7 @@ export function buildProgram(): Command {
   registerUpdate(program);
   registerAccept(program);
   registerRules(program);
+  registerComment(program);
   return program;
 }
 

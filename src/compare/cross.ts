@@ -41,7 +41,6 @@ function byRole(skeleton: Skeleton): Map<string, Array<[string, ResourceSkeleton
   return out;
 }
 
-const first = <T>(values: T[]) => values.sort()[0];
 
 /** The facts compared for every contract role a provider composes. */
 function roleFacets(skeleton: Skeleton, role: string, keys: Array<[string, ResourceSkeleton]>, pools: string[], ablated: boolean): Array<Omit<Facet, 'values'> & { value: unknown }> {
@@ -51,8 +50,8 @@ function roleFacets(skeleton: Skeleton, role: string, keys: Array<[string, Resou
   const roles = rolesOf(skeleton);
   const facets: Array<Omit<Facet, 'values'> & { value: unknown }> = [
     { subject: role, facet: 'key-pattern', class: 'stylistic', value: [...new Set(keys.map(([key]) => keyPattern(key, pools)))].sort() },
-    { subject: role, facet: 'appears', class: 'behavioral', value: first(resources.map((r) => relative(r.appears, cluster?.appears) ?? 0)) },
-    { subject: role, facet: 'ready', class: 'behavioral', value: resources.some((r) => r.ready === null) ? null : first(resources.map((r) => relative(r.ready, cluster?.ready) ?? 0)) },
+    { subject: role, facet: 'appears', class: 'behavioral', value: Math.min(...resources.map((r) => relative(r.appears, cluster?.appears) ?? 0)) },
+    { subject: role, facet: 'ready', class: 'behavioral', value: resources.some((r) => r.ready === null) ? null : Math.min(...resources.map((r) => relative(r.ready, cluster?.ready) ?? 0)) },
     { subject: role, facet: 'ready-by', class: 'behavioral', value: [...new Set(resources.map((r) => r.readyBy))].sort() },
     { subject: role, facet: 'gated-on', class: 'behavioral', value: [...new Set(resources.flatMap((r) => (r.gatedOn ?? []).map((gate) => normalizeGate(gate, roles))))].sort() },
     { subject: role, facet: 'management-policies', class: 'behavioral', value: resources[0]?.managementPolicies ?? null },
@@ -117,7 +116,7 @@ function cellFacets(skeleton: Skeleton): Array<Omit<Facet, 'values'> & { value: 
 }
 
 /** The majority value; the reference provider's value breaks ties, else the smallest in canonical order. */
-function consensusOf(values: Map<string, unknown>, reference: string | undefined): { value: unknown; text: string; unanimousOrMajority: boolean } {
+function consensusOf(values: Map<string, unknown>, reference: string | undefined): { value: unknown; text: string; decidedBy: string } {
   const counts = new Map<string, { value: unknown; providers: string[] }>();
   for (const [provider, value] of values) {
     const text = stableStringify(value);
@@ -128,8 +127,10 @@ function consensusOf(values: Map<string, unknown>, reference: string | undefined
   const ranked = [...counts].sort(([a, x], [b, y]) => y.providers.length - x.providers.length || (a < b ? -1 : 1));
   const top = ranked[0]!;
   const tied = ranked.filter(([, entry]) => entry.providers.length === top[1].providers.length);
-  const chosen = tied.length > 1 ? (tied.find(([, entry]) => reference !== undefined && entry.providers.includes(reference)) ?? top) : top;
-  return { value: chosen[1].value, text: chosen[0], unanimousOrMajority: tied.length === 1 };
+  if (tied.length === 1) return { value: top[1].value, text: top[0], decidedBy: 'the majority' };
+  const byReference = tied.find(([, entry]) => reference !== undefined && entry.providers.includes(reference));
+  if (byReference) return { value: byReference[1].value, text: byReference[0], decidedBy: `the reference provider (${reference}), on a tie` };
+  return { value: top[1].value, text: top[0], decidedBy: 'a tie broken by canonical order (set `reference` in drift.config.yaml)' };
 }
 
 /**
@@ -179,10 +180,10 @@ export function compareAcross({ scenario, skeletons, pools, ablated, reference }
         scenario,
         subject: facet.subject,
         facet: facet.facet,
-        message: `${facet.subject === facet.facet ? facet.subject : `${facet.subject} ${facet.facet}`} differs from the ${consensus.unanimousOrMajority ? 'majority' : `reference (${reference ?? 'first'})`}`,
+        message: `${facet.subject === facet.facet ? facet.subject : `${facet.subject} ${facet.facet}`} differs from ${consensus.decidedBy}`,
         values: Object.fromEntries([...facet.values].sort(([a], [b]) => (a < b ? -1 : 1))),
         consensus: consensus.value,
-        hint: `make ${provider} match the others, or accept it with a reason: drift accept div:${scenario}:${facet.subject}:${facet.facet}:${provider} --reason "..."`,
+        hint: `make ${provider} match the others, or accept it with a reason: drift accept '${`div:${scenario}:${facet.subject}:${facet.facet}:${provider}`}' --reason "..."`,
       });
     }
   }

@@ -161,12 +161,13 @@ function valueText(value: unknown): string {
   }
 }
 
-function valuesTable(finding: Finding): string | undefined {
+function valuesTable(finding: Finding, providers: ReadonlySet<string>): string | undefined {
   const rows: string[] = [];
   for (const [key, value] of Object.entries(finding.values ?? {})) rows.push(`| ${escapeInline(key)} | ${codeSpan(clip(valueText(value), 1_000), { table: true })} |`);
   if (finding.consensus !== undefined) rows.push(`| *consensus* | ${codeSpan(clip(valueText(finding.consensus), 1_000), { table: true })} |`);
   if (rows.length === 0) return undefined;
-  return [`| ${finding.type === 'divergence' ? 'provider' : ''} | value |`, '| --- | --- |', ...rows].join('\n');
+  const byProvider = Object.keys(finding.values ?? {}).every((key) => providers.has(key));
+  return [`| ${byProvider ? 'provider' : ''} | value |`, '| --- | --- |', ...rows].join('\n');
 }
 
 function clipDiff(diff: string, max: number): string {
@@ -178,29 +179,30 @@ function clipDiff(diff: string, max: number): string {
   return `${body}\n… ${plural(dropped, 'more line')} (diff shortened)`;
 }
 
-function findingDetail(finding: Finding, maxDiff: number): string {
+function findingDetail(finding: Finding, maxDiff: number, providers: ReadonlySet<string>): string {
   const parts = [
-    `**${TYPE_LABEL[finding.type] ?? escapeInline(finding.type)}** ${codeSpan(finding.subject)}: ${inlineWithCode(clip(finding.message, 2_000))}<br>\n` +
-      `<sub>→ ${inlineWithCode(clip(finding.hint, 2_000))} · id ${codeSpan(finding.id)}</sub>`,
+    `**${TYPE_LABEL[finding.type] ?? escapeInline(finding.type)}** ${codeSpan(clip(finding.subject, 500))}: ${inlineWithCode(clip(finding.message, 2_000))}<br>\n` +
+      `<sub>→ ${inlineWithCode(clip(finding.hint, 2_000))} · id ${codeSpan(clip(finding.id, 500))}</sub>`,
   ];
-  const table = valuesTable(finding);
+  const table = valuesTable(finding, providers);
   if (table) parts.push(table);
   if (finding.diff) parts.push(fence(clipDiff(finding.diff, maxDiff), 'diff'));
   return parts.join('\n\n');
 }
 
-/** `<details>` per provider/scenario, in the (sorted) order of the findings. */
-function classDetails(findings: Finding[], maxDiff: number): string {
-  const groups: Finding[][] = [];
-  for (const finding of findings) {
-    const previous = groups.at(-1)?.[0];
-    if (previous && previous.provider === finding.provider && previous.scenario === finding.scenario) groups.at(-1)!.push(finding);
-    else groups.push([finding]);
-  }
+/** `<details>` per provider/scenario, in the (sorted) order of the findings; `details[i]` renders findings[i]. */
+function detailBlocks(findings: Finding[], details: string[]): string {
+  const groups: number[][] = [];
+  findings.forEach((finding, i) => {
+    const previous = groups.at(-1);
+    const first = previous ? findings[previous[0]!]! : undefined;
+    if (previous && first && first.provider === finding.provider && first.scenario === finding.scenario) previous.push(i);
+    else groups.push([i]);
+  });
   return groups
     .map((group) => {
-      const summary = `<summary>${escapeHtml(where(group[0]!))}: ${plural(group.length, 'finding')}</summary>`;
-      return ['<details>', summary, '', group.map((finding) => findingDetail(finding, maxDiff)).join('\n\n'), '', '</details>'].join('\n');
+      const summary = `<summary>${escapeHtml(where(findings[group[0]!]!))}: ${plural(group.length, 'finding')}</summary>`;
+      return ['<details>', summary, '', group.map((i) => details[i]).join('\n\n'), '', '</details>'].join('\n');
     })
     .join('\n\n');
 }
@@ -234,19 +236,26 @@ function title(report: Report): string {
 // Assembly under the budget.
 
 interface Layout {
-  /** Classes whose findings keep their `<details>`; the others are listed one line each. */
-  detailed: ReadonlySet<FindingClass>;
+  /** How many findings, in report order (contract, behavioral, stylistic), keep their details. */
+  detailed: number;
   /** How many one-line entries (findings without details, then accepted findings) are listed. */
   listed: number;
   /** How many matrix rows are shown; -1 hides the matrix. */
   matrixRows: number;
 }
 
+interface ClassPieces {
+  cls: FindingClass;
+  findings: Finding[];
+  /** Where the class starts in report.findings. */
+  offset: number;
+  details: string[];
+  compact: string[];
+}
+
 interface Pieces {
   marker: string;
-  byClass: Record<FindingClass, Finding[]>;
-  details: Record<FindingClass, string>;
-  compact: Record<FindingClass, string[]>;
+  classes: ClassPieces[];
   accepted: string[];
 }
 
@@ -262,38 +271,38 @@ function assemble(report: Report, pieces: Pieces, layout: Layout): string {
     if (hidden > 0) out.push('', `*${plural(hidden, 'more scenario')} not shown in the matrix.*`);
   }
 
+  const kept = (piece: ClassPieces) => Math.min(piece.findings.length, Math.max(0, layout.detailed - piece.offset));
   // What the layout leaves out, said once near the top and again where it was left out.
-  const dropped = CLASSES.filter((cls) => !layout.detailed.has(cls) && pieces.byClass[cls].length > 0);
-  const oneLiners = [...CLASSES.filter((cls) => !layout.detailed.has(cls)).flatMap((cls) => pieces.compact[cls]), ...pieces.accepted];
-  const unlisted = Math.max(0, oneLiners.length - layout.listed);
-  let budgetLeft = layout.listed;
-  const take = (lines: string[]) => {
-    const shown = lines.slice(0, Math.max(0, budgetLeft));
-    budgetLeft -= shown.length;
-    return shown;
-  };
   const notes: string[] = [];
-  if (dropped.length) notes.push(`details of ${dropped.map((cls) => `${pieces.byClass[cls].length} ${cls}`).join(', ')} findings dropped`);
-  const unlistedFindings = Math.max(0, unlisted - pieces.accepted.length);
+  const dropped = pieces.classes.filter((piece) => kept(piece) < piece.findings.length);
+  if (dropped.length) notes.push(`details of ${dropped.map((piece) => `${piece.findings.length - kept(piece)} ${piece.cls}`).join(', ')} findings dropped`);
+  const oneLiners = report.findings.length - Math.min(layout.detailed, report.findings.length) + pieces.accepted.length;
+  const unlisted = Math.max(0, oneLiners - layout.listed);
   const unlistedAccepted = Math.min(unlisted, pieces.accepted.length);
+  const unlistedFindings = unlisted - unlistedAccepted;
   if (unlistedFindings) notes.push(`${plural(unlistedFindings, 'finding')} not listed`);
   if (unlistedAccepted) notes.push(`${plural(unlistedAccepted, 'accepted finding')} not listed`);
   if (layout.matrixRows < 0 && report.scenarios.length > 0) notes.push('the summary matrix left out');
   else if (layout.matrixRows < report.scenarios.length) notes.push(`${plural(report.scenarios.length - layout.matrixRows, 'matrix row')} left out`);
   if (notes.length) out.push('', `> [!NOTE]\n> Shortened to fit GitHub's comment limit: ${notes.join('; ')}. For the full report, ${DROP_ADVICE}.`);
 
-  for (const cls of CLASSES) {
-    const group = pieces.byClass[cls];
-    if (group.length === 0) continue;
-    out.push('', `### ${CLASS_TITLE[cls]} (${group.length})`, '');
-    if (layout.detailed.has(cls)) {
-      out.push(pieces.details[cls]);
-      continue;
-    }
-    out.push(`*details of ${plural(group.length, `${cls} finding`)} dropped to fit GitHub's comment limit; ${DROP_ADVICE}*`);
-    const shown = take(pieces.compact[cls]);
+  let room = layout.listed;
+  const take = (lines: string[]) => {
+    const shown = lines.slice(0, Math.max(0, room));
+    room -= shown.length;
+    return shown;
+  };
+  for (const piece of pieces.classes) {
+    const count = piece.findings.length;
+    if (count === 0) continue;
+    out.push('', `### ${CLASS_TITLE[piece.cls]} (${count})`);
+    const k = kept(piece);
+    if (k > 0) out.push('', detailBlocks(piece.findings.slice(0, k), piece.details));
+    if (k === count) continue;
+    out.push('', `*details of ${plural(count - k, `${piece.cls} finding`)} dropped to fit GitHub's comment limit; ${DROP_ADVICE}*`);
+    const shown = take(piece.compact.slice(k));
     if (shown.length) out.push('', ...shown);
-    if (shown.length < group.length) out.push('', `*${group.length - shown.length} more not listed.*`);
+    if (shown.length < count - k) out.push('', `*${count - k - shown.length} more not listed.*`);
   }
 
   if (pieces.accepted.length) {
@@ -307,7 +316,7 @@ function assemble(report: Report, pieces: Pieces, layout: Layout): string {
   return `${out.join('\n')}\n`;
 }
 
-/** The largest n in [0, max] with fits(n), assuming fits is monotonic (true up to some n); -1 when none. */
+/** The largest n in [0, max] with fits(n), for fits true up to some n; -1 when not even fits(0). */
 function largest(max: number, fits: (n: number) => boolean): number {
   if (!fits(0)) return -1;
   let lo = 0;
@@ -321,40 +330,41 @@ function largest(max: number, fits: (n: number) => boolean): number {
 }
 
 /**
- * The pull-request comment. Pure. Over the budget it drops detail in priority order: stylistic
- * details, then behavioral, then contract (each class then listed one line per finding); then it
- * lists fewer findings (accepted ones go first); then fewer matrix rows. The marker and a note of
- * what was left out always stay.
+ * The pull-request comment. Pure. Over the budget it drops detail in priority order — stylistic
+ * details first, then behavioral, then contract, keeping as many as fit, each dropped finding then
+ * listed on one line and each class saying how many it dropped; then it lists fewer findings
+ * (accepted ones go first); then fewer matrix rows. The marker and a note of what was left out
+ * always stay.
  */
 export function renderMarkdown(report: Report, options: MarkdownOptions = {}): string {
   const budget = options.budget ?? DEFAULT_BUDGET;
   if (!Number.isFinite(budget) || budget < MIN_BUDGET) throw new Error(`markdown budget must be at least ${MIN_BUDGET} characters, got ${budget}`);
-  const byClass = Object.fromEntries(CLASSES.map((cls) => [cls, report.findings.filter((finding) => finding.class === cls)])) as Record<FindingClass, Finding[]>;
   const maxDiff = Math.floor(budget / 4);
-  const pieces: Pieces = {
-    marker: markerFor(options.id ?? DEFAULT_REPORT_ID),
-    byClass,
-    details: Object.fromEntries(CLASSES.map((cls) => [cls, classDetails(byClass[cls], maxDiff)])) as Record<FindingClass, string>,
-    compact: Object.fromEntries(CLASSES.map((cls) => [cls, byClass[cls].map(compactLine)])) as Record<FindingClass, string[]>,
-    accepted: report.accepted.map(acceptedLine),
-  };
+  const providers = new Set(report.providers);
+  // report.findings is sorted contract, behavioral, stylistic (sortFindings); keep that order here.
+  let offset = 0;
+  const classes = CLASSES.map((cls) => {
+    const findings = report.findings.filter((finding) => finding.class === cls);
+    const piece: ClassPieces = { cls, findings, offset, details: findings.map((finding) => findingDetail(finding, maxDiff, providers)), compact: findings.map(compactLine) };
+    offset += findings.length;
+    return piece;
+  });
+  const pieces: Pieces = { marker: markerFor(options.id ?? DEFAULT_REPORT_ID), classes, accepted: report.accepted.map(acceptedLine) };
+  const total = offset;
+  const all = total + report.accepted.length;
   const rows = report.scenarios.length;
   const fits = (layout: Layout) => assemble(report, pieces, layout).length <= budget;
-  const all = report.findings.length + report.accepted.length;
 
-  // Drop details class by class, least important first.
-  let detailed = new Set<FindingClass>(CLASSES);
-  for (const cls of [undefined, 'stylistic', 'behavioral', 'contract'] as const) {
-    if (cls) detailed = new Set([...detailed].filter((c) => c !== cls));
-    const layout = { detailed, listed: all, matrixRows: rows };
-    if (fits(layout)) return assemble(report, pieces, layout);
-  }
-  // Then list fewer one-liners, then show fewer matrix rows, then no matrix.
-  const none = new Set<FindingClass>();
-  const listed = largest(all, (n) => fits({ detailed: none, listed: n, matrixRows: rows }));
-  if (listed >= 0) return assemble(report, pieces, { detailed: none, listed, matrixRows: rows });
-  const matrixRows = largest(rows, (n) => fits({ detailed: none, listed: 0, matrixRows: n }));
-  const text = assemble(report, pieces, { detailed: none, listed: 0, matrixRows });
+  const full: Layout = { detailed: total, listed: all, matrixRows: rows };
+  if (fits(full)) return assemble(report, pieces, full);
+  // Keep as many details as fit, dropping from the end: stylistic, then behavioral, then contract.
+  const detailed = largest(total, (n) => fits({ detailed: n, listed: all, matrixRows: rows }));
+  if (detailed >= 0) return assemble(report, pieces, { detailed, listed: all, matrixRows: rows });
+  // Then list fewer one-liners (accepted first), then show fewer matrix rows, then no matrix.
+  const listed = largest(all, (n) => fits({ detailed: 0, listed: n, matrixRows: rows }));
+  if (listed >= 0) return assemble(report, pieces, { detailed: 0, listed, matrixRows: rows });
+  const matrixRows = largest(rows, (n) => fits({ detailed: 0, listed: 0, matrixRows: n }));
+  const text = assemble(report, pieces, { detailed: 0, listed: 0, matrixRows });
   // Only a budget too small for the marker, the title and the notes gets here.
   return text.length <= budget ? text : `${text.slice(0, budget - 1)}\n`;
 }

@@ -9,7 +9,6 @@ import { stringify } from 'yaml';
 export const REPO = fileURLToPath(new URL('../../', import.meta.url)).replace(/\/$/, '');
 export const BROKEN = path.join(REPO, 'test/fixtures/broken');
 export const BROKEN_NAMES = ['crash', 'exit-zero', 'fatal', 'garbage', 'hang'] as const;
-export const DRIFT_BIN = path.join(REPO, 'bin/drift.js');
 
 export function brokenAdapter(name: (typeof BROKEN_NAMES)[number]): string {
   return path.join(BROKEN, name, 'provider.yaml');

@@ -8,6 +8,7 @@ import { keyNaming } from './key-naming.js';
 import { kubeconfigPublished } from './kubeconfig-published.js';
 import { namespacedRequirement } from './namespaced-requirement.js';
 import { noEarlyReady } from './no-early-ready.js';
+import { nothingDropped } from './nothing-dropped.js';
 import { noEmptySecretRef } from './no-empty-secret-ref.js';
 import { providerConfigsReadKubeconfig } from './provider-configs-read-kubeconfig.js';
 import { readinessCoverage } from './readiness-coverage.js';
@@ -25,6 +26,7 @@ export const RULES: readonly Rule[] = [
   cloudCredentialsRef,
   namespacedRequirement,
   credentialsLossDropsNothing,
+  nothingDropped,
   noEmptySecretRef,
   deterministicOutput,
   keyNaming,

@@ -18,7 +18,8 @@ export const providerConfigsReadKubeconfig: Rule = {
       }
       const [key, pc] = resource;
       const wanted = entry ? `${entry.name}:${entry.key}` : undefined;
-      if (!wanted || !(pc.reads ?? []).some((read) => read === wanted || read.endsWith(`/${wanted}`))) {
+      // The Secret is written in the XR's namespace; a read from any other namespace finds nothing.
+      if (!wanted || !(pc.reads ?? []).some((read) => read === wanted || read === `{namespace}/${wanted}`)) {
         violations.push({ subject: key, message: `${key} reads ${JSON.stringify(pc.reads ?? [])}, not the published kubeconfig ${wanted ?? '(none)'}` });
       }
     }

@@ -1,0 +1,127 @@
+/** One sticky pull-request comment, found again by drift's hidden marker and updated in place. */
+import { Octokit } from '@octokit/rest';
+import { DriftError } from '../errors.js';
+import { GITHUB_COMMENT_LIMIT } from '../report/markdown.js';
+
+export const DEFAULT_API_URL = 'https://api.github.com';
+const TIMEOUT_MS = 60_000;
+
+export interface StickyComment {
+  token: string;
+  /** GITHUB_API_URL: https://api.github.com, or a GitHub Enterprise Server's /api/v3. */
+  baseUrl: string;
+  owner: string;
+  repo: string;
+  /** The pull request's number (pull requests are issues to the comments API). */
+  issueNumber: number;
+  /** The comment's text: starts with `marker`. */
+  body: string;
+  /** The marker line that identifies drift's comment, `<!-- drift-report: <id> -->`. */
+  marker: string;
+  userAgent?: string;
+}
+
+export interface StickyResult {
+  action: 'created' | 'updated' | 'unchanged';
+  id: number;
+  url: string;
+}
+
+interface IssueComment {
+  id: number;
+  body?: string | null;
+  html_url: string;
+  user?: { type?: string } | null;
+}
+
+/** Whether a comment is one drift wrote with this marker: the marker is its first line. */
+export function carriesMarker(body: string | null | undefined, marker: string): boolean {
+  if (!body) return false;
+  const text = body.replace(/^\uFEFF/, '').trimStart();
+  return text.startsWith(marker) && /^(\r?\n|$)/.test(text.slice(marker.length).replace(/^[ \t]+/, ''));
+}
+
+/**
+ * Creates or updates the comment on `owner/repo#issueNumber` that starts with `marker`. Reads every
+ * page of the pull request's comments; when several carry the marker, one written by a bot (the
+ * Actions token) wins over one a person pasted, else the oldest. Leaves an identical comment alone.
+ */
+export async function upsertStickyComment(options: StickyComment): Promise<StickyResult> {
+  if (options.body.length > GITHUB_COMMENT_LIMIT) {
+    throw new DriftError(`the report has ${options.body.length} characters, more than GitHub's ${GITHUB_COMMENT_LIMIT}: render it with \`drift diff --format markdown\`, which keeps within budget`);
+  }
+  const octokit = new Octokit({
+    auth: options.token,
+    baseUrl: options.baseUrl.replace(/\/+$/, ''),
+    userAgent: options.userAgent ?? 'drift',
+    // Errors are explained by explainGitHubError; only deprecation warnings are worth printing.
+    log: { debug: () => {}, info: () => {}, warn: (message: string) => process.stderr.write(`drift: ${message}\n`), error: () => {} },
+    request: { fetch: (url: string, init: RequestInit) => fetch(url, { ...init, signal: AbortSignal.timeout(TIMEOUT_MS) }) },
+  });
+  const where = { owner: options.owner, repo: options.repo, issue_number: options.issueNumber };
+  let found: IssueComment | undefined;
+  let foundBot = false;
+  for await (const page of octokit.paginate.iterator(octokit.rest.issues.listComments, { ...where, per_page: 100 })) {
+    for (const comment of page.data as IssueComment[]) {
+      if (!carriesMarker(comment.body, options.marker)) continue;
+      const bot = comment.user?.type === 'Bot';
+      if (!found || (bot && !foundBot)) {
+        found = comment;
+        foundBot = bot;
+      }
+    }
+  }
+  if (found) {
+    if (found.body === options.body) return { action: 'unchanged', id: found.id, url: found.html_url };
+    const { data } = await octokit.rest.issues.updateComment({ owner: options.owner, repo: options.repo, comment_id: found.id, body: options.body });
+    return { action: 'updated', id: data.id, url: data.html_url };
+  }
+  const { data } = await octokit.rest.issues.createComment({ ...where, body: options.body });
+  return { action: 'created', id: data.id, url: data.html_url };
+}
+
+interface RequestErrorLike {
+  status?: unknown;
+  message?: unknown;
+  response?: unknown;
+  cause?: unknown;
+}
+
+/** The innermost cause's message: `connect ECONNREFUSED 127.0.0.1:1` rather than `fetch failed`. */
+function deepestMessage(error: unknown): string {
+  const messages: string[] = [];
+  for (let current = error, depth = 0; current !== undefined && current !== null && depth < 5; depth += 1) {
+    if (current instanceof Error) messages.push(current.message);
+    else messages.push(String(current));
+    current = current instanceof Error ? current.cause : undefined;
+  }
+  return messages.filter(Boolean).at(-1) ?? 'unknown error';
+}
+
+/** Turns what Octokit throws into a DriftError that says what to check. Never includes the token. */
+export function explainGitHubError(error: unknown, target: { owner: string; repo: string; issueNumber: number; baseUrl: string }): DriftError {
+  const e = (typeof error === 'object' && error !== null ? error : {}) as RequestErrorLike;
+  const pr = `${target.owner}/${target.repo}#${target.issueNumber}`;
+  const said = typeof e.message === 'string' && e.message ? ` (GitHub said: ${e.message})` : '';
+  const status = typeof e.status === 'number' ? e.status : undefined;
+  if (status === undefined || e.response === undefined) {
+    const cause = deepestMessage(error);
+    return new DriftError(`could not reach the GitHub API at ${target.baseUrl}: ${cause}. Check GITHUB_API_URL and the network.`);
+  }
+  switch (status) {
+    case 401:
+      return new DriftError(`GitHub rejected the token (401)${said}: check that GITHUB_TOKEN holds a valid, unexpired token.`);
+    case 403:
+      return new DriftError(
+        `GitHub refused to let this token comment on ${pr} (403)${said}: the token needs permission to write pull-request comments — in a workflow, give the job \`permissions: pull-requests: write\` (a personal token needs the repo scope, or Pull requests: write); workflows triggered by pull requests from forks get a read-only token, so post from a workflow_run job.`,
+      );
+    case 404:
+      return new DriftError(`GitHub found no pull request ${pr} (404)${said}: check --repo OWNER/NAME and --pr NUMBER, and that the token can see the repository (a token without access to a private repository gets 404).`);
+    case 410:
+      return new DriftError(`issues are disabled on ${target.owner}/${target.repo} (410)${said}: pull-request comments need them.`);
+    case 422:
+      return new DriftError(`GitHub did not accept the comment on ${pr} (422)${said}.`);
+    default:
+      return new DriftError(`GitHub answered ${status} for ${pr}${said}.`);
+  }
+}

@@ -1,0 +1,289 @@
+/**
+ * A throwaway drift project with a FOURTH provider, `gcp2`: a copy of providers/gke under another
+ * name, optionally with one seeded change. Its goldens are written first (`drift update --provider
+ * gcp2`), so every finding `drift diff` reports afterwards comes from comparing providers with each
+ * other (divergences) or with the contract (rules), never from goldens.
+ */
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { execa } from 'execa';
+import type { Scenario } from '../../src/config/types.js';
+import type { ResourceSkeleton, Skeleton } from '../../src/skeleton/types.js';
+
+/** The drift repository (this file lives in test/helpers). */
+export const REPO = fileURLToPath(new URL('../../', import.meta.url)).replace(/\/$/, '');
+export const DRIFT_BIN = path.join(REPO, 'bin/drift.js');
+export const FOURTH = 'gcp2';
+
+/** drift.config.yaml with every path at its default and no `reference` provider. */
+const CONFIG = ['providers: [providers/*/provider.yaml]', 'scenarios: [scenarios/*.yaml]', 'goldens: goldens', ''].join('\n');
+
+/** One exact text replacement; it must occur exactly once, so a seed can never silently miss. */
+export interface Edit {
+  search: string;
+  replace: string;
+}
+
+/** A seeded change to gcp2: edits of function/composer.py and of provider.yaml. */
+export interface Seed {
+  composer?: Edit[];
+  providerYaml?: Edit[];
+}
+
+/** `text` with `edit` applied; throws unless `edit.search` occurs exactly once and the text changes. */
+export function applyEdit(text: string, edit: Edit, where: string): string {
+  const found = text.split(edit.search).length - 1;
+  if (found !== 1) throw new Error(`${where}: expected exactly one occurrence of ${JSON.stringify(edit.search)}, found ${found}; the code it targets has changed, update the seed`);
+  const after = text.replace(edit.search, () => edit.replace);
+  if (after === text) throw new Error(`${where}: the edit did not change the text`);
+  return after;
+}
+
+function editFile(file: string, edits: Edit[], where: string): void {
+  let text = readFileSync(file, 'utf8');
+  for (const edit of edits) text = applyEdit(text, edit, where);
+  writeFileSync(file, text);
+}
+
+/** The seeded changes the cross-provider tests use, each one a deliberate contract or style break. */
+export const SEEDS = {
+  /** User node pools keyed `node-pool-<pool>` (the system pool stays `nodepool-system`); the adapter maps the new key to its role. */
+  nodePoolKeys: {
+    composer: [
+      {
+        search: `self._desire_or_keep(f"nodepool-{pool['name']}", body)`,
+        replace: `self._desire_or_keep(f"nodepool-{pool['name']}" if pool is SYSTEM_POOL else f"node-pool-{pool['name']}", body)`,
+      },
+    ],
+    providerYaml: [{ search: 'values: {cloud: GCP', replace: 'roles: {"node-pool-{pool}": node-pool}\nvalues: {cloud: GCP' }],
+  },
+  /** No Helm ProviderConfig is composed. */
+  noHelmProviderConfig: {
+    composer: [{ search: '            ("provider-config-helm", HELM),\n', replace: '' }],
+  },
+  /** The node service account is never marked READY_TRUE. */
+  serviceAccountNeverReady: {
+    composer: [
+      {
+        search: '        for key in sorted(self.desired):\n',
+        replace: '        for key in sorted(self.desired):\n            if key == "service-account":\n                continue\n',
+      },
+    ],
+  },
+  /** The StorageClass Object may delete: management policies ["*"]. */
+  storageClassDeletes: {
+    composer: [{ search: '"managementPolicies": ["Observe", "Create", "Update", "LateInitialize"]', replace: '"managementPolicies": ["*"]' }],
+  },
+  /** The network is desired only while the required ProviderConfig is present. */
+  networkNeedsCredentials: {
+    composer: [
+      {
+        search: '        self._desire("network", self._cloud(COMPUTE, "Network", {"autoCreateSubnetworks": False}))\n',
+        replace: '        if self.provider_config is not None:\n            self._desire("network", self._cloud(COMPUTE, "Network", {"autoCreateSubnetworks": False}))\n',
+      },
+    ],
+  },
+  /** User node pools wait for the cluster's Ready condition instead of its existence (the system pool keeps waiting for existence). */
+  poolsGatedOnClusterReady: {
+    composer: [
+      {
+        search: '            body = self._node_pool(pool) if cluster_exists else None\n',
+        replace:
+          '            cluster_ready = resource.get_condition(self.req.observed.resources.get("cluster"), "Ready").status == "True"\n' +
+          '            gate = cluster_exists if pool is SYSTEM_POOL else cluster_ready\n' +
+          '            body = self._node_pool(pool) if gate else None\n',
+      },
+    ],
+  },
+  /** The requirement never carries the XR's namespace, even for a namespaced ProviderConfig. */
+  requirementWithoutNamespace: {
+    composer: [{ search: '            namespace=self.namespace if kind == "ProviderConfig" else None,\n', replace: '            namespace=None,\n' }],
+  },
+} satisfies Record<string, Seed>;
+
+export interface DriftRun {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** A finding as the JSON report carries it. */
+export interface ReportFinding {
+  id: string;
+  type: string;
+  class: 'contract' | 'behavioral' | 'stylistic';
+  provider?: string;
+  scenario?: string;
+  subject: string;
+  facet?: string;
+  message: string;
+  values?: Record<string, unknown>;
+  consensus?: unknown;
+  accepted?: { reason: string };
+}
+
+export interface JsonReport {
+  providers: string[];
+  scenarios: string[];
+  cells: Record<string, Record<string, string>>;
+  findings: ReportFinding[];
+  accepted: ReportFinding[];
+  summary: { findings: number; contract: number; behavioral: number; stylistic: number; accepted: number; clean: boolean };
+}
+
+export interface FourthProject {
+  dir: string;
+  acceptedFile: string;
+  /** Runs the built CLI in the project; never rejects. CI is unset unless `env` sets it. */
+  drift(args: string[], env?: Record<string, string>): Promise<DriftRun>;
+  /** `drift diff --format json` (optionally narrowed to scenarios), with its parsed report. */
+  diff(scenarios?: string[], env?: Record<string, string>): Promise<DriftRun & { report: JsonReport }>;
+  remove(): void;
+}
+
+export interface FourthOptions {
+  seed?: Seed;
+  /** Scenarios whose gcp2 goldens to write (all when absent); narrow diffs need only theirs. */
+  scenarios?: string[];
+  /**
+   * Extend goldens/accepted.yaml's GKE-only acceptance (`providers: [gke]`) to gcp2, which is GKE
+   * under another name: the reason given for GKE holds for it word for word. Default true.
+   */
+  gcp2LikeGke?: boolean;
+  prefix?: string;
+}
+
+async function runDrift(args: string[], cwd: string, env: Record<string, string> = {}): Promise<DriftRun> {
+  const base: Record<string, string> = {};
+  for (const [name, value] of Object.entries(process.env)) if (name !== 'CI' && value !== undefined) base[name] = value;
+  const result = await execa('node', [DRIFT_BIN, ...args], { cwd, env: { ...base, NO_COLOR: '1', ...env }, extendEnv: false, reject: false });
+  return { exitCode: result.exitCode ?? -1, stdout: String(result.stdout ?? ''), stderr: String(result.stderr ?? '') };
+}
+
+let reports = 0;
+
+/** Builds the temp project, applies the seed, writes gcp2's goldens. Call `remove()` when done. */
+export async function buildFourth(options: FourthOptions = {}): Promise<FourthProject> {
+  const dir = mkdtempSync(path.join(tmpdir(), options.prefix ?? 'drift-fourth-'));
+  const remove = () => rmSync(dir, { recursive: true, force: true });
+  try {
+    const skipCaches = (source: string) => path.basename(source) !== '__pycache__' && !source.endsWith('.pyc');
+    cpSync(path.join(REPO, 'providers'), path.join(dir, 'providers'), { recursive: true, filter: skipCaches });
+    cpSync(path.join(REPO, 'scenarios'), path.join(dir, 'scenarios'), { recursive: true });
+    cpSync(path.join(REPO, 'goldens'), path.join(dir, 'goldens'), { recursive: true });
+    writeFileSync(path.join(dir, 'drift.config.yaml'), CONFIG);
+    // provider.yaml starts ../../.venv/bin/python relative to itself.
+    symlinkSync(path.join(REPO, '.venv'), path.join(dir, '.venv'), 'dir');
+
+    const fourth = path.join(dir, 'providers', FOURTH);
+    cpSync(path.join(dir, 'providers', 'gke'), fourth, { recursive: true });
+    if (existsSync(path.join(dir, 'goldens', FOURTH))) throw new Error(`goldens/${FOURTH} already exists in the repository`);
+    editFile(path.join(fourth, 'provider.yaml'), [{ search: '\nname: gke\n', replace: `\nname: ${FOURTH}\n` }, ...(options.seed?.providerYaml ?? [])], `providers/${FOURTH}/provider.yaml`);
+    if (options.seed?.composer?.length) editFile(path.join(fourth, 'function', 'composer.py'), options.seed.composer, `providers/${FOURTH}/function/composer.py`);
+    const acceptedFile = path.join(dir, 'goldens', 'accepted.yaml');
+    if (options.gcp2LikeGke !== false) editFile(acceptedFile, [{ search: 'providers: [gke]\n', replace: `providers: [gke, ${FOURTH}]\n` }], 'goldens/accepted.yaml');
+
+    const scenarioArgs = (options.scenarios ?? []).flatMap((name) => ['--scenario', name]);
+    const update = await runDrift(['update', '--provider', FOURTH, ...scenarioArgs], dir);
+    if (update.exitCode !== 0) throw new Error(`drift update --provider ${FOURTH} exited ${update.exitCode}:\n${update.stdout}${update.stderr}`);
+
+    return {
+      dir,
+      acceptedFile,
+      drift: (args, env) => runDrift(args, dir, env),
+      async diff(scenarios = [], env = {}) {
+        const output = path.join(dir, `report-${(reports += 1)}.json`);
+        const run = await runDrift(['diff', '--format', 'json', '--output', output, ...scenarios.flatMap((name) => ['--scenario', name])], dir, env);
+        if (!existsSync(output)) throw new Error(`drift diff wrote no report (exit ${run.exitCode}):\n${run.stdout}${run.stderr}`);
+        return { ...run, report: JSON.parse(readFileSync(output, 'utf8')) as JsonReport };
+      },
+      remove,
+    };
+  } catch (error) {
+    remove();
+    throw error;
+  }
+}
+
+/** Finding ids, sorted: the precise thing to assert. */
+export const ids = (findings: ReportFinding[]) => findings.map((finding) => finding.id).sort();
+
+// ---- hand-built skeletons for the pure tests (test/unit/cross.test.ts, test/unit/rules.test.ts) ----
+
+
+export const GCP_CONTAINER = 'container.gcp.m.upbound.io/v1beta1';
+export const GCP_COMPUTE = 'compute.gcp.m.upbound.io/v1beta1';
+export const K8S_OBJECTS = 'kubernetes.m.crossplane.io/v1alpha1';
+export const HELM = 'helm.m.crossplane.io/v1beta1';
+export const KUBECONFIG_READ = '{namespace}/{xr}-kubeconfig:kubeconfig';
+export const ORPHAN_POLICIES = ['Observe', 'Create', 'Update', 'LateInitialize'];
+
+/** A cloud resource that appears at step 0 and is marked ready once observed Ready (step 1). */
+export function cloud(role: string, kind: string, extra: Partial<ResourceSkeleton> = {}, apiVersion = GCP_COMPUTE): ResourceSkeleton {
+  return { role, apiVersion, kind, appears: 0, ready: 1, readyBy: 'observed', providerConfigRef: { kind: 'ClusterProviderConfig', name: 'default' }, ...extra };
+}
+
+/** An in-cluster resource, marked ready the step it is composed. */
+export function inCluster(role: string, apiVersion: string, kind: string, extra: Partial<ResourceSkeleton> = {}): ResourceSkeleton {
+  return { role, apiVersion, kind, appears: 0, ready: 0, readyBy: 'composed', ...extra };
+}
+
+/**
+ * A skeleton every contract rule accepts in a scenario with credentials present and everything
+ * Ready: GKE-shaped, with one user pool `gpu`. `resources` replaces or adds keys (undefined removes one).
+ */
+export function goodSkeleton(provider: string, scenario = 'converge', overrides: Partial<Omit<Skeleton, 'resources'>> & { resources?: Record<string, ResourceSkeleton | undefined> } = {}): Skeleton {
+  const { resources: resourceOverrides, ...rest } = overrides;
+  const resources: Record<string, ResourceSkeleton | undefined> = {
+    cluster: cloud('cluster', 'Cluster', { writes: '{xr}-kubeconfig' }, GCP_CONTAINER),
+    network: cloud('network', 'Network'),
+    'nodepool-gpu': cloud('node-pool', 'NodePool', { appears: 1, ready: 2, gatedOn: ['cluster.exists'], labels: ['modelplane.ai/gpu', 'modelplane.ai/pool'] }, GCP_CONTAINER),
+    'nodepool-system': cloud('system-pool', 'NodePool', { appears: 1, ready: 2, gatedOn: ['cluster.exists'], labels: ['modelplane.ai/pool'] }, GCP_CONTAINER),
+    'provider-config-helm': inCluster('provider-config-helm', HELM, 'ProviderConfig', { reads: [KUBECONFIG_READ] }),
+    'provider-config-kubernetes': inCluster('provider-config-kubernetes', K8S_OBJECTS, 'ProviderConfig', { reads: [KUBECONFIG_READ] }),
+    'storage-class-rwx': inCluster('cache-storage-class', K8S_OBJECTS, 'Object', {
+      appears: 1,
+      ready: 1,
+      gatedOn: ['network.external-name'],
+      providerConfigRef: { kind: 'ProviderConfig', name: '{xr}' },
+      managementPolicies: [...ORPHAN_POLICIES],
+      readinessPolicy: 'SuccessfulCreate',
+      manifest: 'StorageClass/modelplane-rwx',
+    }),
+    subnet: cloud('subnet', 'Subnetwork'),
+    ...resourceOverrides,
+  };
+  return {
+    skeleton: 1,
+    provider,
+    scenario,
+    converged: { step: 2, xrReady: true },
+    requirements: {
+      'gcp-provider-config': { apiVersion: 'gcp.m.upbound.io/v1beta1', kind: 'ClusterProviderConfig', select: { name: 'default' }, satisfied: true },
+    },
+    status: {
+      appears: 0,
+      secrets: [{ type: 'Kubeconfig', name: '{xr}-kubeconfig', key: 'kubeconfig', appears: 0 }],
+      cache: { storageClassName: 'modelplane-rwx', appears: 1 },
+    },
+    events: [],
+    then: [],
+    ...rest,
+    resources: Object.fromEntries(Object.entries(resources).filter((entry): entry is [string, ResourceSkeleton] => entry[1] !== undefined).sort(([a], [b]) => (a < b ? -1 : 1))),
+  };
+}
+
+/** A scenario as loadScenario returns it: one user pool `gpu`, credentials present, everything Ready. */
+export function scenarioOf(name = 'converge', overrides: { xr?: Partial<Scenario['xr']>; world?: Partial<Scenario['world']>; then?: Scenario['then']; ablate?: boolean } = {}): Scenario {
+  return {
+    name,
+    file: `scenarios/${name}.yaml`,
+    description: name,
+    xr: { name: 'demo', namespace: 'ml-team', nodePools: [{ name: 'gpu', nodeCount: 1 }], ...overrides.xr },
+    world: { credentials: 'present', ready: 'all', ...overrides.world },
+    then: overrides.then ?? [],
+    ablate: overrides.ablate ?? false,
+  };
+}

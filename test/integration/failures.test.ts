@@ -1,0 +1,139 @@
+/**
+ * A broken provider fails its own cells with a clear error while the others still render, and no
+ * function process outlives the run. Each fixture under test/fixtures/broken breaks in one way.
+ */
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadProject, selectProject } from '../../src/config/load.js';
+import type { Project } from '../../src/config/types.js';
+import { runMatrix, type MatrixResult } from '../../src/render/matrix.js';
+import type { Trace } from '../../src/world/trace.js';
+import { BROKEN, BROKEN_NAMES, brokenAdapter, REPO, tempProject } from '../helpers/project.js';
+import { processesIn } from '../helpers/processes.js';
+
+const CALL_MS = 1500;
+// Tag every process this file starts, so other test files' fixture processes never count here.
+const TAG = randomUUID();
+
+let project: Project;
+let result: MatrixResult;
+let elapsedMs: number;
+let survivors: ReturnType<typeof processesIn>;
+/** Fixture processes seen while their provider was rendering: proves the survivor check can see them. */
+const seenWhileRendering = new Map<string, ReturnType<typeof processesIn>>();
+const temp = tempProject({
+  providers: [path.join(REPO, 'providers/gke/provider.yaml'), ...BROKEN_NAMES.map(brokenAdapter)],
+  scenarios: path.join(REPO, 'scenarios/converge.yaml'),
+  concurrency: BROKEN_NAMES.length + 1,
+  // Generous start: a crashed or exited process fails fast whatever this is; only a silent one waits it out.
+  timeouts: { startMs: 20_000, callMs: CALL_MS },
+});
+
+beforeAll(async () => {
+  process.env.DRIFT_TEST_TAG = TAG;
+  project = selectProject(await loadProject(temp.configFile));
+  const began = performance.now();
+  result = await runMatrix(project, {
+    onProgress: ({ provider, phase, done }) => {
+      if (phase === 'rendering' && done === 0 && provider !== 'gke') {
+        seenWhileRendering.set(provider, processesIn(path.join(BROKEN, provider), TAG));
+      }
+    },
+  });
+  elapsedMs = performance.now() - began;
+  survivors = processesIn(BROKEN, TAG);
+});
+
+afterAll(() => temp.remove());
+
+function trace(provider: string): Trace {
+  const found = result.traces.filter((t) => t.provider === provider);
+  expect(found).toHaveLength(1);
+  return found[0]!;
+}
+
+/** A broken provider's cell: no steps, no convergence, an error. */
+function failedCell(provider: string): string {
+  const cell = trace(provider);
+  expect(cell.scenario).toBe('converge');
+  expect(cell.steps).toEqual([]);
+  expect(cell.converged).toBeNull();
+  expect(cell.error).toBeTypeOf('string');
+  return cell.error!;
+}
+
+describe('runMatrix with broken providers', () => {
+  it('loads the real gke adapter and the five fixtures against one scenario', () => {
+    expect(project.adapters.map((a) => a.name).sort()).toEqual(['crash', 'exit-zero', 'fatal', 'garbage', 'gke', 'hang']);
+    expect(project.scenarios.map((s) => s.name)).toEqual(['converge']);
+    // The fixtures' relative interpreter resolved against their own folder, to the repository's venv.
+    for (const name of BROKEN_NAMES) {
+      expect(project.adapters.find((a) => a.name === name)!.function.command[0]).toBe(path.join(REPO, '.venv/bin/python'));
+    }
+    expect(result.traces.map((t) => t.provider)).toEqual(['crash', 'exit-zero', 'fatal', 'garbage', 'gke', 'hang']);
+  });
+
+  it('crash: a start failure with the exit code and what the process printed', () => {
+    const error = failedCell('crash');
+    expect(error).toContain('crash: the function exited (code 1) before answering a call');
+    expect(error).toContain('Command: ');
+    expect(error).toContain('output (last lines):');
+    expect(error).toContain('crash fixture: cannot load configuration /etc/drift-fixture.conf, giving up');
+    const start = result.starts.find((s) => s.provider === 'crash')!;
+    expect(start.error).toBe(error);
+  });
+
+  it('exit-zero: an exit before answering is a start failure even with code 0', () => {
+    const error = failedCell('exit-zero');
+    expect(error).toContain('exit-zero: the function exited (code 0) before answering a call');
+    // It printed nothing, so there is no output section to show.
+    expect(error).not.toContain('output (last lines)');
+    expect(result.starts.find((s) => s.provider === 'exit-zero')!.error).toBe(error);
+  });
+
+  it('hang: the call deadline fires and the error says it timed out, with the output tail', () => {
+    const error = failedCell('hang');
+    expect(error).toMatch(/timed out \(DEADLINE_EXCEEDED\): the function hung or is too slow/);
+    expect(error).toContain('hang fixture: serving on unix:');
+  });
+
+  it('fatal: the Fatal result stops the simulation and its message is reported', () => {
+    const error = failedCell('fatal');
+    expect(error).toBe('step 0: the function returned a Fatal result: fatal fixture: spec.region us-central1 is not supported');
+    expect(result.starts.find((s) => s.provider === 'fatal')!.error).toBeUndefined();
+  });
+
+  it('garbage: an answer that does not parse is named as not a RunFunctionResponse', () => {
+    const error = failedCell('garbage');
+    expect(error).toContain('the function answered something that is not a RunFunctionResponse');
+    expect(error).toContain('garbage fixture: serving on unix:');
+  });
+
+  it('gke still renders and converges next to them', () => {
+    const gke = trace('gke');
+    expect(gke.error).toBeUndefined();
+    expect(gke.converged).not.toBeNull();
+    expect(gke.converged!.xrReady).toBe(true);
+    const converged = gke.steps[gke.converged!.step]!;
+    expect(converged.xrReady).toBe(true);
+    expect(Object.keys(converged.resources).length).toBeGreaterThan(5);
+    for (const [key, resource] of Object.entries(converged.resources)) expect([key, resource.ready]).toEqual([key, 'True']);
+    expect(result.starts.find((s) => s.provider === 'gke')!.error).toBeUndefined();
+  });
+
+  it('leaves no fixture process running once runMatrix returns', () => {
+    // The providers that started were visible, in their own folders, while they rendered ...
+    expect([...seenWhileRendering.keys()].sort()).toEqual(['fatal', 'garbage', 'hang']);
+    for (const [provider, seen] of seenWhileRendering) {
+      expect(seen.map((p) => [p.cwd, p.args.includes('main.py --insecure --address unix:')])).toEqual([[path.join(BROKEN, provider), true]]);
+    }
+    // ... and none is left.
+    expect(survivors).toEqual([]);
+  });
+
+  it('is bounded by the call deadline, not by the start timeout', () => {
+    // The hang provider costs a timed-out probe plus one timed-out call; nothing waits out startMs.
+    expect(elapsedMs).toBeLessThan(project.config.timeouts.startMs);
+  });
+});

@@ -1,0 +1,174 @@
+/**
+ * The bundled providers against the bundled scenarios, through the real Python functions. The matrix
+ * starts once for the file; the determinism check runs it a second time.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadProject } from '../../src/config/load.js';
+import type { Project } from '../../src/config/types.js';
+import { runMatrix, type MatrixResult } from '../../src/render/matrix.js';
+import type { StepRecord, Trace } from '../../src/world/trace.js';
+import { REPO } from '../helpers/project.js';
+
+const PROVIDERS = ['eks', 'gke', 'nebius'];
+const SCENARIOS = ['cluster-regresses', 'converge', 'credentials-lost', 'credentials-missing', 'custom-credentials', 'never-ready', 'two-pools'];
+
+let project: Project;
+let result: MatrixResult;
+
+beforeAll(async () => {
+  project = await loadProject(undefined, REPO);
+  result = await runMatrix(project);
+});
+
+function trace(provider: string, scenario: string): Trace {
+  const found = result.traces.find((t) => t.provider === provider && t.scenario === scenario);
+  expect(found, `${provider}/${scenario}`).toBeDefined();
+  expect(found!.error, `${provider}/${scenario} failed`).toBeUndefined();
+  return found!;
+}
+
+/** Resources of provider-kubernetes and provider-helm live in the workload cluster; everything else is the cloud's. */
+function isCloudResource(resource: Record<string, unknown>): boolean {
+  const group = String(resource.apiVersion).split('/')[0]!;
+  return group !== 'kubernetes.m.crossplane.io' && group !== 'helm.m.crossplane.io';
+}
+
+function readyMarks(step: StepRecord): Record<string, string> {
+  return Object.fromEntries(Object.entries(step.resources).map(([key, r]) => [key, r.ready]));
+}
+
+describe('the real matrix', () => {
+  it('renders every provider × scenario without an error', () => {
+    expect(project.adapters.map((a) => a.name)).toEqual(PROVIDERS);
+    expect(project.scenarios.map((s) => s.name)).toEqual(SCENARIOS);
+    expect(result.starts.map((s) => [s.provider, s.error])).toEqual(PROVIDERS.map((p) => [p, undefined]));
+    expect(result.traces.map((t) => `${t.provider}/${t.scenario}`)).toEqual(PROVIDERS.flatMap((p) => SCENARIOS.map((s) => `${p}/${s}`)));
+    for (const t of result.traces) expect(t.error, `${t.provider}/${t.scenario}`).toBeUndefined();
+    expect(result.calls).toBeGreaterThanOrEqual(result.traces.reduce((n, t) => n + t.steps.length, 0));
+  });
+
+  it.each(PROVIDERS)('%s converges: the converged step has the XR Ready and every resource READY_TRUE', (provider) => {
+    const t = trace(provider, 'converge');
+    expect(t.converged).toEqual({ step: expect.any(Number), xrReady: true });
+    const step = t.steps[t.converged!.step]!;
+    expect(step.xrReady).toBe(true);
+    const marks = readyMarks(step);
+    expect(Object.keys(marks).length).toBeGreaterThan(5);
+    for (const key of ['cluster', 'nodepool-system', 'nodepool-gpu', 'provider-config-kubernetes', 'storage-class-rwx']) {
+      expect(marks).toHaveProperty(key);
+    }
+    expect(Object.values(marks).every((mark) => mark === 'True'), JSON.stringify(marks)).toBe(true);
+    // The XR as observed carries the derived Ready condition and the status the contract requires.
+    const status = step.xr.status as { conditions: Array<{ type: string; status: string }>; secrets: Array<{ type: string }>; cache: unknown };
+    expect(status.conditions).toContainEqual(expect.objectContaining({ type: 'Ready', status: 'True' }));
+    expect(status.secrets.map((s) => s.type)).toContain('Kubeconfig');
+    expect(status.cache).toEqual({ storageClassName: expect.any(String) });
+    // Step 0 observed nothing, so nothing cloud-side could have been ready yet.
+    expect(t.steps[0]!.xrReady).toBe(false);
+  });
+
+  it.each(PROVIDERS)('%s never-ready: the XR is never Ready and no cloud resource is marked ready', (provider) => {
+    const t = trace(provider, 'never-ready');
+    expect(t.converged).toEqual({ step: expect.any(Number), xrReady: false });
+    let cloudResources = 0;
+    for (const step of t.steps) {
+      expect(step.xrReady, `step ${step.index}`).toBe(false);
+      const condition = (step.xr.status as { conditions: Array<{ type: string; status: string }> }).conditions.find((c) => c.type === 'Ready');
+      expect(condition?.status).toBe('False');
+      for (const [key, { resource, ready }] of Object.entries(step.resources)) {
+        if (!isCloudResource(resource)) continue;
+        cloudResources += 1;
+        expect([step.index, key, ready]).not.toEqual([step.index, key, 'True']);
+      }
+    }
+    expect(cloudResources).toBeGreaterThan(0);
+    expect(t.steps.at(-1)!.resources).toHaveProperty('cluster');
+  });
+
+  it('gke credentials-missing: waits with a Normal event and keeps asking for the ProviderConfig', () => {
+    const t = trace('gke', 'credentials-missing');
+    expect(t.steps.length).toBeGreaterThan(0);
+    for (const step of t.steps) {
+      expect(step.results).toContainEqual({ severity: 'Normal', message: 'Waiting for GCP ClusterProviderConfig default' });
+      expect(step.requirements['gcp-provider-config']).toEqual({
+        apiVersion: 'gcp.m.upbound.io/v1beta1',
+        kind: 'ClusterProviderConfig',
+        matchName: 'default',
+      });
+      // The world has no credentials, so the requirement is never satisfied.
+      expect(step.satisfied).toEqual([]);
+      expect(step.dropped).toEqual([]);
+    }
+  });
+
+  it('gke with credentials present never says it is waiting', () => {
+    const t = trace('gke', 'converge');
+    for (const step of t.steps) {
+      expect(step.results).toEqual([]);
+      expect(step.satisfied).toEqual(['gcp-provider-config']);
+    }
+  });
+
+  it("gke custom-credentials: the requirement names a namespaced ProviderConfig in the XR's namespace, and is satisfied", () => {
+    const t = trace('gke', 'custom-credentials');
+    expect(t.xr.namespace).toBe('ml-team');
+    expect(t.converged?.xrReady).toBe(true);
+    for (const step of t.steps) {
+      expect(step.requirements['gcp-provider-config']).toEqual({
+        apiVersion: 'gcp.m.upbound.io/v1beta1',
+        kind: 'ProviderConfig',
+        matchName: 'team-a',
+        namespace: 'ml-team',
+      });
+      expect(step.satisfied).toContain('gcp-provider-config');
+      expect(step.results).toEqual([]);
+    }
+  });
+
+  it.each(PROVIDERS)('%s credentials-lost: removing the credentials drops nothing', (provider) => {
+    const t = trace(provider, 'credentials-lost');
+    expect(t.converged?.xrReady).toBe(true);
+    expect(t.perturbations).toEqual([{ do: 'remove-credentials', from: t.converged!.step + 2, to: t.converged!.step + 4 }]);
+    const before = Object.keys(t.steps[t.perturbations[0]!.from - 1]!.resources).sort();
+    const after = t.steps.slice(t.perturbations[0]!.from);
+    expect(after).toHaveLength(3);
+    for (const step of t.steps) expect(step.dropped, `step ${step.index}`).toEqual([]);
+    for (const step of after) {
+      expect(step.phase).toBe('remove-credentials');
+      expect(Object.keys(step.resources).sort()).toEqual(before);
+      expect(Object.keys(step.names).sort()).toEqual(before);
+    }
+  });
+
+  it('gke credentials-lost: the credentials really are gone after the perturbation', () => {
+    const t = trace('gke', 'credentials-lost');
+    const from = t.perturbations[0]!.from;
+    expect(t.steps[from - 1]!.satisfied).toEqual(['gcp-provider-config']);
+    for (const step of t.steps.slice(from)) {
+      expect(step.satisfied).toEqual([]);
+      expect(step.results).toContainEqual({ severity: 'Normal', message: 'Waiting for GCP ClusterProviderConfig default' });
+    }
+  });
+
+  it('keeps composed names stable from step to step', () => {
+    for (const t of result.traces) {
+      const first = new Map<string, string>();
+      for (const step of t.steps) {
+        for (const [key, name] of Object.entries(step.names)) {
+          if (!first.has(key)) first.set(key, name);
+          expect(name, `${t.provider}/${t.scenario} ${key}`).toBe(first.get(key));
+        }
+      }
+    }
+  });
+
+  it('gives byte-identical traces when run again', async () => {
+    const again = await runMatrix(project);
+    expect(again.traces).toHaveLength(result.traces.length);
+    for (let i = 0; i < result.traces.length; i += 1) {
+      const a = result.traces[i]!;
+      const b = again.traces[i]!;
+      expect(JSON.stringify(b), `${a.provider}/${a.scenario}`).toBe(JSON.stringify(a));
+    }
+  });
+});

@@ -1,0 +1,577 @@
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadAdapter, loadConfig, loadScenario } from '../../src/config/load.js';
+import { keyPattern, roleOf } from '../../src/config/roles.js';
+import type { Adapter, FactRule, Scenario } from '../../src/config/types.js';
+import { DriftError, InputError } from '../../src/errors.js';
+import { COMPOSITION_RESOURCE_NAME, composedName, FIXED_TIME, materialize } from '../../src/world/materialize.js';
+import { buildXR, fillTemplate, xrUid } from '../../src/world/xr.js';
+import { tempDir, writeFiles } from '../helpers/project.js';
+
+const temp = tempDir('drift-config-test-');
+afterAll(() => temp.remove());
+
+let counter = 0;
+/** Writes one file under a fresh subfolder of the temp folder and returns its absolute path. */
+function file(name: string, text: string): string {
+  counter += 1;
+  return writeFiles(temp.dir, { [`${counter}/${name}`]: text })[`${counter}/${name}`]!;
+}
+
+/** Runs `load` and returns the InputError it must throw. */
+function inputError(load: () => unknown): InputError {
+  try {
+    load();
+  } catch (error) {
+    expect(error).toBeInstanceOf(InputError);
+    return error as InputError;
+  }
+  throw new Error('expected an InputError, but loading succeeded');
+}
+
+/** The error names the file, line and column both as fields and as the editor-friendly prefix. */
+function expectLocated(error: InputError, where: string, line: number, column: number): void {
+  expect(error.file).toBe(where);
+  expect([error.line, error.column]).toEqual([line, column]);
+  expect(error.message.startsWith(`${where}:${line}:${column}: `)).toBe(true);
+}
+
+const SCENARIO = `description: One GPU pool.
+xr:
+  nodePools:
+    - {name: gpu, gpu: L4, gpuCount: 1, nodeCount: 1}
+`;
+
+const ADAPTER = `name: demo-cloud
+function:
+  command: [../venv/bin/python, -m, function.main, --address, "{address}"]
+  cwd: fn
+  env: {LOG_LEVEL: debug}
+xr:
+  apiVersion: infrastructure.modelplane.ai/v1alpha1
+  kind: DemoCluster
+  spec: {region: r1}
+  nodePool: {machineType: "\${gpu.machineType}", gpu: {type: "\${gpu.type}", count: "\${pool.gpuCount}"}}
+  gpus:
+    L4: {machineType: m-l4, type: nvidia-l4}
+world:
+  observe:
+    - {kind: Network, fact: external-name, set: {"metadata.annotations.crossplane\\\\.io/external-name": "{name}"}}
+roles: {"nodegroup-{pool}": node-pool}
+values: {cloud: Demo}
+`;
+
+describe('loadScenario', () => {
+  it('loads a valid scenario and fills in the documented defaults', () => {
+    const where = file('converge.yaml', SCENARIO);
+    const scenario = loadScenario(where);
+    // One comparison, so a wrong default shows up next to any other in the diff.
+    expect(scenario).toEqual({
+      name: 'converge',
+      file: where,
+      description: 'One GPU pool.',
+      // The schema documents these defaults: XR name demo, namespace ml-team (a name no label domain or
+      // resource name contains, so templating {namespace} never rewrites `modelplane.ai/...`).
+      xr: { name: 'demo', namespace: 'ml-team', nodePools: [{ name: 'gpu', gpu: 'L4', gpuCount: 1, nodeCount: 1 }] },
+      world: { credentials: 'present', ready: 'all' },
+      then: [],
+      // The gating analysis costs one re-simulation per withheld fact: it runs only where asked.
+      ablate: false,
+    });
+  });
+
+  it('keeps explicit values, defaults perturbation steps to 3 and drops `at`', () => {
+    const scenario = loadScenario(
+      file(
+        'lost.yml',
+        `description: d
+xr:
+  name: big
+  namespace: team-a
+  credentials: {kind: ProviderConfig, name: team-a}
+  nodePools: [{name: cpu, nodeCount: 2}]
+world: {credentials: present, ready: {except: [cluster]}}
+then:
+  - {at: converged, do: remove-credentials}
+  - {do: unready, role: cluster, steps: 5}
+`,
+      ),
+    );
+    expect(scenario.name).toBe('lost');
+    expect(scenario.xr).toMatchObject({ name: 'big', namespace: 'team-a', credentials: { kind: 'ProviderConfig', name: 'team-a' } });
+    expect(scenario.world.ready).toEqual({ except: ['cluster'] });
+    expect(scenario.then).toEqual([
+      { do: 'remove-credentials', steps: 3 },
+      { do: 'unready', role: 'cluster', steps: 5 },
+    ]);
+    expect(scenario.ablate).toBe(false);
+  });
+
+  it('runs the gating analysis only where a scenario asks for it', () => {
+    const pools = 'xr: {nodePools: [{name: gpu, nodeCount: 1}]}\n';
+    expect(loadScenario(file('a.yaml', `description: d\n${pools}world: {credentials: missing}\n`)).ablate).toBe(false);
+    expect(loadScenario(file('b.yaml', `description: d\n${pools}world: {ready: none}\n`)).ablate).toBe(false);
+    expect(loadScenario(file('c.yaml', `description: d\n${pools}world: {ready: {except: [cluster]}}\n`)).ablate).toBe(false);
+    expect(loadScenario(file('d.yaml', `description: d\n${pools}world: {ready: none}\nablate: true\n`)).ablate).toBe(true);
+    expect(loadScenario(file('e.yaml', `description: d\n${pools}ablate: false\n`)).ablate).toBe(false);
+  });
+
+  it('rejects an unknown key at the key itself, and says what to do', () => {
+    const where = file('typo.yaml', 'description: d\nxr:\n  nodePools:\n    - {name: gpu, nodeCount: 1, gpuCnt: 2}\n');
+    const error = inputError(() => loadScenario(where));
+    expectLocated(error, where, 4, 33); // `gpuCnt` starts at column 33 of line 4
+    expect(error.problem).toContain('unknown key "gpuCnt"');
+    expect(error.problem).toContain('xr.nodePools.0');
+    expect(error.problem).toMatch(/remove it or check its spelling/);
+  });
+
+  it('rejects a value outside an enum at the value, listing the allowed ones', () => {
+    const where = file('enum.yaml', 'description: d\nxr:\n  nodePools: []\nworld:\n  credentials: maybe\n');
+    const error = inputError(() => loadScenario(where));
+    expectLocated(error, where, 5, 16); // `maybe`
+    expect(error.problem).toBe('"world.credentials" must be one of "present", "missing"');
+  });
+
+  it('rejects a perturbation kind drift does not know', () => {
+    const where = file('perturb.yaml', 'description: d\nxr: {nodePools: []}\nthen:\n  - do: explode\n');
+    const error = inputError(() => loadScenario(where));
+    expectLocated(error, where, 4, 9); // `explode`
+    expect(error.problem).toContain('"then.0.do" must be one of "remove-credentials"');
+  });
+
+  it('rejects a missing required key at the mapping that lacks it, naming the key', () => {
+    const where = file('missing.yaml', 'description: d\nxr:\n  nodePools:\n    - name: gpu\n      gpu: L4\n');
+    const error = inputError(() => loadScenario(where));
+    expectLocated(error, where, 4, 7); // the pool mapping starts at `name`
+    expect(error.problem).toBe('"xr.nodePools.0" is missing the required key "nodeCount"');
+  });
+
+  it('requires a role for unready and delete perturbations', () => {
+    const where = file('role.yaml', 'description: d\nxr: {nodePools: []}\nthen:\n  - {do: unready, steps: 2}\n');
+    const error = inputError(() => loadScenario(where));
+    expectLocated(error, where, 4, 5);
+    expect(error.problem).toContain('missing the required key "role"');
+  });
+
+  it('reports a missing top-level key against the document', () => {
+    const where = file('nodesc.yaml', 'xr: {nodePools: []}\n');
+    const error = inputError(() => loadScenario(where));
+    expectLocated(error, where, 1, 1);
+    expect(error.problem).toBe('the document is missing the required key "description"');
+  });
+
+  it('rejects invalid YAML where the parser stopped', () => {
+    const where = file('broken.yaml', 'description: d\nxr:\n  nodePools:\n  - name: a\n   nodeCount: 1\n');
+    const error = inputError(() => loadScenario(where));
+    expectLocated(error, where, 5, 1);
+    expect(error.problem).toMatch(/^not valid YAML: /);
+    expect(error.problem).not.toContain('\n');
+  });
+
+  it('rejects an unclosed flow sequence as invalid YAML', () => {
+    const where = file('unclosed.yaml', 'description: d\nxr:\n  nodePools: [\n    {name: gpu, nodeCount: 1}\nworld: {}\n');
+    const error = inputError(() => loadScenario(where));
+    expect(error.file).toBe(where);
+    expect(error.line).toBeGreaterThanOrEqual(3);
+    expect(error.problem).toMatch(/^not valid YAML: .*\]/);
+  });
+
+  it('rejects duplicate keys rather than silently keeping the last one', () => {
+    const where = file('dup.yaml', 'description: d\ndescription: e\nxr: {nodePools: []}\n');
+    const error = inputError(() => loadScenario(where));
+    expectLocated(error, where, 2, 1);
+    expect(error.problem).toMatch(/not valid YAML: .*unique/i);
+  });
+
+  it('rejects a node pool listed twice', () => {
+    const where = file('twice.yaml', 'description: d\nxr:\n  nodePools: [{name: a, nodeCount: 1}, {name: a, nodeCount: 2}]\n');
+    const error = inputError(() => loadScenario(where));
+    expect(error.file).toBe(where);
+    expect(error.problem).toContain('node pool "a" is listed twice');
+  });
+});
+
+describe('loadAdapter', () => {
+  it('loads a valid adapter and resolves paths against its folder', () => {
+    const where = file('provider.yaml', ADAPTER);
+    const dir = path.dirname(where);
+    const adapter = loadAdapter(where);
+    expect(adapter.name).toBe('demo-cloud');
+    expect(adapter.file).toBe(where);
+    expect(adapter.dir).toBe(dir);
+    // A program given as a path belongs to the adapter's folder; the other arguments stay as written.
+    expect(adapter.function.command).toEqual([path.resolve(dir, '../venv/bin/python'), '-m', 'function.main', '--address', '{address}']);
+    expect(adapter.function.cwd).toBe(path.join(dir, 'fn'));
+    expect(adapter.function.env).toEqual({ LOG_LEVEL: 'debug' });
+    expect(adapter.xr.gpus.L4).toEqual({ machineType: 'm-l4', type: 'nvidia-l4' });
+    expect(adapter.world.credentials).toEqual([]);
+    expect(adapter.world.observe).toEqual([
+      { kind: 'Network', fact: 'external-name', set: { 'metadata.annotations.crossplane\\.io/external-name': '{name}' } },
+    ]);
+    expect(adapter.roles).toEqual({ 'nodegroup-{pool}': 'node-pool' });
+    expect(adapter.values).toEqual({ cloud: 'Demo' });
+  });
+
+  it('looks a bare program up on PATH and defaults cwd to its folder', () => {
+    const where = file('provider.yaml', 'name: bare\nfunction: {command: [python3, main.py]}\nxr: {apiVersion: v1, kind: K}\n');
+    const adapter = loadAdapter(where);
+    expect(adapter.function.command).toEqual(['python3', 'main.py']);
+    expect(adapter.function.cwd).toBe(path.dirname(where));
+    expect(adapter.xr).toEqual({ apiVersion: 'v1', kind: 'K', spec: {}, nodePool: {}, gpus: {} });
+  });
+
+  it('rejects an unknown key', () => {
+    const where = file('provider.yaml', 'name: x\nfunction: {command: [python3]}\nxr: {apiVersion: v1, kind: K}\nrole: {}\n');
+    const error = inputError(() => loadAdapter(where));
+    expectLocated(error, where, 4, 1);
+    expect(error.problem).toContain('unknown key "role" in the document');
+  });
+
+  it('rejects a provider name that is not a lowercase slug', () => {
+    const where = file('provider.yaml', 'name: GKE\nfunction: {command: [python3]}\nxr: {apiVersion: v1, kind: K}\n');
+    const error = inputError(() => loadAdapter(where));
+    expectLocated(error, where, 1, 7);
+    expect(error.problem).toContain('"name" must match');
+    expect(error.problem).toContain('lowercase letters, digits and dashes');
+  });
+
+  it('rejects an observe rule without its fact name', () => {
+    const where = file(
+      'provider.yaml',
+      'name: x\nfunction: {command: [python3]}\nxr: {apiVersion: v1, kind: K}\nworld:\n  observe:\n    - {kind: Network, set: {a: b}}\n',
+    );
+    const error = inputError(() => loadAdapter(where));
+    expectLocated(error, where, 6, 7);
+    expect(error.problem).toBe('"world.observe.0" is missing the required key "fact"');
+  });
+
+  it('rejects a missing function', () => {
+    const where = file('provider.yaml', 'name: x\nxr: {apiVersion: v1, kind: K}\n');
+    const error = inputError(() => loadAdapter(where));
+    expectLocated(error, where, 1, 1);
+    expect(error.problem).toContain('missing the required key "function"');
+  });
+});
+
+describe('loadConfig', () => {
+  it('falls back to defaults rooted at the working folder when there is no config file', () => {
+    const cwd = path.dirname(file('README', 'no config here\n'));
+    const config = loadConfig(undefined, cwd);
+    expect(config.root).toBe(cwd);
+    expect(config.file).toBeUndefined();
+    expect(config.providers).toEqual(['providers/*/provider.yaml']);
+    expect(config.scenarios).toEqual(['scenarios/*.yaml']);
+    expect(config.goldens).toBe('goldens');
+    expect(config.maxSteps).toBe(8);
+    expect(config.timeouts).toEqual({ startMs: 30_000, callMs: 10_000 });
+    expect(config.concurrency).toBeGreaterThanOrEqual(1);
+  });
+
+  it('loads a config, turns single globs into lists and merges partial timeouts', () => {
+    const where = file('drift.config.yaml', 'providers: p/*.yaml\nscenarios: [s/a.yaml, s/b.yaml]\nreference: gke\nconcurrency: 3\ntimeouts: {callMs: 500}\n');
+    const config = loadConfig(where);
+    expect(config).toMatchObject({
+      root: path.dirname(where),
+      file: where,
+      providers: ['p/*.yaml'],
+      scenarios: ['s/a.yaml', 's/b.yaml'],
+      reference: 'gke',
+      concurrency: 3,
+      timeouts: { startMs: 30_000, callMs: 500 },
+    });
+  });
+
+  it('finds drift.config.yaml in the working folder, and resolves --config against it', () => {
+    const where = file('drift.config.yaml', 'maxSteps: 4\n');
+    const cwd = path.dirname(where);
+    expect(loadConfig(undefined, cwd).maxSteps).toBe(4);
+    expect(loadConfig('drift.config.yaml', cwd).file).toBe(where);
+  });
+
+  it('says so when an explicit config file does not exist', () => {
+    expect(() => loadConfig('nope/drift.config.yaml', temp.dir)).toThrow(DriftError);
+    expect(() => loadConfig('nope/drift.config.yaml', temp.dir)).toThrow(/nope\/drift\.config\.yaml: no such config file/);
+  });
+
+  it('rejects an unknown key', () => {
+    const where = file('drift.config.yaml', 'providers: p/*.yaml\nconcurency: 2\n');
+    const error = inputError(() => loadConfig(where));
+    expectLocated(error, where, 2, 1);
+    expect(error.problem).toBe('unknown key "concurency" in the document; remove it or check its spelling');
+  });
+
+  it('rejects a nested unknown key at its own line', () => {
+    const where = file('drift.config.yaml', 'timeouts:\n  startMs: 1000\n  callMS: 10\n');
+    const error = inputError(() => loadConfig(where));
+    expectLocated(error, where, 3, 3);
+    expect(error.problem).toContain('unknown key "callMS" in "timeouts"');
+  });
+
+  it('rejects a value of the wrong type at the value', () => {
+    const where = file('drift.config.yaml', 'concurrency: many\n');
+    const error = inputError(() => loadConfig(where));
+    expectLocated(error, where, 1, 14);
+    expect(error.problem).toBe('"concurrency" must be integer');
+  });
+
+  it('rejects invalid YAML', () => {
+    const where = file('drift.config.yaml', 'providers: [a\n');
+    const error = inputError(() => loadConfig(where));
+    expect(error.file).toBe(where);
+    expect(error.line).toBeGreaterThanOrEqual(1);
+    expect(error.problem).toMatch(/^not valid YAML: /);
+  });
+});
+
+describe('fillTemplate', () => {
+  const scope = { pool: { name: 'gpu', gpuCount: 8, zones: 2 }, gpu: { machineType: 'a3', type: 'h100' } };
+
+  it('keeps the type of a whole-string reference', () => {
+    expect(fillTemplate('${pool.gpuCount}', scope)).toBe(8);
+    expect(fillTemplate('${gpu.type}', scope)).toBe('h100');
+  });
+
+  it('interpolates embedded references as text', () => {
+    expect(fillTemplate('${gpu.machineType}-x${pool.gpuCount}', scope)).toBe('a3-x8');
+    expect(fillTemplate('no refs', scope)).toBe('no refs');
+  });
+
+  it('drops keys whose reference resolves to nothing, and objects left empty', () => {
+    const template = { machineType: '${gpu.machineType}', gpu: { type: '${gpu.type}', count: '${pool.gpuCount}' }, fixed: 1 };
+    expect(fillTemplate(template, scope)).toEqual({ machineType: 'a3', gpu: { type: 'h100', count: 8 }, fixed: 1 });
+    // A CPU pool: no GPU in scope, so no machine type and no GPU block at all.
+    expect(fillTemplate(template, { pool: { name: 'cpu' }, gpu: undefined })).toEqual({ fixed: 1 });
+    expect(fillTemplate({ only: '${gpu.type}' }, { pool: {} })).toBeUndefined();
+  });
+
+  it('drops a partly resolvable embedded string instead of printing "undefined"', () => {
+    expect(fillTemplate('${gpu.type}-${pool.missing}', scope)).toBeUndefined();
+    expect(fillTemplate({ label: 'x-${pool.missing}', keep: 'y' }, scope)).toEqual({ keep: 'y' });
+  });
+
+  it('fills arrays, dropping unresolved items, and passes other scalars through', () => {
+    expect(fillTemplate(['${pool.zones}', '${pool.missing}', 'z'], scope)).toEqual([2, 'z']);
+    expect(fillTemplate(3, scope)).toBe(3);
+    expect(fillTemplate(false, scope)).toBe(false);
+    expect(fillTemplate(null, scope)).toBeNull();
+  });
+});
+
+function adapter(overrides: Partial<Adapter> = {}): Adapter {
+  return {
+    name: 'demo',
+    file: '/x/provider.yaml',
+    dir: '/x',
+    function: { command: ['python3'], cwd: '/x', env: {} },
+    xr: {
+      apiVersion: 'infrastructure.modelplane.ai/v1alpha1',
+      kind: 'GKECluster',
+      spec: { region: 'us-central1', nodePools: 'replaced by the scenario' },
+      nodePool: { machineType: '${gpu.machineType}', gpu: { type: '${gpu.type}', count: '${pool.gpuCount}' } },
+      gpus: { L4: { machineType: 'g2-standard-8', type: 'nvidia-l4' } },
+    },
+    world: { credentials: [], observe: [] },
+    roles: {},
+    values: {},
+    ...overrides,
+  };
+}
+
+function scenario(xr: Partial<Scenario['xr']> = {}): Scenario {
+  return {
+    name: 's',
+    file: '/s.yaml',
+    description: 'd',
+    xr: { name: 'demo', namespace: 'modelplane', nodePools: [], ...xr },
+    world: { credentials: 'present', ready: 'all' },
+    then: [],
+    ablate: false,
+  };
+}
+
+describe('buildXR', () => {
+  it("builds the provider's XR: adapter spec under the scenario's intent, templated pools", () => {
+    const s = scenario({
+      nodePools: [
+        { name: 'gpu', gpu: 'L4', gpuCount: 2, nodeCount: 1, maxNodeCount: 4 },
+        { name: 'cpu', nodeCount: 3 },
+      ],
+    });
+    const xr = buildXR(adapter(), s);
+    expect(xr.apiVersion).toBe('infrastructure.modelplane.ai/v1alpha1');
+    expect(xr.kind).toBe('GKECluster');
+    expect(xr.metadata).toEqual({ name: 'demo', namespace: 'modelplane', uid: xrUid(s) });
+    expect(xr.spec).toEqual({
+      region: 'us-central1',
+      nodePools: [
+        // The scenario's gpu name and gpuCount become the cloud's fields; the count keeps its number type.
+        { name: 'gpu', nodeCount: 1, maxNodeCount: 4, machineType: 'g2-standard-8', gpu: { type: 'nvidia-l4', count: 2 } },
+        { name: 'cpu', nodeCount: 3 },
+      ],
+    });
+  });
+
+  it('passes the credentials reference through and never mutates the adapter', () => {
+    const a = adapter();
+    const before = structuredClone(a);
+    const xr = buildXR(a, scenario({ credentials: { kind: 'ProviderConfig', name: 'team-a' } }));
+    expect((xr.spec as { credentials?: unknown }).credentials).toEqual({ kind: 'ProviderConfig', name: 'team-a' });
+    expect(a).toEqual(before);
+  });
+
+  it('gives the same XR, uid included, every time; other names get other uids', () => {
+    const s = scenario({ nodePools: [{ name: 'gpu', gpu: 'L4', gpuCount: 1, nodeCount: 1 }] });
+    expect(buildXR(adapter(), s)).toEqual(buildXR(adapter(), s));
+    expect(xrUid(s)).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-8[0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(xrUid(scenario({ name: 'other' }))).not.toBe(xrUid(s));
+    expect(xrUid(scenario({ namespace: 'other' }))).not.toBe(xrUid(s));
+  });
+});
+
+describe('roleOf', () => {
+  const plain = { roles: {} };
+
+  it('maps the contract keys', () => {
+    expect(roleOf(plain, 'cluster', ['gpu'])).toBe('cluster');
+    expect(roleOf(plain, 'provider-config-helm', ['gpu'])).toBe('provider-config-helm');
+    expect(roleOf(plain, 'storage-class-rwx', ['gpu'])).toBe('cache-storage-class');
+  });
+
+  it('prefers an exact key over a pattern: nodepool-system is the system pool, not a node pool', () => {
+    expect(roleOf(plain, 'nodepool-system', ['gpu'])).toBe('system-pool');
+    expect(roleOf(plain, 'nodepool-system', [])).toBe('system-pool');
+  });
+
+  it("matches {pool} against the scenario's pool names only", () => {
+    expect(roleOf(plain, 'nodepool-gpu', ['gpu', 'cpu'])).toBe('node-pool');
+    expect(roleOf(plain, 'nodepool-cpu', ['gpu', 'cpu'])).toBe('node-pool');
+    expect(roleOf(plain, 'nodepool-tpu', ['gpu'])).toBe('nodepool-tpu');
+    expect(roleOf(plain, 'nodepool-gpu-extra', ['gpu'])).toBe('nodepool-gpu-extra');
+    // Without pool names, any slug counts.
+    expect(roleOf(plain, 'nodepool-anything', [])).toBe('node-pool');
+  });
+
+  it("lets an adapter's roles extend and override the contract's", () => {
+    const eksLike = { roles: { 'nodegroup-{pool}': 'node-pool', 'subnet-{zone}': 'subnet', cluster: 'control-plane' } };
+    expect(roleOf(eksLike, 'nodegroup-gpu', ['gpu'])).toBe('node-pool');
+    expect(roleOf(eksLike, 'subnet-a', ['gpu'])).toBe('subnet');
+    expect(roleOf(eksLike, 'subnet-A', ['gpu'])).toBe('subnet-A'); // placeholders match lowercase slugs
+    expect(roleOf(eksLike, 'cluster', ['gpu'])).toBe('control-plane');
+    expect(roleOf(eksLike, 'network', ['gpu'])).toBe('network');
+  });
+
+  it('treats pattern text literally and keys matching nothing as their own role', () => {
+    const dotted = { roles: { 'pool.{pool}': 'node-pool' } };
+    expect(roleOf(dotted, 'pool.gpu', ['gpu'])).toBe('node-pool');
+    expect(roleOf(dotted, 'poolxgpu', ['gpu'])).toBe('poolxgpu');
+    expect(roleOf(plain, 'service-account', ['gpu'])).toBe('service-account');
+  });
+});
+
+describe('keyPattern', () => {
+  it('abstracts a pool name suffix', () => {
+    expect(keyPattern('nodepool-gpu', ['gpu'])).toBe('nodepool-{pool}');
+    expect(keyPattern('nodegroup-training', ['inference', 'training'])).toBe('nodegroup-{pool}');
+  });
+
+  it('tries the longest pool name first', () => {
+    expect(keyPattern('nodepool-big-gpu', ['gpu', 'big-gpu'])).toBe('nodepool-{pool}');
+  });
+
+  it('leaves other keys alone', () => {
+    expect(keyPattern('cluster', ['gpu'])).toBe('cluster');
+    expect(keyPattern('nodepool-system', ['gpu'])).toBe('nodepool-system');
+    expect(keyPattern('gpu', ['gpu'])).toBe('gpu'); // the pool name alone has no "-" before it
+    expect(keyPattern('nodepool-gpu', [])).toBe('nodepool-gpu');
+  });
+});
+
+describe('composedName', () => {
+  const xr = { apiVersion: 'v1', kind: 'K', metadata: { name: 'demo', namespace: 'ns', uid: 'uid-1' } };
+
+  it('is <xr>-<12 hex of sha256(uid + key)>, as Crossplane names composed resources', () => {
+    const expected = `demo-${createHash('sha256').update('uid-1cluster').digest('hex').slice(0, 12)}`;
+    expect(composedName(xr, 'cluster')).toBe(expected);
+    expect(composedName(xr, 'cluster')).toMatch(/^demo-[0-9a-f]{12}$/);
+  });
+
+  it('differs per key and per uid, and is stable', () => {
+    expect(composedName(xr, 'network')).not.toBe(composedName(xr, 'cluster'));
+    expect(composedName({ ...xr, metadata: { ...xr.metadata, uid: 'uid-2' } }, 'cluster')).not.toBe(composedName(xr, 'cluster'));
+    expect(composedName(xr, 'cluster')).toBe(composedName(structuredClone(xr), 'cluster'));
+  });
+});
+
+describe('materialize', () => {
+  const xr = { apiVersion: 'v1', kind: 'K', metadata: { name: 'demo', namespace: 'modelplane', uid: 'u' } };
+  const network = {
+    apiVersion: 'compute.gcp.m.upbound.io/v1beta1',
+    kind: 'Network',
+    metadata: { labels: { a: 'b' }, annotations: { keep: 'me' } },
+    spec: { forProvider: { autoCreateSubnetworks: false } },
+  };
+  const facts: FactRule[] = [
+    { kind: 'Network', fact: 'external-name', set: { 'metadata.annotations.crossplane\\.io/external-name': 'net-{name}' } },
+    { kind: 'Network', fact: 'self-link', set: { 'status.atProvider.selfLink': 'projects/p/networks/{name}' } },
+  ];
+
+  it('names a new resource deterministically and observes it as Crossplane would', () => {
+    const observed = materialize({ xr, key: 'network', desired: network, existingName: undefined, ready: true, facts: [] });
+    const name = composedName(xr, 'network');
+    expect(observed.metadata).toEqual({
+      labels: { a: 'b' },
+      name,
+      namespace: 'modelplane',
+      annotations: { keep: 'me', [COMPOSITION_RESOURCE_NAME]: 'network' },
+    });
+    expect(observed.spec).toEqual(network.spec);
+    expect(observed.status).toEqual({
+      conditions: [
+        { type: 'Ready', status: 'True', reason: 'Available', lastTransitionTime: FIXED_TIME },
+        { type: 'Synced', status: 'True', reason: 'ReconcileSuccess', lastTransitionTime: FIXED_TIME },
+      ],
+    });
+    expect(materialize({ xr, key: 'network', desired: network, existingName: undefined, ready: true, facts: [] })).toEqual(observed);
+  });
+
+  it('keeps an existing name over a generated or desired one', () => {
+    const named = { ...network, metadata: { name: 'desired-name' } };
+    expect(materialize({ xr, key: 'network', desired: named, existingName: 'old-name', ready: true, facts: [] }).metadata).toMatchObject({
+      name: 'old-name',
+    });
+    expect(materialize({ xr, key: 'network', desired: named, existingName: undefined, ready: true, facts: [] }).metadata).toMatchObject({
+      name: 'desired-name',
+    });
+  });
+
+  it('reports not-ready resources as Creating, and keeps an explicit namespace', () => {
+    const desired = { ...network, metadata: { namespace: 'elsewhere' } };
+    const observed = materialize({ xr, key: 'network', desired, existingName: undefined, ready: false, facts: [] });
+    expect((observed.metadata as { namespace: string }).namespace).toBe('elsewhere');
+    expect((observed.status as { conditions: unknown[] }).conditions[0]).toEqual({
+      type: 'Ready',
+      status: 'False',
+      reason: 'Creating',
+      lastTransitionTime: FIXED_TIME,
+    });
+  });
+
+  it('sets cloud facts, with escaped dots kept inside one path segment and {name} filled in', () => {
+    const observed = materialize({ xr, key: 'network', desired: network, existingName: 'net-1', ready: true, facts });
+    const metadata = observed.metadata as { annotations: Record<string, unknown> };
+    expect(metadata.annotations).toEqual({
+      keep: 'me',
+      [COMPOSITION_RESOURCE_NAME]: 'network',
+      'crossplane.io/external-name': 'net-net-1',
+    });
+    expect(metadata.annotations).not.toHaveProperty('crossplane');
+    expect((observed.status as { atProvider: unknown }).atProvider).toEqual({ selfLink: 'projects/p/networks/net-1' });
+  });
+
+  it('never changes the desired resource it was given', () => {
+    const desired = structuredClone(network);
+    materialize({ xr, key: 'network', desired, existingName: undefined, ready: true, facts });
+    expect(desired).toEqual(network);
+  });
+});
