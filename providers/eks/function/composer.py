@@ -49,7 +49,7 @@ NODE_POLICIES = [
 READY_WHEN_COMPOSED = ("provider-config-helm", "provider-config-kubernetes", "storage-class-rwx")
 
 
-class MalformedXR(ValueError):
+class InvalidSpecError(ValueError):
     """The XR's spec cannot be composed; the function answers with a fatal result."""
 
 
@@ -71,14 +71,14 @@ class Composer:
     def _validate(self) -> None:
         """Fail early on what would otherwise produce broken or colliding resources."""
         if not self.region:
-            raise MalformedXR("spec.region is required")
+            raise InvalidSpecError("spec.region is required")
         for pool in self.pools:
             missing = [field for field in POOL_FIELDS if field not in pool]
             if missing:
-                raise MalformedXR(f"spec.nodePools entry {pool.get('name', '?')!r} lacks {', '.join(missing)}")
+                raise InvalidSpecError(f"spec.nodePools entry {pool.get('name', '?')!r} lacks {', '.join(missing)}")
         names = [pool["name"] for pool in self.pools]
         if len(set(names)) != len(names) or SYSTEM_POOL["name"] in names:
-            raise MalformedXR(f"spec.nodePools names must be unique and not {SYSTEM_POOL['name']!r}")
+            raise InvalidSpecError(f"spec.nodePools names must be unique and not {SYSTEM_POOL['name']!r}")
 
     def compose(self) -> None:
         """Compose every concern, then report status and readiness from what was composed."""

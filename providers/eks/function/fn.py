@@ -5,7 +5,7 @@ from crossplane.function import response
 from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 from crossplane.function.proto.v1 import run_function_pb2_grpc as grpcv1
 
-from function.composer import Composer, MalformedXR
+from function.composer import Composer, InvalidSpecError
 
 
 class FunctionRunner(grpcv1.FunctionRunnerServiceServicer):
@@ -18,7 +18,7 @@ class FunctionRunner(grpcv1.FunctionRunnerServiceServicer):
         rsp = response.to(req)
         try:
             composer = Composer(req, rsp)
-        except MalformedXR as e:
+        except InvalidSpecError as e:
             response.fatal(rsp, str(e))
             return rsp
         composer.compose()

@@ -42,7 +42,7 @@ SYSTEM_POOL: dict[str, Any] = {
 }
 
 
-class MalformedXRError(ValueError):
+class InvalidSpecError(ValueError):
     """The XR's spec cannot be composed; the function reports it as a fatal result."""
 
 
@@ -78,18 +78,18 @@ class Composer:
         zones is checked and then has no effect.
         """
         if not self.region:
-            raise MalformedXRError("spec.region is required")
+            raise InvalidSpecError("spec.region is required")
         names = [pool.get("name") for pool in self.pools]
         for pool in self.pools:
             if not pool.get("name") or not pool.get("platform") or not pool.get("preset"):
-                raise MalformedXRError("every spec.nodePools[] needs a name, a platform and a preset")
+                raise InvalidSpecError("every spec.nodePools[] needs a name, a platform and a preset")
             zones = pool.get("zones", 1)
             if isinstance(zones, bool) or not isinstance(zones, int | float) or zones < 1:
-                raise MalformedXRError(f"node pool {pool['name']}: zones must be at least 1")
+                raise InvalidSpecError(f"node pool {pool['name']}: zones must be at least 1")
             if "gpu" in pool and not pool["gpu"].get("type"):
-                raise MalformedXRError(f"node pool {pool['name']}: gpu.type is required")
+                raise InvalidSpecError(f"node pool {pool['name']}: gpu.type is required")
         if len(set(names)) != len(names) or SYSTEM_POOL["name"] in names:
-            raise MalformedXRError("node pool names must be unique and must not be 'system'")
+            raise InvalidSpecError("node pool names must be unique and must not be 'system'")
 
     def compose(self) -> None:
         """Compose every concern, then report status and readiness."""

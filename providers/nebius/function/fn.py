@@ -5,7 +5,7 @@ from crossplane.function import response
 from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 from crossplane.function.proto.v1 import run_function_pb2_grpc as grpcv1
 
-from function.composer import Composer, MalformedXRError
+from function.composer import Composer, InvalidSpecError
 
 
 class FunctionRunner(grpcv1.FunctionRunnerServiceServicer):
@@ -22,7 +22,7 @@ class FunctionRunner(grpcv1.FunctionRunnerServiceServicer):
         rsp = response.to(req)
         try:
             composer = Composer(req, rsp)
-        except MalformedXRError as err:
+        except InvalidSpecError as err:
             response.fatal(rsp, str(err))
             return rsp
         composer.compose()
