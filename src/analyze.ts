@@ -1,12 +1,10 @@
-import { createHash } from 'node:crypto';
-import { RunFunctionRequest } from '@crossplane-org/function-sdk-typescript';
+import type { RunFunctionRequest } from '@crossplane-org/function-sdk-typescript';
 import type { Adapter, Project } from './config/types.js';
 import type { Finding } from './compare/findings.js';
-import { ablationsFor, gatesFrom } from './compare/gating.js';
+import { ablationsFor, followUps, gatesFrom, hidesSomething, type Ablation } from './compare/gating.js';
 import { runMatrix, simulateOptions, type Progress, type ProviderStart, type RenderTiming } from './render/matrix.js';
 import { skeletonize } from './skeleton/skeletonize.js';
 import type { Skeleton } from './skeleton/types.js';
-import { stableStringify } from './util/objects.js';
 import { readResponse, type Answer } from './world/protocol.js';
 import { simulate, type Caller } from './world/simulate.js';
 import type { Trace } from './world/trace.js';
@@ -58,32 +56,15 @@ async function checkDeterminism(
         const first = recorded.get(cell)?.get(step);
         if (!first) continue;
         const again = readResponse(await call(first.request));
-        if (stableStringify(again) === stableStringify(first.answer)) continue;
+        // readResponse canonicalizes key order, so equal answers give equal JSON.
+        if (JSON.stringify(again) === JSON.stringify(first.answer)) continue;
         const keys = [...new Set([...Object.keys(first.answer.resources), ...Object.keys(again.resources)])].sort();
-        const key = keys.find((k) => stableStringify(first.answer.resources[k]) !== stableStringify(again.resources[k]));
+        const key = keys.find((k) => JSON.stringify(first.answer.resources[k]) !== JSON.stringify(again.resources[k]));
         nondeterministic.set(cell, `step ${step}${key ? `, resource ${key}` : ' (status, results or requirements)'}`);
         return;
       }
     }),
   );
-}
-
-/**
- * Ablation runs share long prefixes with the baseline (the world differs only from the step the
- * withheld fact would have shown up), so identical requests are answered once. Only the ablations
- * use it: the determinism check must reach the function every time.
- */
-function memoize(call: Caller): Caller {
-  const answers = new Map<string, ReturnType<Caller>>();
-  return (request) => {
-    const key = createHash('sha256').update(RunFunctionRequest.encode(request).finish()).digest('base64');
-    let answer = answers.get(key);
-    if (!answer) {
-      answer = call(request);
-      answers.set(key, answer);
-    }
-    return answer;
-  };
 }
 
 /** Gating analysis: re-simulate each `ablate` scenario once per withheld fact; see compare/gating.ts. */
@@ -92,13 +73,18 @@ async function analyzeGates(project: Project, adapter: Adapter, call: Caller, tr
     const scenario = project.scenarios.find((s) => s.name === baseline.scenario)!;
     if (!scenario.ablate || baseline.error) continue;
     const everything = new Set(baseline.steps.flatMap((step) => Object.keys(step.resources)));
-    const runs = await Promise.all(
-      ablationsFor(adapter, baseline).map(async ({ gate, withhold }) => ({
-        gate,
-        trace: await simulate(call, adapter, scenario, { ...simulateOptions(project), withhold, stopOnceAppeared: everything }),
-      })),
-    );
-    gates.set(`${baseline.provider}/${baseline.scenario}`, gatesFrom(baseline, runs));
+    const ablate = (ablations: Ablation[]) =>
+      Promise.all(
+        ablations.map(async ({ gate, withhold }) => ({
+          gate,
+          withhold,
+          trace: await simulate(call, adapter, scenario, { ...simulateOptions(project), withhold, stopOnceAppeared: everything }),
+        })),
+      );
+    const first = await ablate(ablationsFor(adapter, baseline));
+    const gating = first.filter((run) => run.withhold.what === 'exists' && hidesSomething(baseline, run.trace));
+    const second = await ablate(gating.flatMap((run) => (run.withhold.what === 'exists' ? followUps(adapter, baseline, run.withhold.key) : [])));
+    gates.set(`${baseline.provider}/${baseline.scenario}`, gatesFrom(baseline, [...first, ...second]));
   }
 }
 
@@ -119,10 +105,10 @@ export async function analyze(project: Project, options: AnalyzeOptions = {}): P
           },
         }
       : {}),
-    withProcess: async (adapter, call, own) => {
+    withProcess: async (adapter, { call, fresh }, own) => {
       await Promise.all([
-        options.determinism !== false ? checkDeterminism(project, adapter, call, own, recorded, nondeterministic) : undefined,
-        options.gating !== false ? analyzeGates(project, adapter, memoize(call), own, gates) : undefined,
+        options.determinism !== false ? checkDeterminism(project, adapter, fresh, own, recorded, nondeterministic) : undefined,
+        options.gating !== false ? analyzeGates(project, adapter, call, own, gates) : undefined,
       ]);
     },
   });

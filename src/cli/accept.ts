@@ -3,9 +3,8 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { isSeq, parseDocument } from 'yaml';
 import { acceptedPath, loadAccepted } from '../check.js';
-import { loadProject } from '../config/load.js';
 import { DriftError } from '../errors.js';
-import { globalOptions } from './context.js';
+import { fullProject } from './context.js';
 
 const FINDING_ID = /^(div|rule):.+$/;
 
@@ -17,7 +16,7 @@ export function registerAccept(program: Command): void {
     .action(async (id: string, options: { reason: string }, command: Command) => {
       if (!FINDING_ID.test(id)) throw new DriftError(`"${id}" is not a divergence or rule finding id (div:… or rule:…); copy it from drift diff's output. Golden changes are accepted with drift update.`);
       if (options.reason.trim().length < 3) throw new DriftError('--reason must say why the difference is intended');
-      const project = await loadProject(globalOptions(command).config);
+      const project = await fullProject(command);
       const file = acceptedPath(project);
       if (loadAccepted(project).some((entry) => entry.id === id)) {
         process.stdout.write(`${id} is already accepted in ${path.relative(process.cwd(), file)}\n`);

@@ -6,15 +6,24 @@ export interface GlobalOptions {
   config?: string;
   verbose?: boolean;
   color?: boolean;
+  concurrency?: number;
 }
 
 export function globalOptions(command: Command): GlobalOptions {
   return command.optsWithGlobals<GlobalOptions>();
 }
 
-/** Loads the project the global --config names, narrowed by --provider / --scenario filters. */
+/** Loads the project the global --config names, with the global --concurrency applied. */
+export async function fullProject(command: Command): Promise<Project> {
+  const globals = globalOptions(command);
+  const project = await loadProject(globals.config);
+  if (globals.concurrency !== undefined) project.config.concurrency = globals.concurrency;
+  return project;
+}
+
+/** The project narrowed by --provider / --scenario filters. */
 export async function projectFor(command: Command, providers?: string[], scenarios?: string[]): Promise<Project> {
-  return selectProject(await loadProject(globalOptions(command).config), providers, scenarios);
+  return selectProject(await fullProject(command), providers, scenarios);
 }
 
 export const collect = (value: string, previous: string[] = []): string[] => [...previous, value];

@@ -1,12 +1,12 @@
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { Option, type Command } from 'commander';
 import { check } from '../check.js';
-import { loadProject, selectProject } from '../config/load.js';
+import { selectProject } from '../config/load.js';
 import { buildReport } from '../report/model.js';
 import { renderMarkdown } from '../report/markdown.js';
 import { REPORT_FORMATS, renderReport, type ReportFormat } from '../report/render.js';
 import { goldenStore, obsoleteFinding, obsoleteGoldens } from './cells.js';
-import { collect, globalOptions } from './context.js';
+import { collect, fullProject, globalOptions } from './context.js';
 import { liveProgress, printTimings } from './progress.js';
 
 interface DiffOptions {
@@ -26,7 +26,7 @@ export function registerDiff(program: Command): void {
     .option('-o, --output <file>', 'write the report to a file instead of stdout')
     .action(async (options: DiffOptions, command: Command) => {
       const globals = globalOptions(command);
-      const full = await loadProject(globals.config);
+      const full = await fullProject(command);
       const project = selectProject(full, options.provider, options.scenario);
       const store = goldenStore(project);
       const filtered = { providers: options.provider.length > 0, scenarios: options.scenario.length > 0 };

@@ -1,4 +1,4 @@
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { DriftError } from '../errors.js';
 import { registerAccept } from './accept.js';
 import { registerComment } from './comment.js';
@@ -8,6 +8,11 @@ import { registerRender } from './render.js';
 import { registerRules } from './rules.js';
 import { registerUpdate } from './update.js';
 
+function parseConcurrency(value: string): number {
+  if (!/^[1-9]\d*$/.test(value)) throw new InvalidArgumentError('a whole number from 1');
+  return Number(value);
+}
+
 export function buildProgram(): Command {
   const program = new Command()
     .name('drift')
@@ -15,6 +20,7 @@ export function buildProgram(): Command {
     .option('-c, --config <file>', 'drift.config.yaml to use (default: ./drift.config.yaml, else defaults)')
     .option('-v, --verbose', 'print timings and more detail')
     .option('--no-color', 'never color the output')
+    .option('-j, --concurrency <n>', 'providers rendering at once (default: the config, else the CPU count)', parseConcurrency)
     .showHelpAfterError()
     .exitOverride();
   registerList(program);

@@ -1,11 +1,11 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import { analyze } from '../analyze.js';
-import { loadProject, selectProject } from '../config/load.js';
+import { selectProject } from '../config/load.js';
 import { refuseUnderCI } from '../goldens/store.js';
 import { toCanonicalYaml } from '../skeleton/canonical.js';
 import { goldenStore, obsoleteGoldens } from './cells.js';
-import { collect, globalOptions } from './context.js';
+import { collect, fullProject, globalOptions } from './context.js';
 import { liveProgress, printTimings } from './progress.js';
 
 interface UpdateOptions {
@@ -23,7 +23,7 @@ export function registerUpdate(program: Command): void {
     .option('--prune', 'also remove goldens that nothing produces any more')
     .action(async (options: UpdateOptions, command: Command) => {
       refuseUnderCI();
-      const full = await loadProject(globalOptions(command).config);
+      const full = await fullProject(command);
       const project = selectProject(full, options.provider, options.scenario);
       const store = goldenStore(project);
       const onProgress = liveProgress(project.adapters.map((a) => a.name));

@@ -1,4 +1,5 @@
 import type { Adapter } from '../config/types.js';
+import { hasConditions } from '../world/materialize.js';
 import type { Withhold } from '../world/simulate.js';
 import type { Trace } from '../world/trace.js';
 
@@ -12,20 +13,35 @@ function appeared(trace: Trace): Set<string> {
   return new Set(trace.steps.filter((step) => step.phase === 'converge').flatMap((step) => Object.keys(step.resources)));
 }
 
-/** Every single fact of the baseline world that could gate something. */
+/**
+ * The first round: the credentials and each resource's existence. A resource that is never observed
+ * is never Ready and carries no facts, so its `.ready` and facts can only gate what its existence
+ * already gates; `followUps` tests them only for resources whose existence gates something.
+ */
 export function ablationsFor(adapter: Adapter, baseline: Trace): Ablation[] {
   const out: Ablation[] = [];
   if (adapter.world.credentials.length) out.push({ gate: 'credentials', withhold: { what: 'credentials' } });
+  for (const key of [...appeared(baseline)].sort()) out.push({ gate: `${key}.exists`, withhold: { what: 'exists', key } });
+  return out;
+}
+
+/** The second round for one resource whose existence gates something: its Ready condition and its facts. */
+export function followUps(adapter: Adapter, baseline: Trace, key: string): Ablation[] {
   const last = baseline.steps.filter((step) => step.phase === 'converge').at(-1);
-  for (const key of [...appeared(baseline)].sort()) {
-    out.push({ gate: `${key}.exists`, withhold: { what: 'exists', key } });
-    out.push({ gate: `${key}.ready`, withhold: { what: 'ready', key } });
-    const kind = last?.resources[key]?.resource.kind;
-    for (const rule of adapter.world.observe) {
-      if (rule.kind === kind) out.push({ gate: `${key}.${rule.fact}`, withhold: { what: 'fact', key, fact: rule.fact } });
-    }
+  const kind = last?.resources[key]?.resource.kind;
+  const out: Ablation[] = [];
+  if (hasConditions(kind)) out.push({ gate: `${key}.ready`, withhold: { what: 'ready', key } });
+  for (const rule of adapter.world.observe) {
+    if (rule.kind === kind) out.push({ gate: `${key}.${rule.fact}`, withhold: { what: 'fact', key, fact: rule.fact } });
   }
   return out;
+}
+
+/** Whether a run lost any key the baseline composed. */
+export function hidesSomething(baseline: Trace, run: Trace): boolean {
+  if (run.error) return false;
+  const seen = appeared(run);
+  return [...appeared(baseline)].some((key) => !seen.has(key));
 }
 
 /**

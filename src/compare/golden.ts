@@ -82,17 +82,17 @@ export function compareGolden({ provider, scenario, golden, skeleton }: GoldenCo
       },
     ];
   }
+  if (golden === toCanonicalYaml(skeleton)) return []; // the common case: no parse needed
   let parsed: unknown;
   try {
     parsed = parse(golden);
-  } catch (error) {
+  } catch {
     parsed = undefined;
   }
   if (!isObject(parsed) || parsed.skeleton !== SKELETON_VERSION) {
     const why = isObject(parsed) && typeof parsed.skeleton === 'number' ? `skeleton format ${parsed.skeleton}, drift writes ${SKELETON_VERSION}` : 'not a drift skeleton';
     return [{ ...base, id: `golden-unreadable:${cell}`, class: 'behavioral', subject: 'golden', message: `the golden of ${cell} is ${why}`, hint: update }];
   }
-  if (golden === toCanonicalYaml(skeleton)) return [];
   const changes = diffSkeletons(parsed, skeleton as unknown as Record<string, unknown>);
   if (changes.length === 0) {
     return [{ ...base, id: `golden-format:${cell}`, class: 'stylistic', subject: 'golden', message: `the golden of ${cell} is not in canonical form`, hint: update }];

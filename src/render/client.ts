@@ -35,8 +35,8 @@ export class FunctionClient {
       'grpc.max_receive_message_length': 64 * 1024 * 1024,
       'grpc.max_send_message_length': 64 * 1024 * 1024,
       // The default 1 s reconnect backoff would dominate start-up; the socket appears within milliseconds.
-      'grpc.initial_reconnect_backoff_ms': 20,
-      'grpc.max_reconnect_backoff_ms': 200,
+      'grpc.initial_reconnect_backoff_ms': 10,
+      'grpc.max_reconnect_backoff_ms': 50,
     }) as unknown as RunFunctionClient;
   }
 

@@ -6,6 +6,7 @@ import { simulate, type Caller, type SimulateOptions } from '../world/simulate.j
 import type { Trace } from '../world/trace.js';
 import { buildXR } from '../world/xr.js';
 import { compareText } from '../util/objects.js';
+import { memoize } from './memo.js';
 import { FunctionProcess } from './process.js';
 
 export interface ProviderStart {
@@ -27,7 +28,7 @@ export interface MatrixOptions {
   /** Sees every step's final request and answer of the main renders, by `provider/scenario`. */
   onStep?: (cell: string, step: number, request: RunFunctionRequest, answer: Answer) => void;
   /** Extra work per provider while its process is up (gating analysis, determinism re-runs). */
-  withProcess?: (adapter: Adapter, call: Caller, traces: Trace[]) => Promise<void>;
+  withProcess?: (adapter: Adapter, callers: { call: Caller; fresh: Caller }, traces: Trace[]) => Promise<void>;
 }
 
 export interface RenderTiming {
@@ -99,7 +100,8 @@ export async function runMatrix(project: Project, options: MatrixOptions = {}): 
         // rendering is what `concurrency` bounds.
         await limit(async () => {
         try {
-          const call: Caller = (request) => fn.call(request);
+          const fresh: Caller = (request) => fn.call(request);
+          const call = memoize(fresh);
           let done = 0;
           report('rendering', 0);
           const own = await Promise.all(
@@ -117,7 +119,7 @@ export async function runMatrix(project: Project, options: MatrixOptions = {}): 
           );
           traces.push(...own);
           report('analyzing', done);
-          await options.withProcess?.(adapter, call, own);
+          await options.withProcess?.(adapter, { call, fresh }, own);
           report('done', done);
         } finally {
           calls += fn.calls;

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -11,6 +11,8 @@ import { track, untrack } from './reaper.js';
 
 const TAIL_BYTES = 4096;
 const STOP_GRACE_MS = 2000;
+const SOCKET_POLL_MS = 5;
+const MAX_PROBE_PAUSE_MS = 50;
 
 export interface StartOptions {
   startMs: number;
@@ -81,7 +83,11 @@ export class FunctionProcess {
   private async waitReady({ startMs, callMs, probe }: StartOptions): Promise<void> {
     const deadline = Date.now() + startMs;
     let lastError = 'no answer yet';
-    let pause = 20;
+    // The socket file appears once the server binds; watching for it costs nothing, while a call
+    // before it would send gRPC into its reconnect backoff.
+    const socket = this.address.slice('unix:'.length);
+    while (!existsSync(socket) && !this.exit && Date.now() < deadline) await Promise.race([sleep(SOCKET_POLL_MS), this.exited]);
+    let pause = SOCKET_POLL_MS;
     while (Date.now() < deadline) {
       if (this.exit) break;
       try {
@@ -92,7 +98,7 @@ export class FunctionProcess {
         lastError = error.message;
       }
       await Promise.race([sleep(pause), this.exited]);
-      pause = Math.min(pause * 2, 200);
+      pause = Math.min(pause * 2, MAX_PROBE_PAUSE_MS);
     }
     await this.stop();
     const exit = this.exitDescription();

@@ -53,6 +53,14 @@ export function setPath(target: JsonObject, path: string[], value: unknown): voi
   current[path[path.length - 1]!] = value;
 }
 
+/** A copy of `target` with `value` at `path`; only the objects along the path are copied. */
+export function withPath(target: JsonObject, path: string[], value: unknown): JsonObject {
+  const [head, ...rest] = path;
+  if (head === undefined) return target;
+  const child = target[head];
+  return { ...target, [head]: rest.length === 0 ? value : withPath(isObject(child) ? child : {}, rest, value) };
+}
+
 /** Merges objects recursively; arrays and scalars from `overlay` replace those in `base`. */
 export function deepMerge(base: JsonObject, overlay: JsonObject): JsonObject {
   const out: JsonObject = { ...base };

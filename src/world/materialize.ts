@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FactRule, K8sObject } from '../config/types.js';
-import { clone, isObject, setPath, splitPath, type JsonObject } from '../util/objects.js';
+import { isObject, splitPath, withPath, type JsonObject } from '../util/objects.js';
 
 /** Crossplane sets no timestamps drift could keep stable, so every condition carries this one. */
 export const FIXED_TIME = '2026-01-01T00:00:00Z';
@@ -10,6 +10,11 @@ export const COMPOSITION_RESOURCE_NAME = 'crossplane.io/composition-resource-nam
 export function composedName(xr: K8sObject, key: string): string {
   const uid = String(xr.metadata.uid ?? '');
   return `${xr.metadata.name}-${createHash('sha256').update(uid + key).digest('hex').slice(0, 12)}`;
+}
+
+/** ProviderConfigs carry no conditions in a real control plane, so a function cannot wait on them. */
+export function hasConditions(kind: unknown): boolean {
+  return kind !== 'ProviderConfig' && kind !== 'ClusterProviderConfig';
 }
 
 export function condition(type: string, ready: boolean, reason: string): JsonObject {
@@ -29,7 +34,8 @@ export interface Materialize {
 
 /** A desired resource as the simulated control plane observes it after it is applied. */
 export function materialize({ xr, key, desired, existingName, ready, facts }: Materialize): JsonObject {
-  const resource = clone(desired);
+  // Shallow copies along every path written below: the desired body stays untouched for the trace.
+  let resource: JsonObject = { ...desired };
   const metadata = isObject(resource.metadata) ? resource.metadata : {};
   const name = existingName ?? (typeof metadata.name === 'string' && metadata.name ? metadata.name : composedName(xr, key));
   const annotations = isObject(metadata.annotations) ? metadata.annotations : {};
@@ -39,14 +45,16 @@ export function materialize({ xr, key, desired, existingName, ready, facts }: Ma
     namespace: typeof metadata.namespace === 'string' ? metadata.namespace : xr.metadata.namespace,
     annotations: { ...annotations, [COMPOSITION_RESOURCE_NAME]: key },
   };
-  const status = isObject(resource.status) ? resource.status : {};
-  resource.status = {
-    ...status,
-    conditions: [condition('Ready', ready, ready ? 'Available' : 'Creating'), condition('Synced', true, 'ReconcileSuccess')],
-  };
+  if (hasConditions(resource.kind)) {
+    const status = isObject(resource.status) ? resource.status : {};
+    resource.status = {
+      ...status,
+      conditions: [condition('Ready', ready, ready ? 'Available' : 'Creating'), condition('Synced', true, 'ReconcileSuccess')],
+    };
+  }
   for (const rule of facts) {
     for (const [dotted, template] of Object.entries(rule.set)) {
-      setPath(resource, splitPath(dotted), template.replaceAll('{name}', name));
+      resource = withPath(resource, splitPath(dotted), template.replaceAll('{name}', name));
     }
   }
   return resource;

@@ -1,7 +1,7 @@
 import type { RunFunctionRequest, RunFunctionResponse } from '@crossplane-org/function-sdk-typescript';
 import { roleOf } from '../config/roles.js';
 import type { Adapter, K8sObject, Perturbation, Scenario } from '../config/types.js';
-import { isObject, stableStringify, type JsonObject } from '../util/objects.js';
+import { isObject, type JsonObject } from '../util/objects.js';
 import { buildRequest, readResponse, type Answer } from './protocol.js';
 import { condition, connectionSecret, materialize } from './materialize.js';
 import type { PerturbationRecord, Selector, StepRecord, Trace } from './trace.js';
@@ -52,8 +52,15 @@ class World {
     this.credentialsPresent = scenario.world.credentials === 'present' && withhold?.what !== 'credentials';
   }
 
+  private readonly roles = new Map<string, string>();
+
   role(key: string): string {
-    return roleOf(this.adapter, key, this.pools);
+    let role = this.roles.get(key);
+    if (role === undefined) {
+      role = roleOf(this.adapter, key, this.pools);
+      this.roles.set(key, role);
+    }
+    return role;
   }
 
   isReady(key: string): boolean {
@@ -149,7 +156,7 @@ async function reconcile(world: World, call: Caller, index: number, phase: strin
     if (fatal) throw new FatalResult(`step ${index}: the function returned a Fatal result: ${fatal.message}`);
     const names = Object.keys(answer.requirements);
     if (names.length === 0) break;
-    if (previous && stableStringify(previous.requirements) === stableStringify(answer.requirements)) break;
+    if (previous && JSON.stringify(previous.requirements) === JSON.stringify(answer.requirements)) break;
     required = Object.fromEntries(names.map((name) => [name, world.resolve(answer!.requirements[name]!)]));
   }
   const final = answer!;
@@ -175,9 +182,9 @@ async function reconcile(world: World, call: Caller, index: number, phase: strin
   };
 }
 
-/** What a step answered, for fixpoint detection. */
+/** What a step answered, for fixpoint detection. readResponse canonicalizes key order, so plain JSON suffices. */
 function fingerprint(step: StepRecord): string {
-  return stableStringify([step.requirements, step.status, step.resources, step.results, step.xrReady]);
+  return JSON.stringify([step.requirements, step.status, step.resources, step.results, step.xrReady]);
 }
 
 /**
