@@ -11,6 +11,8 @@ import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import type { Scenario } from '../../src/config/types.js';
 import type { ResourceSkeleton, Skeleton } from '../../src/skeleton/types.js';
+import type { Finding } from '../../src/compare/findings.js';
+import type { Report } from '../../src/report/model.js';
 
 /** The drift repository (this file lives in test/helpers). */
 export const REPO = fileURLToPath(new URL('../../', import.meta.url)).replace(/\/$/, '');
@@ -109,29 +111,9 @@ export interface DriftRun {
   stderr: string;
 }
 
-/** A finding as the JSON report carries it. */
-export interface ReportFinding {
-  id: string;
-  type: string;
-  class: 'contract' | 'behavioral' | 'stylistic';
-  provider?: string;
-  scenario?: string;
-  subject: string;
-  facet?: string;
-  message: string;
-  values?: Record<string, unknown>;
-  consensus?: unknown;
-  accepted?: { reason: string };
-}
-
-export interface JsonReport {
-  providers: string[];
-  scenarios: string[];
-  cells: Record<string, Record<string, string>>;
-  findings: ReportFinding[];
-  accepted: ReportFinding[];
-  summary: { findings: number; contract: number; behavioral: number; stylistic: number; accepted: number; clean: boolean };
-}
+/** A finding and the report as `drift diff --format json` writes them. */
+export type ReportFinding = Finding;
+export type JsonReport = Report;
 
 export interface FourthProject {
   dir: string;
