@@ -7,6 +7,7 @@
 import type { Finding, FindingClass } from '../compare/findings.js';
 import { sortKeys } from '../util/objects.js';
 import type { CellState, Report } from './model.js';
+import { describeScenarios, groupAccepted, type AcceptedGroup } from './accepted.js';
 
 /** GitHub rejects an issue comment longer than this many characters. */
 export const GITHUB_COMMENT_LIMIT = 65_536;
@@ -211,8 +212,10 @@ function compactLine(finding: Finding): string {
   return `- ${escapeInline(where(finding))}: ${inlineWithCode(clip(finding.message, 300))} ${codeSpan(clip(finding.id, 200))}`;
 }
 
-function acceptedLine(finding: Finding): string {
-  return `- ${escapeInline(where(finding))}: ${inlineWithCode(clip(finding.message, 300))} ${codeSpan(clip(finding.id, 200))}<br>\n  accepted: ${inlineWithCode(clip(finding.accepted?.reason ?? '', 500))}`;
+function acceptedLine(group: AcceptedGroup, scenarios: number): string {
+  const id = codeSpan(clip(group.ids[0]!, 200)) + (group.ids.length > 1 ? ` and ${group.ids.length - 1} more` : '');
+  const place = escapeInline(`${group.provider ?? 'all'} (${describeScenarios(group.scenarios, scenarios)})`);
+  return `- ${place}: ${inlineWithCode(clip(group.message, 300))} ${id}<br>\n  accepted: ${inlineWithCode(clip(group.reason, 500))}`;
 }
 
 function matrixLines(report: Report, rows: number): string[] {
@@ -306,10 +309,10 @@ function assemble(report: Report, pieces: Pieces, layout: Layout): string {
   }
 
   if (pieces.accepted.length) {
-    out.push('', `### ☑️ Accepted (${pieces.accepted.length})`, '');
+    out.push('', `### ☑️ Accepted (${summary.accepted})`, '');
     const shown = take(pieces.accepted);
     if (shown.length) out.push(...shown);
-    if (shown.length < pieces.accepted.length) out.push(`${shown.length ? '\n' : ''}*${pieces.accepted.length - shown.length} more not listed.*`);
+    if (shown.length < pieces.accepted.length) out.push(`${shown.length ? '\n' : ''}*${pieces.accepted.length - shown.length} more reasons not listed.*`);
   }
 
   out.push('', '---', `<sub>drift report · schema v${report.schemaVersion} · run \`drift diff\` locally for the same report in your terminal</sub>`);
@@ -349,7 +352,7 @@ export function renderMarkdown(report: Report, options: MarkdownOptions = {}): s
     offset += findings.length;
     return piece;
   });
-  const pieces: Pieces = { marker: markerFor(options.id ?? DEFAULT_REPORT_ID), classes, accepted: report.accepted.map(acceptedLine) };
+  const pieces: Pieces = { marker: markerFor(options.id ?? DEFAULT_REPORT_ID), classes, accepted: groupAccepted(report.accepted).map((group) => acceptedLine(group, report.scenarios.length)) };
   const total = offset;
   const all = total + report.accepted.length;
   const rows = report.scenarios.length;

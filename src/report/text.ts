@@ -1,5 +1,6 @@
 import { styleText } from 'node:util';
 import type { Finding } from '../compare/findings.js';
+import { describeScenarios, groupAccepted } from './accepted.js';
 import type { CellState, Report } from './model.js';
 
 type Style = Parameters<typeof styleText>[0];
@@ -50,7 +51,10 @@ export function renderText(report: Report, options: { color: boolean }): string 
   }
   if (report.accepted.length) {
     out.push('', paint('bold', `accepted (${report.accepted.length})`));
-    for (const finding of report.accepted) out.push(`  ~ ${where(finding)}  ${finding.message}  ${paint('dim', `[${finding.id}]`)}\n      reason: ${finding.accepted!.reason}`);
+    for (const group of groupAccepted(report.accepted)) {
+      const id = group.ids.length === 1 ? group.ids[0]! : `${group.ids[0]!} and ${group.ids.length - 1} more`;
+      out.push(`  ~ ${group.provider ?? 'all'} (${describeScenarios(group.scenarios, report.scenarios.length)})  ${group.message}  ${paint('dim', `[${id}]`)}\n      reason: ${group.reason}`);
+    }
   }
   const { summary } = report;
   const verdict = summary.clean
