@@ -40,7 +40,10 @@ export function renderText(report: Report, options: { color: boolean }): string 
     if (group.length === 0) continue;
     out.push('', paint('bold', `${cls} (${group.length})`));
     for (const finding of group) {
-      out.push(`  ${paint(cls === 'stylistic' ? 'yellow' : 'red', '✗')} ${where(finding)}  ${finding.message}  ${paint('dim', `[${finding.id}]`)}`);
+      // A rendering error carries the function's output on further lines: the id stays on the first.
+      const [headline, ...more] = finding.message.split('\n');
+      out.push(`  ${paint(cls === 'stylistic' ? 'yellow' : 'red', '✗')} ${where(finding)}  ${headline}  ${paint('dim', `[${finding.id}]`)}`);
+      if (more.length) out.push(indent(more.join('\n'), '    '));
       if (finding.values) {
         for (const [provider, value] of Object.entries(finding.values)) out.push(`      ${provider}: ${JSON.stringify(value)}`);
       }
