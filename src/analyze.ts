@@ -29,6 +29,20 @@ export interface Analysis {
   calls: number;
 }
 
+/** A cell that could not be analyzed to the end: the function failed while drift rendered it. */
+function errorFinding(trace: Pick<Trace, 'provider' | 'scenario'>, what: string | undefined, message: string): Finding {
+  return {
+    id: `error:${trace.provider}/${trace.scenario}${what ? `:${what}` : ''}`,
+    type: 'error',
+    class: 'contract',
+    provider: trace.provider,
+    scenario: trace.scenario,
+    subject: what ?? 'render',
+    message: what ? `${what}: ${message}` : message,
+    hint: "fix the function (drift shows the end of its output with the error) and run drift again",
+  };
+}
+
 /** The steps whose answers the skeleton rests on: the converged step and the last step of each perturbation. */
 function settledSteps(trace: Trace): number[] {
   const steps = trace.perturbations.map((perturbation) => perturbation.to);
@@ -47,6 +61,7 @@ async function checkDeterminism(
   traces: Trace[],
   recorded: Map<string, Map<number, { request: RunFunctionRequest; answer: Answer }>>,
   nondeterministic: Map<string, string>,
+  findings: Finding[],
 ): Promise<void> {
   await Promise.all(
     traces.map(async (trace) => {
@@ -55,7 +70,13 @@ async function checkDeterminism(
       for (const step of settledSteps(trace)) {
         const first = recorded.get(cell)?.get(step);
         if (!first) continue;
-        const again = readResponse(await call(first.request));
+        let again: Answer;
+        try {
+          again = readResponse(await call(first.request));
+        } catch (error) {
+          findings.push(errorFinding(trace, 'determinism replay', `step ${step}: ${(error as Error).message}`));
+          return;
+        }
         // readResponse canonicalizes key order, so equal answers give equal JSON.
         if (JSON.stringify(again) === JSON.stringify(first.answer)) continue;
         const keys = [...new Set([...Object.keys(first.answer.resources), ...Object.keys(again.resources)])].sort();
@@ -68,7 +89,14 @@ async function checkDeterminism(
 }
 
 /** Gating analysis: re-simulate each `ablate` scenario once per withheld fact; see compare/gating.ts. */
-async function analyzeGates(project: Project, adapter: Adapter, call: Caller, traces: Trace[], gates: Map<string, Record<string, string[]>>): Promise<void> {
+async function analyzeGates(
+  project: Project,
+  adapter: Adapter,
+  call: Caller,
+  traces: Trace[],
+  gates: Map<string, Record<string, string[]>>,
+  findings: Finding[],
+): Promise<void> {
   for (const baseline of traces) {
     const scenario = project.scenarios.find((s) => s.name === baseline.scenario)!;
     if (!scenario.ablate || baseline.error) continue;
@@ -81,10 +109,14 @@ async function analyzeGates(project: Project, adapter: Adapter, call: Caller, tr
           trace: await simulate(call, adapter, scenario, { ...simulateOptions(project), withhold, stopOnceAppeared: everything }),
         })),
       );
-    const first = await ablate(ablationsFor(adapter, baseline));
+    const first = await ablate(ablationsFor(baseline));
     const gating = first.filter((run) => run.withhold.what === 'exists' && hidesSomething(baseline, run.trace));
     const second = await ablate(gating.flatMap((run) => (run.withhold.what === 'exists' ? followUps(adapter, baseline, run.withhold.key) : [])));
-    gates.set(`${baseline.provider}/${baseline.scenario}`, gatesFrom(baseline, [...first, ...second]));
+    // A function that fails when a fact is withheld has a bug the analysis exists to show: say so
+    // rather than drop the run, and publish no gates for the cell.
+    const failed = [...first, ...second].filter((run) => run.trace.error);
+    for (const run of failed) findings.push(errorFinding(baseline, `ablation ${run.gate}`, run.trace.error!));
+    if (failed.length === 0) gates.set(`${baseline.provider}/${baseline.scenario}`, gatesFrom(baseline, [...first, ...second]));
   }
 }
 
@@ -107,8 +139,8 @@ export async function analyze(project: Project, options: AnalyzeOptions = {}): P
       : {}),
     withProcess: async (adapter, { call, fresh }, own) => {
       await Promise.all([
-        options.determinism !== false ? checkDeterminism(project, adapter, fresh, own, recorded, nondeterministic) : undefined,
-        options.gating !== false ? analyzeGates(project, adapter, call, own, gates) : undefined,
+        options.determinism !== false ? checkDeterminism(project, adapter, fresh, own, recorded, nondeterministic, findings) : undefined,
+        options.gating !== false ? analyzeGates(project, adapter, call, own, gates, findings) : undefined,
       ]);
     },
   });
@@ -118,18 +150,6 @@ export async function analyze(project: Project, options: AnalyzeOptions = {}): P
     const cellGates = gates.get(`${trace.provider}/${trace.scenario}`);
     return skeletonize({ trace, adapter, pools: scenario.xr.nodePools.map((pool) => pool.name), ...(cellGates ? { gates: cellGates } : {}) });
   });
-  for (const trace of traces) {
-    if (!trace.error) continue;
-    findings.push({
-      id: `error:${trace.provider}/${trace.scenario}`,
-      type: 'error',
-      class: 'contract',
-      provider: trace.provider,
-      scenario: trace.scenario,
-      subject: 'render',
-      message: trace.error,
-      hint: 'fix the function (its output is quoted above) and run drift again',
-    });
-  }
+  for (const trace of traces) if (trace.error) findings.push(errorFinding(trace, undefined, trace.error));
   return { starts, traces, timings, skeletons, findings, nondeterministic, calls };
 }

@@ -9,12 +9,14 @@ import { checkRules } from './compare/rules/index.js';
 import { packageFile } from './config/paths.js';
 import type { Project } from './config/types.js';
 import { readYamlFile } from './config/yamlFile.js';
-import type { GoldenStore } from './goldens/store.js';
-
-export const ACCEPTED_FILE = 'accepted.yaml';
+import { GoldenStore } from './goldens/store.js';
+import { parse } from 'yaml';
+import { SKELETON_VERSION, type Skeleton } from './skeleton/types.js';
+import { isCI } from './util/ci.js';
+import { isObject } from './util/objects.js';
 
 export function acceptedPath(project: Project): string {
-  return path.resolve(project.config.root, project.config.goldens, ACCEPTED_FILE);
+  return GoldenStore.of(project).acceptedFile;
 }
 
 export function loadAccepted(project: Project): AcceptedEntry[] {
@@ -28,13 +30,31 @@ export interface CheckResult {
   findings: Finding[];
 }
 
-const isCI = () => Boolean(process.env.CI) && process.env.CI !== 'false' && process.env.CI !== '0';
 
 /**
  * Everything `drift diff` checks: rendering errors, contract rules, goldens, divergences across
  * providers, then accepted entries. Staleness of accepted entries is judged only on an unfiltered run.
  */
-export async function check(project: Project, store: GoldenStore, options: AnalyzeOptions & { filtered: boolean }): Promise<CheckResult> {
+/** A committed golden as a stand-in skeleton for a provider this run did not render. */
+function goldenSkeleton(store: GoldenStore, provider: string, scenario: string): Skeleton | undefined {
+  const text = store.read(provider, scenario);
+  if (text === undefined) return undefined;
+  try {
+    const parsed = parse(text) as unknown;
+    return isObject(parsed) && parsed.skeleton === SKELETON_VERSION && !parsed.error ? (parsed as unknown as Skeleton) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export interface CheckOptions extends AnalyzeOptions {
+  /** Whether --provider or --scenario narrowed the run. */
+  filtered: boolean;
+  /** Providers the run did not render: their goldens stand in for them in the consensus. */
+  others?: string[];
+}
+
+export async function check(project: Project, store: GoldenStore, options: CheckOptions): Promise<CheckResult> {
   const accepted = loadAccepted(project); // read before rendering: a bad file fails fast and changes nothing
   const analysis = await analyze(project, options);
   const findings: Finding[] = [...analysis.findings];
@@ -46,16 +66,18 @@ export async function check(project: Project, store: GoldenStore, options: Analy
     findings.push(...checkRules({ skeleton, scenario, ...(nondeterministic ? { nondeterministic } : {}) }));
     findings.push(...compareGolden({ provider: skeleton.provider, scenario: skeleton.scenario, golden: store.read(skeleton.provider, skeleton.scenario), skeleton }));
   }
+  const rendered = new Set(project.adapters.map((adapter) => adapter.name));
   for (const scenario of project.scenarios) {
-    findings.push(
-      ...compareAcross({
-        scenario: scenario.name,
-        skeletons: analysis.skeletons.filter((skeleton) => skeleton.scenario === scenario.name),
-        pools: scenario.xr.nodePools.map((pool) => pool.name),
-        ablated: scenario.ablate && options.gating !== false,
-        ...(project.config.reference ? { reference: project.config.reference } : {}),
-      }),
-    );
+    // A filtered run still compares with every provider: the others through their committed goldens.
+    const standIns = (options.others ?? []).flatMap((provider) => goldenSkeleton(store, provider, scenario.name) ?? []);
+    const across = compareAcross({
+      scenario: scenario.name,
+      skeletons: [...analysis.skeletons.filter((skeleton) => skeleton.scenario === scenario.name), ...standIns],
+      pools: scenario.xr.nodePools.map((pool) => pool.name),
+      ablated: scenario.ablate && options.gating !== false,
+      ...(project.config.reference ? { reference: project.config.reference } : {}),
+    });
+    findings.push(...across.filter((finding) => finding.provider !== undefined && rendered.has(finding.provider)));
   }
   const relativeFile = path.relative(project.config.root, acceptedPath(project));
   const judged = options.filtered ? applyAccepted(findings, accepted, { strict: false, file: relativeFile }).filter((f) => f.type !== 'accepted-stale') : applyAccepted(findings, accepted, { strict: isCI(), file: relativeFile });

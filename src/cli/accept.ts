@@ -1,9 +1,10 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { isSeq, parseDocument } from 'yaml';
 import { acceptedPath, loadAccepted } from '../check.js';
 import { DriftError } from '../errors.js';
+import { GoldenStore } from '../goldens/store.js';
 import { fullProject } from './context.js';
 
 const FINDING_ID = /^(div|rule):.+$/;
@@ -29,10 +30,8 @@ export function registerAccept(program: Command): void {
         list.flow = false;
         list.add(document.createNode({ id, reason: options.reason.trim() }));
       } else document.set('accepted', [{ id, reason: options.reason.trim() }]);
-      mkdirSync(path.dirname(file), { recursive: true });
-      const temporary = `${file}.tmp-${process.pid}`;
-      writeFileSync(temporary, document.toString({ lineWidth: 0 }));
-      renameSync(temporary, file);
+      GoldenStore.of(project).writeAccepted(document.toString({ lineWidth: 0 }));
       process.stdout.write(`accepted ${id} in ${path.relative(process.cwd(), file)}\n`);
+      process.stdout.write('drift diff lists it under accepted; if the id matches no finding it reports the entry as stale.\n');
     });
 }

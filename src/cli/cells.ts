@@ -1,11 +1,7 @@
 import type { Project } from '../config/types.js';
 import type { Finding } from '../compare/findings.js';
-import { GoldenStore } from '../goldens/store.js';
+import type { GoldenStore } from '../goldens/store.js';
 import path from 'node:path';
-
-export function goldenStore(project: Project): GoldenStore {
-  return new GoldenStore(path.resolve(project.config.root, project.config.goldens));
-}
 
 /**
  * Goldens on disk that no selected provider × scenario produces any more. With filters, only goldens

@@ -1,11 +1,14 @@
-import { appendFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { Option, type Command } from 'commander';
 import { check } from '../check.js';
 import { selectProject } from '../config/load.js';
 import { buildReport } from '../report/model.js';
 import { renderMarkdown } from '../report/markdown.js';
 import { REPORT_FORMATS, renderReport, type ReportFormat } from '../report/render.js';
-import { goldenStore, obsoleteFinding, obsoleteGoldens } from './cells.js';
+import { GoldenStore } from '../goldens/store.js';
+import { obsoleteFinding, obsoleteGoldens } from './cells.js';
+import { DriftError } from '../errors.js';
 import { collect, fullProject, globalOptions } from './context.js';
 import { liveProgress, printTimings } from './progress.js';
 
@@ -26,12 +29,15 @@ export function registerDiff(program: Command): void {
     .option('-o, --output <file>', 'write the report to a file instead of stdout')
     .action(async (options: DiffOptions, command: Command) => {
       const globals = globalOptions(command);
+      // Checked before anything renders: a report with nowhere to go is bad input, not a late crash.
+      if (options.output !== undefined) checkOutputFolder(options.output);
       const full = await fullProject(command);
       const project = selectProject(full, options.provider, options.scenario);
-      const store = goldenStore(project);
+      const store = GoldenStore.of(project);
       const filtered = { providers: options.provider.length > 0, scenarios: options.scenario.length > 0 };
       const onProgress = liveProgress(project.adapters.map((a) => a.name));
-      const { analysis, findings } = await check(project, store, { filtered: filtered.providers || filtered.scenarios, ...(onProgress ? { onProgress } : {}) });
+      const others = full.adapters.map((adapter) => adapter.name).filter((name) => !project.adapters.some((adapter) => adapter.name === name));
+      const { analysis, findings } = await check(project, store, { filtered: filtered.providers || filtered.scenarios, others, ...(onProgress ? { onProgress } : {}) });
       if (globals.verbose) printTimings(analysis);
       for (const obsolete of await obsoleteGoldens(store, full, project, filtered)) findings.push(obsoleteFinding(obsolete, project.config.root));
       const report = buildReport(
@@ -41,7 +47,7 @@ export function registerDiff(program: Command): void {
       );
       const color = options.output === undefined && process.stdout.isTTY === true && globals.color !== false && !process.env.NO_COLOR;
       const text = renderReport(report, options.format, { color });
-      if (options.output) writeFileSync(options.output, text);
+      if (options.output) writeReport(options.output, text);
       else process.stdout.write(text);
       const stepSummary = process.env.GITHUB_STEP_SUMMARY;
       if (stepSummary) appendFileSync(stepSummary, options.format === 'markdown' ? text : renderMarkdown(report));
@@ -52,4 +58,24 @@ export function registerDiff(program: Command): void {
       }
       process.exitCode = report.summary.clean ? 0 : 1;
     });
+}
+
+/** The folder `--output` writes into must exist already: drift creates no folders for a report. */
+function checkOutputFolder(output: string): void {
+  const folder = path.dirname(path.resolve(output));
+  let isFolder = false;
+  try {
+    isFolder = statSync(folder).isDirectory();
+  } catch {
+    // missing
+  }
+  if (!isFolder) throw new DriftError(`--output ${output}: the folder ${folder} does not exist; create it or write the report elsewhere`);
+}
+
+function writeReport(output: string, text: string): void {
+  try {
+    writeFileSync(output, text);
+  } catch (error) {
+    throw new DriftError(`--output ${output}: could not write the report: ${(error as Error).message}`);
+  }
 }

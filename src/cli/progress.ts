@@ -1,3 +1,4 @@
+import { isCI } from '../util/ci.js';
 import type { Analysis } from '../analyze.js';
 import type { Progress } from '../render/matrix.js';
 
@@ -6,7 +7,7 @@ import type { Progress } from '../render/matrix.js';
  * not a TTY or CI is set, so logs stay clean.
  */
 export function liveProgress(providers: string[]): ((progress: Progress) => void) | undefined {
-  if (!process.stderr.isTTY || process.env.CI) return undefined;
+  if (!process.stderr.isTTY || isCI()) return undefined;
   const lines = new Map(providers.map((provider) => [provider, 'waiting']));
   let drawn = 0;
   const width = Math.max(...providers.map((p) => p.length));

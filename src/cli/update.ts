@@ -2,9 +2,9 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { analyze } from '../analyze.js';
 import { selectProject } from '../config/load.js';
-import { refuseUnderCI } from '../goldens/store.js';
 import { toCanonicalYaml } from '../skeleton/canonical.js';
-import { goldenStore, obsoleteGoldens } from './cells.js';
+import { GoldenStore, refuseUnderCI } from '../goldens/store.js';
+import { obsoleteGoldens } from './cells.js';
 import { collect, fullProject, globalOptions } from './context.js';
 import { liveProgress, printTimings } from './progress.js';
 
@@ -25,7 +25,7 @@ export function registerUpdate(program: Command): void {
       refuseUnderCI();
       const full = await fullProject(command);
       const project = selectProject(full, options.provider, options.scenario);
-      const store = goldenStore(project);
+      const store = GoldenStore.of(project);
       const onProgress = liveProgress(project.adapters.map((a) => a.name));
       const analysis = await analyze(project, onProgress ? { onProgress } : {});
       if (globalOptions(command).verbose) printTimings(analysis);

@@ -1,5 +1,7 @@
 import { CONTRACT_ROLES, keyPattern } from '../config/roles.js';
+import { isInCluster } from '../skeleton/facets.js';
 import type { ResourceSkeleton, Skeleton } from '../skeleton/types.js';
+import { kubeconfigWiring } from '../skeleton/wiring.js';
 import { stableStringify } from '../util/objects.js';
 import type { Finding, FindingClass } from './findings.js';
 
@@ -12,7 +14,6 @@ interface Facet {
   values: Map<string, unknown>;
 }
 
-const IN_CLUSTER_GROUP = /\.crossplane\.io\//;
 
 /** A gate made comparable across clouds: `<contract role>.<exists|ready>`, `cloud-resource.<...>`, `cloud-fact`, `credentials`. */
 function normalizeGate(gate: string, roles: Map<string, string>): string {
@@ -44,49 +45,47 @@ function byRole(skeleton: Skeleton): Map<string, Array<[string, ResourceSkeleton
 
 /** The facts compared for every contract role a provider composes. */
 function roleFacets(skeleton: Skeleton, role: string, keys: Array<[string, ResourceSkeleton]>, pools: string[], ablated: boolean): Array<Omit<Facet, 'values'> & { value: unknown }> {
-  const cluster = Object.values(skeleton.resources).find((resource) => resource.role === 'cluster');
+  // Steps are compared relative to the cluster, except the cluster's own, which are absolute: a
+  // provider that holds its cluster back shows there.
+  const cluster = role === 'cluster' ? undefined : Object.values(skeleton.resources).find((resource) => resource.role === 'cluster');
   const relative = (step: number | null, base: number | null | undefined) => (step === null ? null : base === null || base === undefined ? step : step - base);
   const resources = keys.map(([, resource]) => resource);
   const roles = rolesOf(skeleton);
+  const distinct = <T>(values: T[]) => [...new Map(values.map((value) => [stableStringify(value), value])).entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, value]) => value);
   const facets: Array<Omit<Facet, 'values'> & { value: unknown }> = [
     { subject: role, facet: 'key-pattern', class: 'stylistic', value: [...new Set(keys.map(([key]) => keyPattern(key, pools)))].sort() },
     { subject: role, facet: 'appears', class: 'behavioral', value: Math.min(...resources.map((r) => relative(r.appears, cluster?.appears) ?? 0)) },
     { subject: role, facet: 'ready', class: 'behavioral', value: resources.some((r) => r.ready === null) ? null : Math.min(...resources.map((r) => relative(r.ready, cluster?.ready) ?? 0)) },
     { subject: role, facet: 'ready-by', class: 'behavioral', value: [...new Set(resources.map((r) => r.readyBy))].sort() },
     { subject: role, facet: 'gated-on', class: 'behavioral', value: [...new Set(resources.flatMap((r) => (r.gatedOn ?? []).map((gate) => normalizeGate(gate, roles))))].sort() },
-    { subject: role, facet: 'management-policies', class: 'behavioral', value: resources[0]?.managementPolicies ?? null },
-    { subject: role, facet: 'readiness-policy', class: 'behavioral', value: resources[0]?.readinessPolicy ?? null },
+    { subject: role, facet: 'management-policies', class: 'behavioral', value: distinct(resources.map((r) => r.managementPolicies ?? null)) },
+    { subject: role, facet: 'readiness-policy', class: 'behavioral', value: distinct(resources.map((r) => r.readinessPolicy ?? null)) },
     { subject: role, facet: 'reads', class: 'behavioral', value: [...new Set(resources.flatMap((r) => r.reads ?? []))].sort() },
     { subject: role, facet: 'labels', class: 'behavioral', value: [...new Set(resources.flatMap((r) => r.labels ?? []))].sort() },
-    { subject: role, facet: 'provider-config-ref', class: 'behavioral', value: resources[0]?.providerConfigRef ?? null },
+    { subject: role, facet: 'provider-config-ref', class: 'behavioral', value: distinct(resources.map((r) => r.providerConfigRef ?? null)) },
   ];
   // Cloud APIs differ by nature; in-cluster APIs (ProviderConfigs, Objects) must not.
-  if (resources.every((r) => IN_CLUSTER_GROUP.test(`${r.apiVersion}/`))) {
-    facets.push({ subject: role, facet: 'api', class: 'behavioral', value: `${resources[0]!.apiVersion} ${resources[0]!.kind}` });
-    facets.push({ subject: role, facet: 'manifest', class: 'behavioral', value: resources[0]?.manifest ?? null });
+  if (resources.every((r) => isInCluster(r.apiVersion))) {
+    facets.push({ subject: role, facet: 'api', class: 'behavioral', value: distinct(resources.map((r) => `${r.apiVersion} ${r.kind}`)) });
+    facets.push({ subject: role, facet: 'manifest', class: 'behavioral', value: distinct(resources.map((r) => r.manifest ?? null)) });
   }
   return ablated ? facets : facets.filter((facet) => facet.facet !== 'gated-on');
 }
 
 /** The facts compared for every provider's cell as a whole. */
 function cellFacets(skeleton: Skeleton): Array<Omit<Facet, 'values'> & { value: unknown }> {
-  const kubeconfig = skeleton.status.secrets.find((entry) => entry.type === 'Kubeconfig');
-  const writer = kubeconfig ? Object.values(skeleton.resources).find((r) => r.writes === kubeconfig.name || r.writes?.endsWith(`/${kubeconfig.name}`)) : undefined;
-  const readers = kubeconfig
-    ? Object.values(skeleton.resources)
-        .filter((r) => r.reads?.some((read) => read.endsWith(`${kubeconfig.name}:${kubeconfig.key}`)))
-        .map((r) => r.role)
-        .sort()
-    : [];
+  const { entry: kubeconfig, writers, readers: readerKeys } = kubeconfigWiring(skeleton);
+  const readers = readerKeys.map(([, r]) => r.role).sort();
   const roles = rolesOf(skeleton);
-  const asRoles = (keys: string[]) => [...new Set(keys.map((key) => roles.get(key) ?? key))].sort();
+  // Cloud-only keys are not matched by name: they count as `cloud-resource`.
+  const asRoles = (keys: string[]) => [...new Set(keys.map((key) => roles.get(key) ?? key).map((role) => (CONTRACT_ROLES.has(role) ? role : 'cloud-resource')))].sort();
   const facets: Array<Omit<Facet, 'values'> & { value: unknown }> = [
-    { subject: 'converged', facet: 'converged', class: 'behavioral', value: skeleton.converged ? { xrReady: skeleton.converged.xrReady } : null },
+    { subject: 'converged', facet: 'converged', class: 'behavioral', value: skeleton.converged },
     { subject: 'status', facet: 'status-appears', class: 'behavioral', value: skeleton.status.appears },
     { subject: 'status', facet: 'kubeconfig-entry', class: 'behavioral', value: kubeconfig ? { name: kubeconfig.name, key: kubeconfig.key } : null },
     { subject: 'status', facet: 'identity-entry', class: 'behavioral', value: skeleton.status.secrets.some((entry) => entry.type !== 'Kubeconfig') },
     { subject: 'status', facet: 'cache', class: 'behavioral', value: skeleton.status.cache?.storageClassName ?? null },
-    { subject: 'kubeconfig', facet: 'writer', class: 'behavioral', value: writer?.role ?? null },
+    { subject: 'kubeconfig', facet: 'writer', class: 'behavioral', value: writers[0]?.[1].role ?? null },
     { subject: 'kubeconfig', facet: 'readers', class: 'behavioral', value: readers },
     {
       subject: 'requirements',

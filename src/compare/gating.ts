@@ -18,9 +18,10 @@ function appeared(trace: Trace): Set<string> {
  * is never Ready and carries no facts, so its `.ready` and facts can only gate what its existence
  * already gates; `followUps` tests them only for resources whose existence gates something.
  */
-export function ablationsFor(adapter: Adapter, baseline: Trace): Ablation[] {
+export function ablationsFor(baseline: Trace): Ablation[] {
   const out: Ablation[] = [];
-  if (adapter.world.credentials.length) out.push({ gate: 'credentials', withhold: { what: 'credentials' } });
+  // Without its ProviderConfig no cloud resource is created, whether or not the function requires it.
+  out.push({ gate: 'credentials', withhold: { what: 'credentials' } });
   for (const key of [...appeared(baseline)].sort()) out.push({ gate: `${key}.exists`, withhold: { what: 'exists', key } });
   return out;
 }

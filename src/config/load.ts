@@ -1,11 +1,12 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import fg from 'fast-glob';
 import { DriftError, InputError } from '../errors.js';
 import { packageFile } from './paths.js';
+import { CONTRACT_ROLES } from './roles.js';
 import type { Adapter, DriftConfig, Perturbation, Project, Scenario, ScenarioPool } from './types.js';
-import { readYamlFile } from './yamlFile.js';
+import { readLocatedYamlFile, readYamlFile, type Locator } from './yamlFile.js';
 
 export const CONFIG_FILE = 'drift.config.yaml';
 
@@ -30,6 +31,10 @@ export function loadConfig(configPath: string | undefined, cwd = process.cwd()):
   const file = configPath ? path.resolve(cwd, configPath) : path.join(cwd, CONFIG_FILE);
   if (configPath && !existsSync(file)) {
     throw new DriftError(`${configPath}: no such config file; pass the path of a drift.config.yaml`);
+  }
+  if (existsSync(file) && !statSync(file).isFile()) {
+    const what = statSync(file).isDirectory() ? 'a folder' : 'not a regular file';
+    throw new DriftError(`${configPath ?? file}: is ${what}, not a config file; pass the path of a drift.config.yaml`);
   }
   const raw: RawConfig = existsSync(file) ? readYamlFile<RawConfig>(file, packageFile('schemas/drift-config.schema.json')) : {};
   const list = (value: string | string[] | undefined, fallback: string[]) =>
@@ -57,7 +62,15 @@ type RawAdapter = {
 };
 
 export function loadAdapter(file: string): Adapter {
-  const raw = readYamlFile<RawAdapter>(file, packageFile('schemas/provider.schema.json'));
+  return readAdapter(file).adapter;
+}
+
+function readAdapter(file: string): { adapter: Adapter; locate: Locator } {
+  const { data: raw, locate } = readLocatedYamlFile<RawAdapter>(file, packageFile('schemas/provider.schema.json'));
+  return { adapter: adapterFrom(file, raw), locate };
+}
+
+function adapterFrom(file: string, raw: RawAdapter): Adapter {
   const dir = path.dirname(file);
   const [program, ...args] = raw.function.command;
   // A program given as a path (../../.venv/bin/python) belongs to the adapter; a bare name is looked up on PATH.
@@ -83,14 +96,25 @@ type RawScenario = {
 };
 
 export function loadScenario(file: string): Scenario {
-  const raw = readYamlFile<RawScenario>(file, packageFile('schemas/scenario.schema.json'));
+  return readScenario(file).scenario;
+}
+
+function readScenario(file: string): { scenario: Scenario; locate: Locator } {
+  const { data: raw, locate } = readLocatedYamlFile<RawScenario>(file, packageFile('schemas/scenario.schema.json'));
+  return { scenario: scenarioFrom(file, raw, locate), locate };
+}
+
+function scenarioFrom(file: string, raw: RawScenario, locate: Locator): Scenario {
   const world = { credentials: raw.world?.credentials ?? 'present', ready: raw.world?.ready ?? 'all' } as const;
   const then = (raw.then ?? []).map(({ at: _at, ...p }) => ({ ...p, steps: p.steps ?? 3 }));
   const names = new Set<string>();
-  for (const pool of raw.xr.nodePools) {
-    if (names.has(pool.name)) throw new InputError(file, 1, 1, `node pool "${pool.name}" is listed twice; pool names must be unique`);
+  raw.xr.nodePools.forEach((pool, index) => {
+    if (names.has(pool.name)) {
+      const { line, col } = locate(['xr', 'nodePools', index, 'name']);
+      throw new InputError(file, line, col, `node pool "${pool.name}" is listed twice; pool names must be unique`);
+    }
     names.add(pool.name);
-  }
+  });
   return {
     name: path.basename(file).replace(/\.ya?ml$/, ''),
     file,
@@ -119,22 +143,48 @@ async function expand(config: DriftConfig, patterns: string[], what: string): Pr
 /** Loads and validates everything a run needs before any process starts, so bad input changes nothing. */
 export async function loadProject(configPath: string | undefined, cwd = process.cwd()): Promise<Project> {
   const config = loadConfig(configPath, cwd);
-  const adapters = (await expand(config, config.providers, 'providers')).map(loadAdapter);
-  const scenarios = (await expand(config, config.scenarios, 'scenarios')).map(loadScenario);
+  const adapters = (await expand(config, config.providers, 'providers')).map(readAdapter);
+  const scenarios = (await expand(config, config.scenarios, 'scenarios')).map(readScenario);
   const seen = new Map<string, string>();
-  for (const adapter of adapters) {
+  for (const { adapter, locate } of adapters) {
     const other = seen.get(adapter.name);
-    if (other) throw new InputError(adapter.file, 1, 1, `provider name "${adapter.name}" is also used by ${other}; names must be unique`);
+    if (other) {
+      const { line, col } = locate(['name']);
+      throw new InputError(adapter.file, line, col, `provider name "${adapter.name}" is also used by ${other}; names must be unique`);
+    }
     seen.set(adapter.name, adapter.file);
   }
-  for (const scenario of scenarios) {
+  const scenarioFiles = new Map<string, string>();
+  for (const { scenario } of scenarios) {
+    const other = scenarioFiles.get(scenario.name);
+    if (other) {
+      throw new InputError(scenario.file, 1, 1, `scenario name "${scenario.name}" (from the file name) is also used by ${other}; rename one of the files`);
+    }
+    scenarioFiles.set(scenario.name, scenario.file);
+  }
+  // Roles a scenario may name: the contract's and every role an adapter's `roles` map declares. A
+  // cloud-only key's own role is unknowable before rendering, so a scenario cannot target one.
+  const roles = new Set([...CONTRACT_ROLES, ...adapters.flatMap(({ adapter }) => Object.values(adapter.roles))]);
+  const known = [...roles].sort().join(', ');
+  for (const { scenario, locate } of scenarios) {
+    const unknown = (role: string, where: Array<string | number>, what: string) => {
+      if (roles.has(role)) return;
+      const { line, col } = locate(where);
+      throw new InputError(scenario.file, line, col, `${what}: "${role}" is not a known role; use a contract role or one an adapter's roles map declares: ${known}`);
+    };
+    scenario.then.forEach((perturbation, index) => {
+      if (perturbation.role !== undefined) unknown(perturbation.role, ['then', index, 'role'], `then.${index}.role`);
+    });
+    const ready = scenario.world.ready;
+    if (typeof ready === 'object') ready.except.forEach((role, index) => unknown(role, ['world', 'ready', 'except', index], `world.ready.except.${index}`));
     for (const pool of scenario.xr.nodePools) {
-      for (const adapter of adapters) {
+      for (const { adapter, locate: locateAdapter } of adapters) {
         if (pool.gpu !== undefined && !(pool.gpu in adapter.xr.gpus)) {
+          const { line, col } = locateAdapter(['xr', 'gpus']);
           throw new InputError(
             adapter.file,
-            1,
-            1,
+            line,
+            col,
             `scenario ${path.relative(config.root, scenario.file)} asks for GPU "${pool.gpu}", which xr.gpus does not map; add it`,
           );
         }
@@ -144,7 +194,7 @@ export async function loadProject(configPath: string | undefined, cwd = process.
   if (config.reference && !seen.has(config.reference)) {
     throw new DriftError(`${config.file ?? 'config'}: reference "${config.reference}" is not a provider (${[...seen.keys()].join(', ')})`);
   }
-  return { config, adapters, scenarios };
+  return { config, adapters: adapters.map(({ adapter }) => adapter), scenarios: scenarios.map(({ scenario }) => scenario) };
 }
 
 /** Keeps the providers and scenarios a user's --provider / --scenario filters name; unknown names are errors. */

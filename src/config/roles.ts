@@ -1,3 +1,4 @@
+import { escapeRegExp } from '../util/objects.js';
 import type { Adapter } from './types.js';
 
 /**
@@ -17,7 +18,6 @@ export const CONTRACT_KEYS: Readonly<Record<string, string>> = {
 
 export const CONTRACT_ROLES: ReadonlySet<string> = new Set(Object.values(CONTRACT_KEYS));
 
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 function patternRegExp(pattern: string, pools: readonly string[]): RegExp {
   const source = pattern

@@ -15,11 +15,34 @@ function validatorFor(schemaPath: string): ValidateFunction {
   return validate;
 }
 
+/** Where a node of a parsed file starts: 1-based line and column. */
+export interface Position {
+  line: number;
+  col: number;
+}
+
+/**
+ * Finds the line and column of the value at `path` (keys and sequence indexes, as in
+ * `['then', 0, 'role']`); a path that is not there resolves to its deepest existing ancestor.
+ */
+export type Locator = (path: ReadonlyArray<string | number>) => Position;
+
+/** A parsed, validated file: its data and a way to point at any of its nodes. */
+export interface LocatedYaml<T> {
+  data: T;
+  locate: Locator;
+}
+
 /**
  * Reads a YAML file and checks it against a JSON Schema. Every problem becomes an InputError that
  * names the file, line and column, so a user can fix it without guessing.
  */
-export function readYamlFile<T>(file: string, schemaPath: string, text = readFileSync(file, 'utf8')): T {
+export function readYamlFile<T>(file: string, schemaPath: string, text?: string): T {
+  return readLocatedYamlFile<T>(file, schemaPath, text).data;
+}
+
+/** readYamlFile, also returning a locator so callers' own checks can name the offending line. */
+export function readLocatedYamlFile<T>(file: string, schemaPath: string, text = readFileSync(file, 'utf8')): LocatedYaml<T> {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
   const at = (offset: number) => lineCounter.linePos(offset);
@@ -36,7 +59,14 @@ export function readYamlFile<T>(file: string, schemaPath: string, text = readFil
     const { line, col } = at(offset);
     throw new InputError(file, line, col, describe(error));
   }
-  return value as T;
+  const locate: Locator = (path) => {
+    for (let depth = path.length; depth >= 0; depth -= 1) {
+      const node = doc.getIn(path.slice(0, depth), true) as Node | undefined;
+      if (node?.range) return at(node.range[0]);
+    }
+    return at(doc.contents?.range?.[0] ?? 0);
+  };
+  return { data: value as T, locate };
 }
 
 /** ajv reports a oneOf failure together with each branch's; the deepest path is the useful one. */

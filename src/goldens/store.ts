@@ -1,11 +1,18 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import fg from 'fast-glob';
+import type { Project } from '../config/types.js';
 import { DriftError } from '../errors.js';
+import { isCI } from '../util/ci.js';
 
 /** goldens/<provider>/<scenario>.yaml: the only place drift writes, always atomically. */
 export class GoldenStore {
   constructor(readonly dir: string) {}
+
+  /** The store of a project: its config's `goldens` folder. */
+  static of(project: Project): GoldenStore {
+    return new GoldenStore(path.resolve(project.config.root, project.config.goldens));
+  }
 
   file(provider: string, scenario: string): string {
     return path.join(this.dir, provider, `${scenario}.yaml`);
@@ -26,10 +33,22 @@ export class GoldenStore {
     });
   }
 
-  /** Writes through a temporary file and a rename, so a golden is never half-written. */
+  /** goldens/accepted.yaml: the divergences and rule findings the team accepts. */
+  get acceptedFile(): string {
+    return path.join(this.dir, 'accepted.yaml');
+  }
+
   write(provider: string, scenario: string, text: string): void {
+    this.writeAtomically(this.file(provider, scenario), text);
+  }
+
+  writeAccepted(text: string): void {
+    this.writeAtomically(this.acceptedFile, text);
+  }
+
+  /** Through a temporary file and a rename, so a file is never half-written; never under CI. */
+  private writeAtomically(file: string, text: string): void {
     refuseUnderCI();
-    const file = this.file(provider, scenario);
     mkdirSync(path.dirname(file), { recursive: true });
     const temporary = `${file}.tmp-${process.pid}`;
     writeFileSync(temporary, text);
@@ -43,7 +62,7 @@ export class GoldenStore {
 }
 
 export function refuseUnderCI(): void {
-  if (process.env.CI && process.env.CI !== 'false' && process.env.CI !== '0') {
+  if (isCI()) {
     throw new DriftError('CI is set: drift never writes goldens in CI. Run `drift update` locally (or comment `/drift update` on the pull request) and commit the result.');
   }
 }

@@ -70,66 +70,74 @@ export function simulateOptions(project: Project): SimulateOptions {
  */
 export async function runMatrix(project: Project, options: MatrixOptions = {}): Promise<MatrixResult> {
   const limit = pLimit(project.config.concurrency);
-  const starts: ProviderStart[] = [];
-  const traces: Trace[] = [];
-  const timings: RenderTiming[] = [];
-  let calls = 0;
-  const firstScenario = project.scenarios[0]!;
+  const result: MatrixResult = { starts: [], traces: [], timings: [], calls: 0 };
   await Promise.all(
     project.adapters.map(async (adapter) => {
-        const total = project.scenarios.length;
-        const report = (phase: Progress['phase'], done: number) => options.onProgress?.({ provider: adapter.name, phase, done, total });
-        report('starting', 0);
-        const began = performance.now();
-        let fn: FunctionProcess;
+      const report = (phase: Progress['phase'], done: number) =>
+        options.onProgress?.({ provider: adapter.name, phase, done, total: project.scenarios.length });
+      report('starting', 0);
+      const began = performance.now();
+      let fn: FunctionProcess;
+      try {
+        fn = await FunctionProcess.start(adapter, {
+          startMs: project.config.timeouts.startMs,
+          callMs: project.config.timeouts.callMs,
+          probe: buildRequest(buildXR(adapter, project.scenarios[0]!), new Map(), undefined),
+        });
+      } catch (error) {
+        const message = (error as Error).message;
+        result.starts.push({ provider: adapter.name, ms: performance.now() - began, error: message });
+        result.traces.push(...failedTraces(adapter, project.scenarios, message));
+        report('failed', 0);
+        return;
+      }
+      result.starts.push({ provider: adapter.name, ms: performance.now() - began });
+      // Starting is mostly waiting on interpreters: every provider starts at once, and
+      // `concurrency` bounds how many render.
+      await limit(async () => {
         try {
-          fn = await FunctionProcess.start(adapter, {
-            startMs: project.config.timeouts.startMs,
-            callMs: project.config.timeouts.callMs,
-            probe: buildRequest(buildXR(adapter, firstScenario), new Map(), undefined),
-          });
-        } catch (error) {
-          const message = (error as Error).message;
-          starts.push({ provider: adapter.name, ms: performance.now() - began, error: message });
-          traces.push(...failedTraces(adapter, project.scenarios, message));
-          report('failed', 0);
-          return;
-        }
-        starts.push({ provider: adapter.name, ms: performance.now() - began });
-        // Starting is mostly waiting on interpreters; every provider starts at once and the
-        // rendering is what `concurrency` bounds.
-        await limit(async () => {
-        try {
-          const fresh: Caller = (request) => fn.call(request);
-          const call = memoize(fresh);
-          let done = 0;
-          report('rendering', 0);
-          const own = await Promise.all(
-            project.scenarios.map(async (scenario) => {
-              const began = performance.now();
-              const onStep = options.onStep;
-              const trace = await simulate(call, adapter, scenario, {
-                ...simulateOptions(project),
-                ...(onStep ? { onStep: (step: number, request: RunFunctionRequest, answer: Answer) => onStep(`${adapter.name}/${scenario.name}`, step, request, answer) } : {}),
-              });
-              timings.push({ provider: adapter.name, scenario: scenario.name, ms: performance.now() - began, steps: trace.steps.length });
-              report('rendering', ++done);
-              return trace;
-            }),
-          );
-          traces.push(...own);
-          report('analyzing', done);
-          await options.withProcess?.(adapter, { call, fresh }, own);
-          report('done', done);
+          await renderProvider(project, adapter, fn, result, options, report);
         } finally {
-          calls += fn.calls;
+          result.calls += fn.calls;
           await fn.stop();
         }
-        });
+      });
     }),
   );
-  traces.sort((a, b) => compareText(a.provider, b.provider) || compareText(a.scenario, b.scenario));
-  starts.sort((a, b) => compareText(a.provider, b.provider));
-  timings.sort((a, b) => compareText(a.provider, b.provider) || compareText(a.scenario, b.scenario));
-  return { starts, traces, timings, calls };
+  result.traces.sort((a, b) => compareText(a.provider, b.provider) || compareText(a.scenario, b.scenario));
+  result.starts.sort((a, b) => compareText(a.provider, b.provider));
+  result.timings.sort((a, b) => compareText(a.provider, b.provider) || compareText(a.scenario, b.scenario));
+  return result;
+}
+
+/** Every scenario against one started function (concurrent calls), then the extra per-process work. */
+async function renderProvider(
+  project: Project,
+  adapter: Adapter,
+  fn: FunctionProcess,
+  result: MatrixResult,
+  options: MatrixOptions,
+  report: (phase: Progress['phase'], done: number) => void,
+): Promise<void> {
+  const fresh: Caller = (request) => fn.call(request);
+  const call = memoize(fresh);
+  let done = 0;
+  report('rendering', 0);
+  const own = await Promise.all(
+    project.scenarios.map(async (scenario) => {
+      const began = performance.now();
+      const onStep = options.onStep;
+      const trace = await simulate(call, adapter, scenario, {
+        ...simulateOptions(project),
+        ...(onStep ? { onStep: (step: number, request: RunFunctionRequest, answer: Answer) => onStep(`${adapter.name}/${scenario.name}`, step, request, answer) } : {}),
+      });
+      result.timings.push({ provider: adapter.name, scenario: scenario.name, ms: performance.now() - began, steps: trace.steps.length });
+      report('rendering', ++done);
+      return trace;
+    }),
+  );
+  result.traces.push(...own);
+  report('analyzing', done);
+  await options.withProcess?.(adapter, { call, fresh }, own);
+  report('done', done);
 }

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -24,10 +24,24 @@ export interface StartOptions {
 /** Raised when a function process will not come up; carries the tail of what it printed. */
 export class StartError extends DriftError {}
 
+/** How a child process ended: an exit code or signal, or a failure to start it at all (ENOENT, EACCES). */
+interface Exit {
+  code: number | undefined;
+  signal: string | undefined;
+  /** Set when the program could not be spawned: the error code (ENOENT) and the system's message. */
+  spawnError?: { code: string; message: string };
+}
+
+const SPAWN_HINTS: Readonly<Record<string, string>> = {
+  ENOENT: 'no such program or file',
+  EACCES: 'permission denied: is it executable?',
+  ENOTDIR: 'a folder on its path is a file',
+};
+
 /** A running provider function: one process, reused for every call of the run. */
 export class FunctionProcess {
   private tail = '';
-  private exit: { code: number | undefined; signal: string | undefined } | undefined;
+  private exit: Exit | undefined;
   private readonly exited: Promise<void>;
   calls = 0;
 
@@ -46,10 +60,21 @@ export class FunctionProcess {
     child.stderr?.on('data', keep);
     this.exited = child.then(
       (result) => {
-        this.exit = { code: result.exitCode, signal: result.signal };
+        // With reject: false a program that cannot be spawned resolves too: failed, with no exit
+        // code and no signal, and the spawn error's code (ENOENT, EACCES).
+        const code = (result as { code?: unknown }).code;
+        const spawned = !(result.failed && result.exitCode === undefined && result.signal === undefined && typeof code === 'string');
+        this.exit = spawned
+          ? { code: result.exitCode, signal: result.signal }
+          : { code: undefined, signal: undefined, spawnError: { code: code as string, message: this.scrub(result.originalMessage || result.shortMessage || (code as string)) } };
       },
-      () => {
-        this.exit = { code: undefined, signal: undefined };
+      (error: unknown) => {
+        const code = (error as { code?: unknown }).code;
+        this.exit = {
+          code: undefined,
+          signal: undefined,
+          ...(typeof code === 'string' ? { spawnError: { code, message: this.scrub((error as Error).message) } } : {}),
+        };
       },
     );
   }
@@ -72,9 +97,10 @@ export class FunctionProcess {
       });
     } catch (error) {
       rmSync(socketDir, { recursive: true, force: true });
-      throw new StartError(`${adapter.name}: could not run ${program}: ${(error as Error).message} (check function.command in ${adapter.file})`);
+      const message = (error as Error).message.replaceAll(address, '{address}');
+      throw new StartError(`${adapter.name}: could not run ${program}: ${message}; check function.command in ${adapter.file}`);
     }
-    track(child);
+    track(child, socketDir);
     const fn = new FunctionProcess(adapter, address, socketDir, child, new FunctionClient(address), options.callMs);
     await fn.waitReady(options);
     return fn;
@@ -100,10 +126,32 @@ export class FunctionProcess {
       await Promise.race([sleep(pause), this.exited]);
       pause = Math.min(pause * 2, MAX_PROBE_PAUSE_MS);
     }
-    await this.stop();
+    // How it ended, read before stop(): once drift stops it, it has always "exited (SIGTERM)".
+    const spawnError = this.exit?.spawnError;
     const exit = this.exitDescription();
-    const how = exit ? `exited (${exit}) before answering a call` : `did not answer a call within ${startMs} ms (${lastError})`;
-    throw new StartError(`${this.adapter.name}: the function ${how}. Command: ${this.adapter.function.command.join(' ').replaceAll('{address}', this.address)}${this.describeTail()}`);
+    await this.stop();
+    if (spawnError) throw new StartError(this.spawnFailure(spawnError));
+    const how = exit ? `exited (${exit}) before answering a call` : `did not answer a call within ${startMs} ms (${this.scrub(lastError)})`;
+    throw new StartError(`${this.adapter.name}: the function ${how}. Command: ${this.commandLine()}${this.describeTail()}`);
+  }
+
+  /** The command as the adapter wrote it: `{address}` stays, so the message is the same every run. */
+  private commandLine(): string {
+    return this.adapter.function.command.join(' ');
+  }
+
+  /** Text with this run's random socket path replaced, so reports are byte-identical across runs. */
+  private scrub(text: string): string {
+    const socket = this.address.slice('unix:'.length);
+    return text.replaceAll(this.address, '{address}').replaceAll(socket, '{socket}').replaceAll(this.socketDir, '{socket folder}');
+  }
+
+  private spawnFailure(error: { code: string; message: string }): string {
+    const { name, file, function: fn } = this.adapter;
+    const program = fn.command[0]!;
+    // Node names the program even when it is the working folder that is missing.
+    if (!isFolder(fn.cwd)) return `${name}: could not run ${program}: ${error.code} (its working folder ${fn.cwd} does not exist); check function.cwd in ${file}`;
+    return `${name}: could not run ${program}: ${error.code} (${SPAWN_HINTS[error.code] ?? error.message}); check function.command in ${file}. Command: ${this.commandLine()}`;
   }
 
   async call(request: RunFunctionRequest): Promise<RunFunctionResponse> {
@@ -116,30 +164,43 @@ export class FunctionProcess {
       await Promise.race([this.exited, sleep(50, undefined, { ref: false })]); // give a crashing process a moment to say why
       const exit = this.exitDescription();
       const died = exit ? ` The process exited (${exit}).` : '';
-      throw new DriftError(`${message}.${died}${this.describeTail()}`);
+      throw new DriftError(`${this.scrub(message)}.${died}${this.describeTail()}`);
     }
   }
 
   private exitDescription(): string | undefined {
     if (!this.exit) return undefined;
+    if (this.exit.spawnError) return `could not be started: ${this.exit.spawnError.code}`;
     return this.exit.signal ?? `code ${this.exit.code ?? 'unknown'}`;
   }
 
   describeTail(): string {
-    const tail = this.tail.trim();
+    const tail = this.scrub(this.tail).trim();
     return tail ? `\n  output (last lines):\n${tail.split('\n').slice(-12).map((line) => `    ${line}`).join('\n')}` : '';
   }
 
   async stop(): Promise<void> {
     this.client.close();
-    if (!this.exit && this.child.pid !== undefined) {
-      signalGroup(this.child.pid, 'SIGTERM');
+    const pid = this.child.pid;
+    if (!this.exit && pid !== undefined) {
+      signalGroup(pid, 'SIGTERM');
       const stopped = await Promise.race([this.exited.then(() => true), sleep(STOP_GRACE_MS, undefined, { ref: false }).then(() => false)]);
-      if (!stopped) signalGroup(this.child.pid, 'SIGKILL');
+      if (!stopped) signalGroup(pid, 'SIGKILL');
       await this.exited;
     }
+    // The leader is gone, but what it started in its group may not be (`sh -c "sleep 777 & exec python ..."`,
+    // a child that ignores SIGTERM): kill the whole group. An empty group is simply not there any more.
+    if (pid !== undefined) signalGroup(pid, 'SIGKILL');
     untrack(this.child);
     rmSync(this.socketDir, { recursive: true, force: true });
+  }
+}
+
+function isFolder(folder: string): boolean {
+  try {
+    return statSync(folder).isDirectory();
+  } catch {
+    return false;
   }
 }
 

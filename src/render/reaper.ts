@@ -1,19 +1,28 @@
+import { rmSync } from 'node:fs';
 import type { ResultPromise } from 'execa';
 
 /**
- * Every function process drift started, so none survives drift: not on a normal exit, an error,
- * or Ctrl-C. Processes run in their own groups, so the terminal's SIGINT does not reach them.
+ * Every function process drift started, with the private folder holding its socket, so none
+ * survives drift: not on a normal exit, an error, or Ctrl-C. Processes run in their own groups, so
+ * the terminal's SIGINT does not reach them.
  */
-const live = new Set<ResultPromise>();
+const live = new Map<ResultPromise, string | undefined>();
 let installed = false;
 
 function killAll(): void {
-  for (const child of live) {
+  for (const [child, socketDir] of live) {
     if (child.pid !== undefined) {
       try {
         process.kill(-child.pid, 'SIGKILL');
       } catch {
         // Already gone.
+      }
+    }
+    if (socketDir !== undefined) {
+      try {
+        rmSync(socketDir, { recursive: true, force: true });
+      } catch {
+        // Nothing more to do on the way out.
       }
     }
   }
@@ -32,9 +41,10 @@ function install(): void {
   }
 }
 
-export function track(child: ResultPromise): void {
+/** Tracks a child and, when given, the private folder of its socket: both go when drift does. */
+export function track(child: ResultPromise, socketDir?: string): void {
   install();
-  live.add(child);
+  live.set(child, socketDir);
 }
 
 export function untrack(child: ResultPromise): void {

@@ -56,13 +56,20 @@ export function escapeHtml(text: string): string {
 
 const INLINE_SPECIALS = /[\\`*_[\]()!|~#<>&]/g;
 
+/** What GitHub turns into links without any Markdown syntax: `http://`, `https://`, `www.` and e-mail addresses. */
+const AUTOLINK_STARTS = /https?|www|@/gi;
+const ZERO_WIDTH_SPACE = '\u200B';
+
 /**
  * Text for Markdown inline contexts, table cells included: one line; `<`, `>` and `&` as entities
  * (no HTML, no entity tricks); every character that could start emphasis, a link, an image, code,
- * strikethrough or a table cell backslash-escaped.
+ * strikethrough or a table cell backslash-escaped; and a zero-width space after `http`, `https`,
+ * `www` and `@`, so GitHub autolinks no URL, www. host or e-mail address.
  */
 export function escapeInline(text: string): string {
-  return oneLine(text).replace(INLINE_SPECIALS, (ch) => (ch === '<' ? '&lt;' : ch === '>' ? '&gt;' : ch === '&' ? '&amp;' : `\\${ch}`));
+  return oneLine(text)
+    .replace(INLINE_SPECIALS, (ch) => (ch === '<' ? '&lt;' : ch === '>' ? '&gt;' : ch === '&' ? '&amp;' : `\\${ch}`))
+    .replace(AUTOLINK_STARTS, (start) => `${start}${ZERO_WIDTH_SPACE}`);
 }
 
 function longestRun(text: string, ch: string): number {
@@ -171,20 +178,34 @@ function valuesTable(finding: Finding, providers: ReadonlySet<string>): string |
   return [`| ${byProvider ? 'provider' : ''} | value |`, '| --- | --- |', ...rows].join('\n');
 }
 
-function clipDiff(diff: string, max: number): string {
+function clipDiff(diff: string, max: number, what = 'diff'): string {
   if (diff.length <= max) return diff;
   const kept = diff.slice(0, max);
   const cut = kept.lastIndexOf('\n');
   const body = cut > 0 ? kept.slice(0, cut) : kept;
   const dropped = diff.slice(body.length).split('\n').filter(Boolean).length;
-  return `${body}\n… ${plural(dropped, 'more line')} (diff shortened)`;
+  return `${body}\n… ${plural(dropped, 'more line')} (${what} shortened)`;
+}
+
+/**
+ * A message's first line, and the lines after it: an error finding carries the function's output
+ * there, which belongs in a code block, not flattened into the sentence.
+ */
+function splitMessage(message: string): { headline: string; more?: string } {
+  const lineBreak = /\r\n|[\r\n\u2028\u2029\u0085\v\f]/.exec(message);
+  if (!lineBreak) return { headline: message };
+  const more = message.slice(lineBreak.index + lineBreak[0].length);
+  const headline = message.slice(0, lineBreak.index).trimEnd();
+  return more.trim() === '' ? { headline } : { headline, more };
 }
 
 function findingDetail(finding: Finding, maxDiff: number, providers: ReadonlySet<string>): string {
+  const { headline, more } = splitMessage(finding.message);
   const parts = [
-    `**${TYPE_LABEL[finding.type] ?? escapeInline(finding.type)}** ${codeSpan(clip(finding.subject, 500))}: ${inlineWithCode(clip(finding.message, 2_000))}<br>\n` +
+    `**${TYPE_LABEL[finding.type] ?? escapeInline(finding.type)}** ${codeSpan(clip(finding.subject, 500))}: ${inlineWithCode(clip(headline, 2_000))}<br>\n` +
       `<sub>→ ${inlineWithCode(clip(finding.hint, 2_000))} · id ${codeSpan(clip(finding.id, 500))}</sub>`,
   ];
+  if (more !== undefined) parts.push(fence(clipDiff(more, maxDiff, 'output'), 'text'));
   const table = valuesTable(finding, providers);
   if (table) parts.push(table);
   if (finding.diff) parts.push(fence(clipDiff(finding.diff, maxDiff), 'diff'));
@@ -209,7 +230,8 @@ function detailBlocks(findings: Finding[], details: string[]): string {
 }
 
 function compactLine(finding: Finding): string {
-  return `- ${escapeInline(where(finding))}: ${inlineWithCode(clip(finding.message, 300))} ${codeSpan(clip(finding.id, 200))}`;
+  const { headline } = splitMessage(finding.message);
+  return `- ${escapeInline(where(finding))}: ${inlineWithCode(clip(headline, 300))} ${codeSpan(clip(finding.id, 200))}`;
 }
 
 function acceptedLine(group: AcceptedGroup, scenarios: number): string {

@@ -1,4 +1,4 @@
-import { Document, isScalar, parse, visit } from 'yaml';
+import { Document, isScalar, visit } from 'yaml';
 import type { Skeleton } from './types.js';
 
 const FLOW_MAP_MAX_ENTRIES = 4;
@@ -20,7 +20,4 @@ export function toCanonicalYaml(skeleton: Skeleton): string {
   return document.toString({ lineWidth: 0, flowCollectionPadding: false });
 }
 
-export function fromYaml(text: string): unknown {
-  return parse(text);
-}
 

@@ -1,4 +1,4 @@
-import { isObject } from '../util/objects.js';
+import { escapeRegExp, isObject } from '../util/objects.js';
 
 export interface TemplateValues {
   xr: string;
@@ -7,7 +7,6 @@ export interface TemplateValues {
   values: Record<string, string>;
 }
 
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const HASH_SUFFIX = /-[0-9a-f]{12}(?![0-9a-z])/;
 
 /**

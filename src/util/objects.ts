@@ -7,9 +7,6 @@ export function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-export function clone<T>(value: T): T {
-  return structuredClone(value);
-}
 
 /** JSON with object keys sorted at every depth: equal data gives equal text. */
 export function stableStringify(value: unknown): string {
@@ -43,15 +40,6 @@ export function getPath(value: unknown, path: string[]): unknown {
   return current;
 }
 
-export function setPath(target: JsonObject, path: string[], value: unknown): void {
-  let current: JsonObject = target;
-  for (const part of path.slice(0, -1)) {
-    const next = current[part];
-    if (!isObject(next)) current[part] = {};
-    current = current[part] as JsonObject;
-  }
-  current[path[path.length - 1]!] = value;
-}
 
 /** A copy of `target` with `value` at `path`; only the objects along the path are copied. */
 export function withPath(target: JsonObject, path: string[], value: unknown): JsonObject {
@@ -82,4 +70,8 @@ export function k8sOrder(value: unknown): unknown {
   const first = ['apiVersion', 'kind', 'metadata', 'spec', 'status'].filter((key) => key in value);
   const rest = Object.keys(value).filter((key) => !first.includes(key)).sort(compareText);
   return Object.fromEntries([...first, ...rest].map((key) => [key, sortKeys(value[key])]));
+}
+
+export function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

@@ -17,6 +17,18 @@ export function hasConditions(kind: unknown): boolean {
   return kind !== 'ProviderConfig' && kind !== 'ClusterProviderConfig';
 }
 
+/**
+ * An existing resource its provider can no longer reconcile (its ProviderConfig is gone): the desired
+ * spec is recorded, but the cloud state — Ready, facts — stays as it was, and Synced turns False.
+ */
+export function stall(existing: JsonObject, desired: JsonObject): JsonObject {
+  const status = isObject(existing.status) ? existing.status : {};
+  const conditions = (Array.isArray(status.conditions) ? status.conditions : []).map((c) =>
+    isObject(c) && c.type === 'Synced' ? condition('Synced', false, 'ReconcileError') : c,
+  );
+  return { ...existing, spec: desired.spec, status: { ...status, conditions } };
+}
+
 export function condition(type: string, ready: boolean, reason: string): JsonObject {
   return { type, status: ready ? 'True' : 'False', reason, lastTransitionTime: FIXED_TIME };
 }
@@ -28,12 +40,14 @@ export interface Materialize {
   /** The name it already has in observed state; existing resources keep their names. */
   existingName: string | undefined;
   ready: boolean;
+  /** False while its provider cannot reconcile it (its ProviderConfig is gone). */
+  synced?: boolean;
   /** Facts the cloud publishes on it, less any withheld for gating analysis. */
   facts: FactRule[];
 }
 
 /** A desired resource as the simulated control plane observes it after it is applied. */
-export function materialize({ xr, key, desired, existingName, ready, facts }: Materialize): JsonObject {
+export function materialize({ xr, key, desired, existingName, ready, synced = true, facts }: Materialize): JsonObject {
   // Shallow copies along every path written below: the desired body stays untouched for the trace.
   let resource: JsonObject = { ...desired };
   const metadata = isObject(resource.metadata) ? resource.metadata : {};
@@ -49,7 +63,7 @@ export function materialize({ xr, key, desired, existingName, ready, facts }: Ma
     const status = isObject(resource.status) ? resource.status : {};
     resource.status = {
       ...status,
-      conditions: [condition('Ready', ready, ready ? 'Available' : 'Creating'), condition('Synced', true, 'ReconcileSuccess')],
+      conditions: [condition('Ready', ready, ready ? 'Available' : 'Creating'), condition('Synced', synced, synced ? 'ReconcileSuccess' : 'ReconcileError')],
     };
   }
   for (const rule of facts) {

@@ -48,8 +48,8 @@ const SEVERITIES: Record<number, EventRecord['severity']> = {
   [ProtoSeverity.SEVERITY_NORMAL]: 'Normal',
   [ProtoSeverity.SEVERITY_WARNING]: 'Warning',
   [ProtoSeverity.SEVERITY_FATAL]: 'Fatal',
-  // Crossplane treats an unspecified severity as an error, so drift does too.
-  [ProtoSeverity.SEVERITY_UNSPECIFIED]: 'Fatal',
+  // Crossplane logs an unknown severity as a warning ("assuming warning"), so drift does too.
+  [ProtoSeverity.SEVERITY_UNSPECIFIED]: 'Warning',
 };
 
 /** The parts of a response the world acts on, as plain data. */
@@ -93,7 +93,7 @@ export function readResponse(response: RunFunctionResponse): Answer {
     compositeReady: composite ? READY_MARKS[composite.ready] ?? 'Unspecified' : 'Unspecified',
     resources,
     results: response.results.map((result) => ({
-      severity: SEVERITIES[result.severity] ?? 'Fatal',
+      severity: SEVERITIES[result.severity] ?? 'Warning',
       message: result.message,
       ...(result.reason ? { reason: result.reason } : {}),
     })),

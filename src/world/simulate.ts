@@ -3,7 +3,7 @@ import { roleOf } from '../config/roles.js';
 import type { Adapter, K8sObject, Perturbation, Scenario } from '../config/types.js';
 import { isObject, type JsonObject } from '../util/objects.js';
 import { buildRequest, readResponse, type Answer } from './protocol.js';
-import { condition, connectionSecret, materialize } from './materialize.js';
+import { condition, connectionSecret, materialize, stall } from './materialize.js';
 import type { PerturbationRecord, Selector, StepRecord, Trace } from './trace.js';
 import { buildXR, worldCredentials } from './xr.js';
 
@@ -26,8 +26,8 @@ export interface SimulateOptions {
   onStep?: (step: number, request: RunFunctionRequest, answer: Answer) => void;
 }
 
-/** Crossplane stops re-running a function for its requirements after a handful of rounds. */
-const MAX_REQUIREMENT_ROUNDS = 5;
+/** Crossplane re-runs a function for its requirements at most this many times, then gives up. */
+const MAX_REQUIREMENT_ITERATIONS = 5;
 
 class FatalResult extends Error {}
 
@@ -85,36 +85,57 @@ class World {
     });
   }
 
+  /** Whether a resource is reconciled through the XR's cloud credentials (its providerConfigRef names them). */
+  private usesCredentials(resource: JsonObject): boolean {
+    const spec = isObject(resource.spec) ? resource.spec : {};
+    const ref = isObject(spec.providerConfigRef) ? spec.providerConfigRef : undefined;
+    const expected = this.scenario.xr.credentials ?? { kind: 'ClusterProviderConfig', name: 'default' };
+    return ref !== undefined && ref.kind === expected.kind && ref.name === expected.name;
+  }
+
   /** Applies the function's answer: composed resources observed, the rest deleted, the XR's status fed back. */
   apply(answer: Answer): { dropped: string[]; xrReady: boolean } {
     const dropped = [...this.observed.keys()].filter((key) => !(key in answer.resources)).sort();
     for (const key of dropped) this.observed.delete(key);
     for (const key of Object.keys(answer.resources).sort()) {
       if (this.withhold?.what === 'exists' && this.withhold.key === key) continue;
-      const existingName = this.observed.get(key)?.metadata;
+      const desired = answer.resources[key]!.resource;
+      const existing = this.observed.get(key);
+      // Without its ProviderConfig a managed resource cannot be reconciled: a new one is never created
+      // (never Ready, no cloud facts); one that exists keeps the state it had.
+      const stalled = !this.credentialsPresent && this.usesCredentials(desired);
+      const facts = this.adapter.world.observe.filter(
+        (rule) => rule.kind === desired.kind && !(this.withhold?.what === 'fact' && this.withhold.key === key && this.withhold.fact === rule.fact),
+      );
+      if (stalled && existing) {
+        this.observed.set(key, stall(existing, desired));
+        continue;
+      }
       const resource = materialize({
         xr: this.xr,
         key,
-        desired: answer.resources[key]!.resource,
-        existingName: isObject(existingName) ? (existingName.name as string) : undefined,
-        ready: this.isReady(key),
-        facts: this.adapter.world.observe.filter(
-          (rule) =>
-            rule.kind === answer.resources[key]!.resource.kind &&
-            !(this.withhold?.what === 'fact' && this.withhold.key === key && this.withhold.fact === rule.fact),
-        ),
+        desired,
+        existingName: isObject(existing?.metadata) ? (existing.metadata.name as string) : undefined,
+        ready: !stalled && this.isReady(key),
+        synced: !stalled,
+        facts: stalled ? [] : facts,
       });
       this.observed.set(key, resource);
     }
+    this.refreshSecrets();
+    const marks = Object.values(answer.resources).map((resource) => resource.ready);
+    const xrReady = answer.compositeReady !== 'Unspecified' ? answer.compositeReady === 'True' : marks.every((mark) => mark === 'True');
+    this.xr.status = { ...answer.status, conditions: [condition('Ready', xrReady, xrReady ? 'Available' : 'Creating')] };
+    return { dropped, xrReady };
+  }
+
+  /** The connection Secrets the observed resources have written, for requirements to find. */
+  private refreshSecrets(): void {
     this.secrets.clear();
     for (const [key, resource] of this.observed) {
       const secret = connectionSecret(resource, key);
       if (secret) this.secrets.set(`${secret.metadata.namespace}/${secret.metadata.name}`, secret);
     }
-    const marks = Object.values(answer.resources).map((resource) => resource.ready);
-    const xrReady = answer.compositeReady !== 'Unspecified' ? answer.compositeReady === 'True' : marks.every((mark) => mark === 'True');
-    this.xr.status = { ...answer.status, conditions: [condition('Ready', xrReady, xrReady ? 'Available' : 'Creating')] };
-    return { dropped, xrReady };
   }
 
   perturb(perturbation: Perturbation): void {
@@ -135,6 +156,7 @@ class World {
         break;
       case 'delete':
         for (const key of [...this.observed.keys()]) if (this.role(key) === perturbation.role) this.observed.delete(key);
+        this.refreshSecrets();
         break;
     }
   }
@@ -142,22 +164,27 @@ class World {
 
 /** One reconcile, with Crossplane's requirements loop: call again until the requirements settle. */
 async function reconcile(world: World, call: Caller, index: number, phase: string, onStep?: SimulateOptions['onStep']): Promise<StepRecord> {
+  // As Crossplane does: start with no requirements; call again with what the function asked for
+  // until its requirements equal the previous call's; fail when they never settle.
+  let requirements = '{}';
   let required: Record<string, K8sObject[]> | undefined;
   let answer: Answer | undefined;
   let calls = 0;
   let lastRequest: RunFunctionRequest | undefined;
-  for (let round = 0; round < MAX_REQUIREMENT_ROUNDS; round += 1) {
-    const previous = answer;
+  for (let iteration = 0; ; iteration += 1) {
     const request = buildRequest(world.xr, world.observed, required);
     answer = readResponse(await call(request));
     lastRequest = request;
     calls += 1;
     const fatal = answer.results.find((result) => result.severity === 'Fatal');
     if (fatal) throw new FatalResult(`step ${index}: the function returned a Fatal result: ${fatal.message}`);
-    const names = Object.keys(answer.requirements);
-    if (names.length === 0) break;
-    if (previous && JSON.stringify(previous.requirements) === JSON.stringify(answer.requirements)) break;
-    required = Object.fromEntries(names.map((name) => [name, world.resolve(answer!.requirements[name]!)]));
+    const asked = JSON.stringify(answer.requirements);
+    if (asked === requirements) break;
+    if (iteration === MAX_REQUIREMENT_ITERATIONS) {
+      throw new Error(`step ${index}: the function's requirements did not stabilize after ${MAX_REQUIREMENT_ITERATIONS} iterations, as Crossplane requires`);
+    }
+    requirements = asked;
+    required = Object.fromEntries(Object.keys(answer.requirements).map((name) => [name, world.resolve(answer!.requirements[name]!)]));
   }
   const final = answer!;
   onStep?.(index, lastRequest!, final);

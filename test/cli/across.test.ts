@@ -237,8 +237,9 @@ it(
     expect(find(report, `rule:in-cluster-no-delete:${FOURTH}/converge:storage-class-rwx`)).toMatchObject({ class: 'contract', subject: 'storage-class-rwx' });
     const policies = find(report, `div:converge:cache-storage-class:management-policies:${FOURTH}`);
     expect(policies.class).toBe('behavioral');
-    expect(policies.values![FOURTH]).toEqual(['*']);
-    expect(policies.consensus).toEqual(['Observe', 'Create', 'Update', 'LateInitialize']);
+    // One entry per distinct policy list among the role's resources.
+    expect(policies.values![FOURTH]).toEqual([['*']]);
+    expect(policies.consensus).toEqual([['Observe', 'Create', 'Update', 'LateInitialize']]);
   },
   SLOW,
 );
@@ -290,7 +291,8 @@ it(
     expect(ids(report.findings)).toEqual([`div:converge:node-pool:gated-on:${FOURTH}`]);
     const [finding] = report.findings;
     expect(finding).toMatchObject({ class: 'behavioral', scenario: 'converge', subject: 'node-pool' });
-    expect(finding!.values).toEqual({ eks: ['cluster.exists'], [FOURTH]: ['cluster.ready'], gke: ['cluster.exists'], nebius: ['cluster.exists'] });
+    // Without credentials the cluster is never Ready, so pools that wait for Ready also wait for the credentials.
+    expect(finding!.values).toEqual({ eks: ['cluster.exists'], [FOURTH]: ['cluster.ready', 'credentials'], gke: ['cluster.exists'], nebius: ['cluster.exists'] });
     expect(finding!.consensus).toEqual(['cluster.exists']);
   },
   SLOW,

@@ -3,6 +3,7 @@
  * compiled from the current sources once for this file, into a private folder (see helpers/build.ts).
  */
 import { createHash, randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { execa, type Result } from 'execa';
 import { isMap, parseAllDocuments, type Document } from 'yaml';
@@ -215,6 +216,29 @@ describe.concurrent('drift render', () => {
     expect(named.stderr).toContain(`${file}:2:1: unknown key "scenarioz"`);
   });
 
+  it('rejects a --config that is a folder with exit code 2 and a clear message, no stack trace', async () => {
+    const { dir, remove } = tempDir();
+    cleanups.push(remove);
+    const run = await drift(['--config', dir, 'list']);
+    expect(run.exitCode).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toBe(`drift: ${dir}: is a folder, not a config file; pass the path of a drift.config.yaml`);
+  });
+
+  it('rejects diff --output into a missing folder before rendering anything, with exit code 2', async () => {
+    // The crash provider would add its own start error to stderr if drift rendered before checking.
+    const project = tempProject({ providers: brokenAdapter('crash'), scenarios: path.join(REPO, 'scenarios/converge.yaml') });
+    cleanups.push(project.remove);
+    const { dir, remove } = tempDir();
+    cleanups.push(remove);
+    const output = path.join(dir, 'missing', 'report.md');
+    const run = await drift(['--config', project.configFile, 'diff', '--format', 'markdown', '--output', output]);
+    expect(run.exitCode).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toBe(`drift: --output ${output}: the folder ${path.dirname(output)} does not exist; create it or write the report elsewhere`);
+    expect(existsSync(path.dirname(output))).toBe(false);
+  });
+
   it('rejects a missing --config file with exit code 2', async () => {
     const run = await drift(['--config', 'no/such/drift.config.yaml', 'list']);
     expect(run.exitCode).toBe(2);
@@ -246,12 +270,16 @@ describe('Ctrl-C', () => {
       const running = processesIn(hangDir, tag);
       expect(running).toHaveLength(1);
       expect(running[0]!.cwd).toBe(hangDir);
+      // The private folder drift made for the function's socket: Ctrl-C must remove it too.
+      const socketFolder = path.dirname(/--address unix:(\S+)/.exec(running[0]!.args)![1]!);
+      expect(existsSync(socketFolder)).toBe(true);
       child.kill('SIGINT');
       const began = Date.now();
       const run = await child;
       expect(run.exitCode).toBe(130);
       expect(Date.now() - began).toBeLessThan(10_000);
       expect(processesIn(hangDir, tag)).toEqual([]);
+      expect(existsSync(socketFolder)).toBe(false);
     } finally {
       // Never leave a stuck drift (or its function) behind if an assertion failed above.
       child.kill('SIGKILL');

@@ -3,14 +3,18 @@
  * function process outlives the run. Each fixture under test/fixtures/broken breaks in one way.
  */
 import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadProject, selectProject } from '../../src/config/load.js';
-import type { Project } from '../../src/config/types.js';
+import { loadAdapter, loadProject, loadScenario, selectProject } from '../../src/config/load.js';
+import type { Adapter, Project } from '../../src/config/types.js';
 import { runMatrix, type MatrixResult } from '../../src/render/matrix.js';
+import { FunctionProcess, StartError } from '../../src/render/process.js';
+import { buildRequest } from '../../src/world/protocol.js';
 import type { Trace } from '../../src/world/trace.js';
+import { buildXR } from '../../src/world/xr.js';
 import { BROKEN, BROKEN_NAMES, brokenAdapter, REPO, tempProject } from '../helpers/project.js';
-import { processesIn } from '../helpers/processes.js';
+import { processesIn, waitFor } from '../helpers/processes.js';
 
 const CALL_MS = 1500;
 // Tag every process this file starts, so other test files' fixture processes never count here.
@@ -80,6 +84,9 @@ describe('runMatrix with broken providers', () => {
     expect(error).toContain('Command: ');
     expect(error).toContain('output (last lines):');
     expect(error).toContain('crash fixture: cannot load configuration /etc/drift-fixture.conf, giving up');
+    // The command as the adapter wrote it: no random socket path, so reports are the same every run.
+    expect(error).toContain(`Command: ${path.join(REPO, '.venv/bin/python')} main.py --insecure --address {address}\n`);
+    expect(error).not.toContain('unix:/');
     const start = result.starts.find((s) => s.provider === 'crash')!;
     expect(start.error).toBe(error);
   });
@@ -95,7 +102,9 @@ describe('runMatrix with broken providers', () => {
   it('hang: the call deadline fires and the error says it timed out, with the output tail', () => {
     const error = failedCell('hang');
     expect(error).toMatch(/timed out \(DEADLINE_EXCEEDED\): the function hung or is too slow/);
-    expect(error).toContain('hang fixture: serving on unix:');
+    // The function printed its address; the report shows it as {address}, never this run's socket path.
+    expect(error).toContain('hang fixture: serving on {address}');
+    expect(error).not.toContain('unix:/');
   });
 
   it('fatal: the Fatal result stops the simulation and its message is reported', () => {
@@ -107,7 +116,7 @@ describe('runMatrix with broken providers', () => {
   it('garbage: an answer that does not parse is named as not a RunFunctionResponse', () => {
     const error = failedCell('garbage');
     expect(error).toContain('the function answered something that is not a RunFunctionResponse');
-    expect(error).toContain('garbage fixture: serving on unix:');
+    expect(error).toContain('garbage fixture: serving on {address}');
   });
 
   it('gke still renders and converges next to them', () => {
@@ -135,5 +144,76 @@ describe('runMatrix with broken providers', () => {
   it('is bounded by the call deadline, not by the start timeout', () => {
     // The hang provider costs a timed-out probe plus one timed-out call; nothing waits out startMs.
     expect(elapsedMs).toBeLessThan(project.config.timeouts.startMs);
+  });
+});
+
+describe('FunctionProcess start failures and stop', () => {
+  const python = path.join(REPO, '.venv/bin/python');
+  const scenario = loadScenario(path.join(REPO, 'scenarios/converge.yaml'));
+  const fatal = loadAdapter(brokenAdapter('fatal'));
+  const probe = buildRequest(buildXR(fatal, scenario), new Map(), undefined);
+
+  /** The fatal fixture's adapter, started another way. */
+  function variant(command: string[], env: Record<string, string> = {}): Adapter {
+    return { ...fatal, function: { ...fatal.function, command, env } };
+  }
+
+  async function startError(adapter: Adapter, startMs: number): Promise<string> {
+    try {
+      const fn = await FunctionProcess.start(adapter, { startMs, callMs: 1000, probe });
+      await fn.stop();
+    } catch (error) {
+      expect(error).toBeInstanceOf(StartError);
+      return (error as Error).message;
+    }
+    throw new Error('expected the start to fail');
+  }
+
+  it('a start timeout says it timed out, not that the process exited from the SIGTERM drift sent', async () => {
+    const error = await startError(variant([python, '-c', 'import time; time.sleep(60)', '--address', '{address}']), 400);
+    expect(error).toMatch(/^fatal: the function did not answer a call within 400 ms \(/);
+    expect(error).not.toContain('SIGTERM');
+    expect(error).not.toContain('exited');
+    expect(error).toContain('--address {address}');
+    expect(error).not.toContain('unix:/');
+  });
+
+  it('a program that does not exist is named, with its error code and where to fix it', async () => {
+    const error = await startError(variant(['/no/such/interpreter', 'main.py', '--address', '{address}']), 5000);
+    expect(error).toBe(
+      `fatal: could not run /no/such/interpreter: ENOENT (no such program or file); check function.command in ${fatal.file}. ` +
+        'Command: /no/such/interpreter main.py --address {address}',
+    );
+  });
+
+  it('a program that is not executable says EACCES, not "exited (code unknown)"', async () => {
+    const error = await startError(variant([fatal.file, '--address', '{address}']), 5000);
+    expect(error).toContain(`fatal: could not run ${fatal.file}: EACCES (permission denied: is it executable?); check function.command in ${fatal.file}`);
+    expect(error).not.toContain('code unknown');
+  });
+
+  it('stop() kills what the function left in its process group, even once the leader is gone', async () => {
+    const tag = randomUUID();
+    // The grandchild ignores SIGTERM and holds none of the output pipes (which would keep drift
+    // waiting); the leader (python, exec'd by sh) dies of SIGTERM at once.
+    const script = `(trap '' TERM; exec sleep 777 </dev/null >/dev/null 2>&1) & exec "$0" main.py --insecure --address "$1"`;
+    const fn = await FunctionProcess.start(variant(['sh', '-c', script, python, '{address}'], { DRIFT_TEST_TAG: tag }), { startMs: 20_000, callMs: 2000, probe });
+    const folder = path.join(BROKEN, 'fatal');
+    const socketFolder = path.dirname(fn.address.slice('unix:'.length));
+    try {
+      const running = processesIn(folder, tag);
+      expect(running.map((p) => p.args).sort()).toEqual([`${python} main.py --insecure --address ${fn.address}`, 'sleep 777'].sort());
+      await fn.stop();
+      await waitFor(() => processesIn(folder, tag).length === 0, 3000, 'the grandchild to die with its group');
+      expect(existsSync(socketFolder)).toBe(false);
+    } finally {
+      for (const { pid } of processesIn(folder, tag)) {
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          // gone
+        }
+      }
+    }
   });
 });

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadAdapter, loadConfig, loadScenario } from '../../src/config/load.js';
+import { loadAdapter, loadConfig, loadProject, loadScenario } from '../../src/config/load.js';
 import { keyPattern, roleOf } from '../../src/config/roles.js';
 import type { Adapter, FactRule, Scenario } from '../../src/config/types.js';
 import { DriftError, InputError } from '../../src/errors.js';
@@ -184,10 +184,10 @@ then:
     expect(error.problem).toMatch(/not valid YAML: .*unique/i);
   });
 
-  it('rejects a node pool listed twice', () => {
-    const where = file('twice.yaml', 'description: d\nxr:\n  nodePools: [{name: a, nodeCount: 1}, {name: a, nodeCount: 2}]\n');
+  it('rejects a node pool listed twice, at the second one', () => {
+    const where = file('twice.yaml', 'description: d\nxr:\n  nodePools:\n    - {name: a, nodeCount: 1}\n    - {name: a, nodeCount: 2}\n');
     const error = inputError(() => loadScenario(where));
-    expect(error.file).toBe(where);
+    expectLocated(error, where, 5, 14); // the second `a`
     expect(error.problem).toContain('node pool "a" is listed twice');
   });
 });
@@ -315,12 +315,115 @@ describe('loadConfig', () => {
     expect(error.problem).toBe('"concurrency" must be integer');
   });
 
+  it('says so when --config names a folder, instead of failing inside the YAML reader', () => {
+    const folder = path.dirname(file('README', 'a folder\n'));
+    expect(() => loadConfig(folder)).toThrow(DriftError);
+    expect(() => loadConfig(folder)).toThrow(`${folder}: is a folder, not a config file; pass the path of a drift.config.yaml`);
+  });
+
+  it('rejects maxSteps below 2: a fixpoint needs two equal steps', () => {
+    const where = file('drift.config.yaml', 'maxSteps: 1\n');
+    const error = inputError(() => loadConfig(where));
+    expectLocated(error, where, 1, 11);
+    expect(error.problem).toBe('"maxSteps" must be >= 2');
+    expect(loadConfig(file('drift.config.yaml', 'maxSteps: 2\n')).maxSteps).toBe(2);
+  });
+
   it('rejects invalid YAML', () => {
     const where = file('drift.config.yaml', 'providers: [a\n');
     const error = inputError(() => loadConfig(where));
     expect(error.file).toBe(where);
     expect(error.line).toBeGreaterThanOrEqual(1);
     expect(error.problem).toMatch(/^not valid YAML: /);
+  });
+});
+
+describe('loadProject', () => {
+  const pools = 'xr:\n  nodePools: [{name: gpu, gpu: L4, nodeCount: 1}]\n';
+  const adapterText = (name: string, extra = '') =>
+    `name: ${name}\nfunction: {command: [python3]}\nxr:\n  apiVersion: v1\n  kind: K\n  gpus:\n    L4: {type: l4}\n${extra}`;
+
+  /** A project folder: drift.config.yaml, providers/<name>/provider.yaml and scenario files. */
+  function project(files: Record<string, string>): { dir: string; files: Record<string, string> } {
+    counter += 1;
+    const dir = path.join(temp.dir, `project-${counter}`);
+    const written = writeFiles(dir, { 'drift.config.yaml': 'providers: providers/*/provider.yaml\nscenarios: [scenarios/*.yaml, more/*.yaml]\n', ...files });
+    return { dir, files: written };
+  }
+
+  async function projectError(dir: string): Promise<InputError> {
+    const error = await loadProject(undefined, dir).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(InputError);
+    return error as InputError;
+  }
+
+  it('accepts contract roles and roles an adapter declares, in perturbations and readiness', async () => {
+    const { dir } = project({
+      'providers/a/provider.yaml': adapterText('a', 'roles: {"nodegroup-{pool}": gpu-group}\n'),
+      'providers/b/provider.yaml': adapterText('b'),
+      'scenarios/s.yaml': `description: d\n${pools}world: {ready: {except: [gpu-group, cluster]}}\nthen:\n  - {do: delete, role: node-pool}\n  - {do: unready, role: gpu-group}\n`,
+    });
+    const loaded = await loadProject(undefined, dir);
+    expect(loaded.scenarios.map((s) => s.name)).toEqual(['s']);
+  });
+
+  it('rejects a perturbation role nobody knows, at the role, listing the known ones', async () => {
+    const { dir, files } = project({
+      'providers/a/provider.yaml': adapterText('a', 'roles: {"subnet-{zone}": subnet, "iam-{x}": iam}\n'),
+      'scenarios/s.yaml': `description: d\n${pools}then:\n  - {do: remove-credentials}\n  - {do: unready, role: clsuter}\n`,
+    });
+    const error = await projectError(dir);
+    expectLocated(error, files['scenarios/s.yaml']!, 6, 25); // `clsuter`
+    expect(error.problem).toBe(
+      'then.1.role: "clsuter" is not a known role; use a contract role or one an adapter\'s roles map declares: ' +
+        'cache-storage-class, cluster, iam, network, node-pool, provider-config-helm, provider-config-kubernetes, subnet, system-pool',
+    );
+  });
+
+  it('rejects an unknown role in world.ready.except, at the entry', async () => {
+    const { dir, files } = project({
+      'providers/a/provider.yaml': adapterText('a'),
+      'scenarios/s.yaml': `description: d\n${pools}world:\n  ready:\n    except:\n      - cluster\n      - nodepool\n`,
+    });
+    const error = await projectError(dir);
+    expectLocated(error, files['scenarios/s.yaml']!, 8, 9);
+    expect(error.problem).toMatch(/^world\.ready\.except\.1: "nodepool" is not a known role; .*: cache-storage-class, cluster, network, node-pool,/);
+  });
+
+  it('rejects two scenario files with the same name', async () => {
+    const { dir, files } = project({
+      'providers/a/provider.yaml': adapterText('a'),
+      'scenarios/converge.yaml': `description: d\n${pools}`,
+      'more/converge.yaml': `description: e\n${pools}`,
+    });
+    const error = await projectError(dir);
+    // Matches are sorted by path: more/ comes first, so the one under scenarios/ is the duplicate.
+    expectLocated(error, files['scenarios/converge.yaml']!, 1, 1);
+    expect(error.problem).toBe(`scenario name "converge" (from the file name) is also used by ${files['more/converge.yaml']}; rename one of the files`);
+  });
+
+  it('rejects two providers with the same name, at the name', async () => {
+    const { dir, files } = project({
+      'providers/a/provider.yaml': adapterText('same'),
+      'providers/b/provider.yaml': `# the second\n${adapterText('same')}`,
+      'scenarios/s.yaml': `description: d\n${pools}`,
+    });
+    const error = await projectError(dir);
+    expectLocated(error, files['providers/b/provider.yaml']!, 2, 7);
+    expect(error.problem).toContain('provider name "same" is also used by');
+  });
+
+  it('rejects a GPU an adapter does not map, at its xr.gpus', async () => {
+    const { dir, files } = project({
+      'providers/a/provider.yaml': adapterText('a'),
+      'scenarios/s.yaml': 'description: d\nxr:\n  nodePools: [{name: gpu, gpu: H100, nodeCount: 1}]\n',
+    });
+    const error = await projectError(dir);
+    expectLocated(error, files['providers/a/provider.yaml']!, 7, 5); // the mapping under `gpus:`
+    expect(error.problem).toBe('scenario scenarios/s.yaml asks for GPU "H100", which xr.gpus does not map; add it');
   });
 });
 

@@ -116,13 +116,14 @@ describe('compareAcross: consensus and outliers', () => {
     ]);
   });
 
-  it('compares timing relative to the cluster, so a provider one step later throughout does not diverge', () => {
+  it('compares timing relative to the cluster, and the cluster itself in absolute steps', () => {
     const late = goodSkeleton('b');
     for (const resource of Object.values(late.resources)) {
       resource.appears += 1;
       if (resource.ready !== null) resource.ready += 1;
     }
-    expect(across([goodSkeleton('a'), late])).toEqual([]);
+    // Held back one step throughout: only the cluster's own timing shows it, no other role.
+    expect(ids(across([goodSkeleton('a'), late, goodSkeleton('c')]))).toEqual(['div:converge:cluster:appears:b', 'div:converge:cluster:ready:b']);
     // A node pool that becomes ready a step later than the cluster warrants does diverge.
     const slowPool = withResource('b', 'nodepool-gpu', { ready: 3 });
     expect(ids(across([goodSkeleton('a'), slowPool, goodSkeleton('c')]))).toEqual(['div:converge:node-pool:ready:b']);

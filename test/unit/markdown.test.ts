@@ -88,6 +88,15 @@ describe('escaping', () => {
     expect(cellPipes(out)).toBe(0);
   });
 
+  it('escapeInline defuses GitHub autolinks: URLs, www. hosts and e-mail addresses', () => {
+    const out = escapeInline('see https://evil.example/x, HTTP://a.b, www.evil.com and mail me@evil.com');
+    expect(out).toBe('see https\u200B://evil.example/x, HTTP\u200B://a.b, www\u200B.evil.com and mail me@\u200Bevil.com');
+    // Nothing GitHub's autolink extension recognises is left.
+    expect(out).not.toMatch(/https?:\/\/|www\.|[A-Za-z0-9.+-]@[A-Za-z0-9]/i);
+    // Also where drift's own sentences carry untrusted text around their commands.
+    expect(inlineWithCode('run `drift diff` on https://x.y')).toBe('run `drift diff` on https\u200B://x.y');
+  });
+
   it('escapeInline keeps a pipe after a backslash escaped', () => {
     expect(cellPipes(escapeInline('a\\|b'))).toBe(0);
     expect(cellPipes(escapeInline('a\\\\|b\\\\\\|c'))).toBe(0);
@@ -198,6 +207,33 @@ describe('renderMarkdown', () => {
     }
     expect(out.match(/<details>/g)?.length).toBe(2);
     expect(outsideCode(out).match(/<\/details>/g)?.length).toBe(2);
+  });
+
+  it("puts an error finding's multi-line output in a code block, not in its one-line message", () => {
+    const message = [
+      'crash: the function exited (code 1) before answering a call. Command: python main.py --address {address}',
+      '  output (last lines):',
+      '    Traceback (most recent call last):',
+      '    **not bold** <b>x</b> ``` https://x.y',
+    ].join('\n');
+    const error: Finding = {
+      id: 'error:eks/default',
+      type: 'error',
+      class: 'contract',
+      provider: 'eks',
+      scenario: 'default',
+      subject: 'render',
+      message,
+      hint: 'fix the function',
+    };
+    const out = renderMarkdown(buildReport(PROVIDERS, SCENARIOS, [error]));
+    const headline = out.split('\n').find((line) => line.startsWith('**💥 error**'))!;
+    expect(headline).toBe('**💥 error** `render`: crash: the function exited \\(code 1\\) before answering a call. Command: python main.py --address {address}<br>');
+    expect(out).toContain(fence(message.split('\n').slice(1).join('\n'), 'text'));
+    expect(out).toContain('````text\n  output (last lines):\n    Traceback (most recent call last):\n    **not bold** <b>x</b> ``` https://x.y\n````');
+    // A one-line listing (when details are dropped) shows the first line only.
+    const tight = renderMarkdown(buildReport(PROVIDERS, SCENARIOS, [error, ...syntheticReport(400, 0, { diffLines: 40 }).findings]), { budget: 20_000 });
+    expect(tight).toMatch(/^- eks \/ default: crash: the function exited \\\(code 1\\\) before answering a call\. Command: python main\.py --address \{address\} `error:eks\/default`$/m);
   });
 
   it('fits a report with thousands of findings in the budget and says what it dropped', () => {

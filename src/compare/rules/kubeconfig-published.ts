@@ -1,3 +1,4 @@
+import { kubeconfigWiring } from '../../skeleton/wiring.js';
 import type { Rule } from './types.js';
 
 export const kubeconfigPublished: Rule = {
@@ -6,9 +7,8 @@ export const kubeconfigPublished: Rule = {
   rationale: 'InferenceCluster finds the workload cluster through this entry; an entry nothing writes points at a Secret that never exists.',
   check({ skeleton }) {
     if (skeleton.error || !skeleton.converged) return [];
-    const entry = skeleton.status.secrets.find((secret) => secret.type === 'Kubeconfig');
+    const { entry, writers } = kubeconfigWiring(skeleton);
     if (!entry) return [{ subject: 'status.secrets', message: 'no {type: Kubeconfig} entry in status.secrets' }];
-    const writer = Object.values(skeleton.resources).some((r) => r.writes === entry.name || r.writes?.endsWith(`/${entry.name}`));
-    return writer ? [] : [{ subject: 'status.secrets', message: `no composed resource writes the Kubeconfig Secret ${entry.name}` }];
+    return writers.length ? [] : [{ subject: 'status.secrets', message: `no composed resource writes the Kubeconfig Secret ${entry.name}` }];
   },
 };

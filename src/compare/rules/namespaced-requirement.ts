@@ -6,7 +6,12 @@ export const namespacedRequirement: Rule = {
   rationale: 'Without a namespace Crossplane looks for a cluster-scoped resource and finds nothing: the function waits forever.',
   check({ skeleton }) {
     return Object.entries(skeleton.requirements)
-      .filter(([, requirement]) => requirement.kind === 'ProviderConfig' && !requirement.select.namespace)
-      .map(([name]) => ({ subject: `requirements.${name}`, message: `requirement ${name} selects a namespaced ProviderConfig without a namespace` }));
+      .filter(([, requirement]) => requirement.kind === 'ProviderConfig' && requirement.select.namespace !== '{namespace}')
+      .map(([name, requirement]) => ({
+        subject: `requirements.${name}`,
+        message: requirement.select.namespace
+          ? `requirement ${name} selects a namespaced ProviderConfig in ${requirement.select.namespace}, not the XR's namespace`
+          : `requirement ${name} selects a namespaced ProviderConfig without a namespace`,
+      }));
   },
 };

@@ -1,3 +1,4 @@
+import { kubeconfigWiring } from '../../skeleton/wiring.js';
 import type { Rule } from './types.js';
 
 const ROLES = ['provider-config-kubernetes', 'provider-config-helm'];
@@ -8,7 +9,7 @@ export const providerConfigsReadKubeconfig: Rule = {
   rationale: 'Everything Modelplane installs in the cluster goes through these two ProviderConfigs.',
   check({ skeleton }) {
     if (skeleton.error || !skeleton.converged) return [];
-    const entry = skeleton.status.secrets.find((secret) => secret.type === 'Kubeconfig');
+    const { entry, readers } = kubeconfigWiring(skeleton);
     const violations = [];
     for (const role of ROLES) {
       const resource = Object.entries(skeleton.resources).find(([, r]) => r.role === role);
@@ -17,10 +18,9 @@ export const providerConfigsReadKubeconfig: Rule = {
         continue;
       }
       const [key, pc] = resource;
-      const wanted = entry ? `${entry.name}:${entry.key}` : undefined;
-      // The Secret is written in the XR's namespace; a read from any other namespace finds nothing.
-      if (!wanted || !(pc.reads ?? []).some((read) => read === wanted || read === `{namespace}/${wanted}`)) {
-        violations.push({ subject: key, message: `${key} reads ${JSON.stringify(pc.reads ?? [])}, not the published kubeconfig ${wanted ?? '(none)'}` });
+      if (!readers.some(([reader]) => reader === key)) {
+        const wanted = entry ? `{namespace}/${entry.name}:${entry.key}` : '(none published)';
+        violations.push({ subject: key, message: `${key} reads ${JSON.stringify(pc.reads ?? [])}, not the published kubeconfig ${wanted}` });
       }
     }
     return violations;

@@ -23,5 +23,4 @@ export interface Rule {
   check(context: RuleContext): Violation[];
 }
 
-/** Cloud resources vs in-cluster resources (ProviderConfigs, Objects) served by Crossplane providers. */
-export const isInCluster = (apiVersion: string) => /\.crossplane\.io\//.test(`${apiVersion}/`);
+export { isInCluster } from '../../skeleton/facets.js';

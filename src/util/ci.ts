@@ -1,0 +1,5 @@
+/** Whether drift runs in CI: `CI` set to anything but `false` or `0`, as CI services set it. */
+export function isCI(): boolean {
+  const value = process.env.CI;
+  return value !== undefined && value !== '' && value !== 'false' && value !== '0';
+}
