@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { DriftError } from '../errors.js';
-import { DEFAULT_API_URL, explainGitHubError, upsertStickyComment } from '../github/comment.js';
 import { readMarker } from '../report/markdown.js';
 
 interface CommentOptions {
@@ -43,6 +42,8 @@ export function registerComment(program: Command): void {
 
       const token = process.env.GITHUB_TOKEN ?? '';
       if (!token.trim()) throw new DriftError('GITHUB_TOKEN is not set: drift comment needs a token that may write pull-request comments (in a workflow: `env: GITHUB_TOKEN: ${{ github.token }}` with `permissions: pull-requests: write`).');
+      // Octokit is loaded only by the command that talks to GitHub.
+      const { DEFAULT_API_URL, explainGitHubError, upsertStickyComment } = await import('../github/comment.js');
       const baseUrl = process.env.GITHUB_API_URL || DEFAULT_API_URL;
       if (!/^https?:\/\/[^\s]+$/.test(baseUrl)) throw new DriftError(`GITHUB_API_URL must be an http(s) URL, got ${JSON.stringify(baseUrl)}`);
 

@@ -1,4 +1,4 @@
-import { diff } from 'jest-diff';
+import { createRequire } from 'node:module';
 import { toCanonicalYaml } from '../skeleton/canonical.js';
 import { SKELETON_VERSION, type Skeleton } from '../skeleton/types.js';
 import { isObject, stableStringify } from '../util/objects.js';
@@ -19,6 +19,11 @@ export interface SectionChange {
   change: 'added' | 'removed' | 'changed';
   diff: string;
 }
+
+// jest-diff is needed only when a golden differs; load it then, not on every run.
+const require = createRequire(import.meta.url);
+const diff = (a: string, b: string, options: DiffOptions): string | null => (require('jest-diff') as typeof import('jest-diff')).diff(a, b, options);
+type DiffOptions = NonNullable<Parameters<(typeof import('jest-diff'))['diff']>[2]>;
 
 const sectionYaml = (value: unknown) => (value === undefined ? '' : stringify(value, { lineWidth: 0 }));
 
