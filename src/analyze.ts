@@ -2,6 +2,7 @@ import type { RunFunctionRequest } from '@crossplane-org/function-sdk-typescript
 import type { Adapter, Project } from './config/types.js';
 import type { Finding } from './compare/findings.js';
 import { ablationsFor, followUps, gatesFrom, hidesSomething, type Ablation } from './compare/gating.js';
+import { memoize } from './render/memo.js';
 import { runMatrix, simulateOptions, type Progress, type ProviderStart, type RenderTiming } from './render/matrix.js';
 import { skeletonize } from './skeleton/skeletonize.js';
 import type { Skeleton } from './skeleton/types.js';
@@ -63,6 +64,8 @@ async function checkDeterminism(
   nondeterministic: Map<string, string>,
   findings: Finding[],
 ): Promise<void> {
+  // Scenarios that share their first steps settle on byte-identical requests: replay each once.
+  const replay = memoize(call);
   await Promise.all(
     traces.map(async (trace) => {
       if (trace.error) return;
@@ -72,7 +75,7 @@ async function checkDeterminism(
         if (!first) continue;
         let again: Answer;
         try {
-          again = readResponse(await call(first.request));
+          again = readResponse(await replay(first.request));
         } catch (error) {
           findings.push(errorFinding(trace, 'determinism replay', `step ${step}: ${(error as Error).message}`));
           return;
