@@ -2,6 +2,7 @@ import type { RunFunctionRequest } from '@crossplane-org/function-sdk-typescript
 import type { Adapter, Project } from './config/types.js';
 import type { Finding } from './compare/findings.js';
 import { ablationsFor, followUps, gatesFrom, hidesSomething, type Ablation } from './compare/gating.js';
+import type { Send } from './render/client.js';
 import { memoize } from './render/memo.js';
 import { runMatrix, simulateOptions, type Progress, type ProviderStart, type RenderTiming } from './render/matrix.js';
 import { skeletonize } from './skeleton/skeletonize.js';
@@ -58,14 +59,14 @@ function settledSteps(trace: Trace): number[] {
 async function checkDeterminism(
   project: Project,
   adapter: Adapter,
-  call: Caller,
+  send: Send,
   traces: Trace[],
   recorded: Map<string, Map<number, { request: RunFunctionRequest; answer: Answer }>>,
   nondeterministic: Map<string, string>,
   findings: Finding[],
 ): Promise<void> {
   // Scenarios that share their first steps settle on byte-identical requests: replay each once.
-  const replay = memoize(call);
+  const replay = memoize(send);
   await Promise.all(
     traces.map(async (trace) => {
       if (trace.error) return;

@@ -1,15 +1,30 @@
 import { credentials, makeGenericClientConstructor, status as GrpcStatus, type Client, type ServiceError } from '@grpc/grpc-js';
-import { FunctionRunnerServiceService, type RunFunctionRequest, type RunFunctionResponse } from '@crossplane-org/function-sdk-typescript';
+import { FunctionRunnerServiceService, RunFunctionRequest, type RunFunctionResponse } from '@crossplane-org/function-sdk-typescript';
+
+/** A request, or one already encoded (the memo encodes each request once to key it; gRPC reuses the bytes). */
+export type OutgoingRequest = RunFunctionRequest | Uint8Array;
+
+/** Sends a request, encoded or not, straight to the function. */
+export type Send = (request: OutgoingRequest) => Promise<RunFunctionResponse>;
 
 type RunFunctionClient = Client & {
   runFunction(
-    request: RunFunctionRequest,
+    request: OutgoingRequest,
     options: { deadline: Date },
     callback: (error: ServiceError | null, response?: RunFunctionResponse) => void,
   ): void;
 };
 
-const RunnerClient = makeGenericClientConstructor(FunctionRunnerServiceService, 'FunctionRunnerService');
+const RunnerClient = makeGenericClientConstructor(
+  {
+    runFunction: {
+      ...FunctionRunnerServiceService.runFunction,
+      requestSerialize: (request: OutgoingRequest) =>
+        request instanceof Uint8Array ? Buffer.from(request.buffer, request.byteOffset, request.byteLength) : Buffer.from(RunFunctionRequest.encode(request).finish()),
+    },
+  },
+  'FunctionRunnerService',
+);
 
 /** A failed RunFunction call, with the gRPC status that tells "not up yet" from "broken". */
 export class CallError extends Error {
@@ -40,7 +55,7 @@ export class FunctionClient {
     }) as unknown as RunFunctionClient;
   }
 
-  run(request: RunFunctionRequest, timeoutMs: number): Promise<RunFunctionResponse> {
+  run(request: OutgoingRequest, timeoutMs: number): Promise<RunFunctionResponse> {
     return new Promise((resolve, reject) => {
       this.client.runFunction(request, { deadline: new Date(Date.now() + timeoutMs) }, (error, response) => {
         if (error) {

@@ -6,6 +6,7 @@ import { simulate, type Caller, type SimulateOptions } from '../world/simulate.j
 import type { Trace } from '../world/trace.js';
 import { buildXR } from '../world/xr.js';
 import { compareText } from '../util/objects.js';
+import type { Send } from './client.js';
 import { memoize } from './memo.js';
 import { FunctionProcess } from './process.js';
 
@@ -28,7 +29,7 @@ export interface MatrixOptions {
   /** Sees every step's final request and answer of the main renders, by `provider/scenario`. */
   onStep?: (cell: string, step: number, request: RunFunctionRequest, answer: Answer) => void;
   /** Extra work per provider while its process is up (gating analysis, determinism re-runs). */
-  withProcess?: (adapter: Adapter, callers: { call: Caller; fresh: Caller }, traces: Trace[]) => Promise<void>;
+  withProcess?: (adapter: Adapter, callers: { call: Caller; fresh: Send }, traces: Trace[]) => Promise<void>;
 }
 
 export interface RenderTiming {
@@ -119,7 +120,7 @@ async function renderProvider(
   options: MatrixOptions,
   report: (phase: Progress['phase'], done: number) => void,
 ): Promise<void> {
-  const fresh: Caller = (request) => fn.call(request);
+  const fresh: Send = (request) => fn.call(request);
   const call = memoize(fresh);
   let done = 0;
   report('rendering', 0);

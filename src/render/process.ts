@@ -6,7 +6,7 @@ import { execa, type ResultPromise } from 'execa';
 import type { RunFunctionRequest, RunFunctionResponse } from '@crossplane-org/function-sdk-typescript';
 import type { Adapter } from '../config/types.js';
 import { DriftError } from '../errors.js';
-import { CallError, FunctionClient } from './client.js';
+import { CallError, FunctionClient, type OutgoingRequest } from './client.js';
 import { track, untrack } from './reaper.js';
 
 const TAIL_BYTES = 4096;
@@ -154,7 +154,7 @@ export class FunctionProcess {
     return `${name}: could not run ${program}: ${error.code} (${SPAWN_HINTS[error.code] ?? error.message}); check function.command in ${file}. Command: ${this.commandLine()}`;
   }
 
-  async call(request: RunFunctionRequest): Promise<RunFunctionResponse> {
+  async call(request: OutgoingRequest): Promise<RunFunctionResponse> {
     if (this.exit) throw new DriftError(`the function process has exited (${this.exitDescription()})${this.describeTail()}`);
     this.calls += 1;
     try {

@@ -70,7 +70,22 @@ function sortedEntries<T>(map: Record<string, T>): Array<[string, T]> {
   return Object.entries(map).sort(([a], [b]) => compareText(a, b));
 }
 
+/**
+ * A memoized response is read by every simulation that reaches it; read it once. Answers are never
+ * mutated (the world copies what it changes), so sharing them is safe.
+ */
+const answers = new WeakMap<RunFunctionResponse, Answer>();
+
 export function readResponse(response: RunFunctionResponse): Answer {
+  let answer = answers.get(response);
+  if (!answer) {
+    answer = toAnswer(response);
+    answers.set(response, answer);
+  }
+  return answer;
+}
+
+function toAnswer(response: RunFunctionResponse): Answer {
   const requirements: Record<string, Selector> = {};
   for (const [name, selector] of sortedEntries(response.requirements?.resources ?? {})) {
     requirements[name] = {
