@@ -57,8 +57,6 @@ function settledSteps(trace: Trace): number[] {
  * whose answers wander earlier never reaches a fixpoint at all, which xr-converges reports.
  */
 async function checkDeterminism(
-  project: Project,
-  adapter: Adapter,
   send: Send,
   traces: Trace[],
   recorded: Map<string, Map<number, { request: RunFunctionRequest; answer: Answer }>>,
@@ -143,7 +141,7 @@ export async function analyze(project: Project, options: AnalyzeOptions = {}): P
       : {}),
     withProcess: async (adapter, { call, fresh }, own) => {
       await Promise.all([
-        options.determinism !== false ? checkDeterminism(project, adapter, fresh, own, recorded, nondeterministic, findings) : undefined,
+        options.determinism !== false ? checkDeterminism(fresh, own, recorded, nondeterministic, findings) : undefined,
         options.gating !== false ? analyzeGates(project, adapter, call, own, gates, findings) : undefined,
       ]);
     },

@@ -6,7 +6,7 @@
  */
 import type { Finding, FindingClass } from '../compare/findings.js';
 import { sortKeys } from '../util/objects.js';
-import type { CellState, Report } from './model.js';
+import { placeOf, type CellState, type Report } from './model.js';
 import { describeScenarios, groupAccepted, type AcceptedGroup } from './accepted.js';
 
 /** GitHub rejects an issue comment longer than this many characters. */
@@ -155,10 +155,7 @@ const DROP_ADVICE = "run `drift diff` locally or see the job's artifact";
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
-function where(finding: Finding): string {
-  if (finding.provider && finding.scenario) return `${finding.provider} / ${finding.scenario}`;
-  return finding.provider ?? finding.scenario ?? 'all providers';
-}
+const where = (finding: Finding) => placeOf(finding, ' / ', 'all providers');
 
 function valueText(value: unknown): string {
   if (value === undefined) return 'undefined';

@@ -57,3 +57,9 @@ export function buildReport(providers: string[], scenarios: string[], all: Findi
     },
   };
 }
+
+/** Where a finding is: `provider<separator>scenario`, or whichever of them it names, or `all`. */
+export function placeOf(finding: Finding, separator: string, all: string): string {
+  if (finding.provider && finding.scenario) return `${finding.provider}${separator}${finding.scenario}`;
+  return finding.provider ?? finding.scenario ?? all;
+}

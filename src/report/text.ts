@@ -1,17 +1,14 @@
 import { styleText } from 'node:util';
 import type { Finding } from '../compare/findings.js';
 import { describeScenarios, groupAccepted } from './accepted.js';
-import type { CellState, Report } from './model.js';
+import { placeOf, type CellState, type Report } from './model.js';
 
 type Style = Parameters<typeof styleText>[0];
 
 const CELL_LABEL: Record<CellState, string> = { clean: 'clean', divergent: 'divergent', changed: 'changed', contract: 'contract', error: 'error' };
 const CELL_STYLE: Record<CellState, Style> = { clean: 'green', divergent: 'yellow', changed: 'yellow', contract: 'red', error: 'red' };
 
-function where(finding: Finding): string {
-  if (finding.provider && finding.scenario) return `${finding.provider}/${finding.scenario}`;
-  return finding.provider ?? finding.scenario ?? 'all';
-}
+const where = (finding: Finding) => placeOf(finding, '/', 'all');
 
 function indent(text: string, by = '    '): string {
   return text

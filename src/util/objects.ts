@@ -1,6 +1,5 @@
 /** Small, pure helpers over plain JSON-like data. */
 
-export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: unknown };
 
 export function isObject(value: unknown): value is JsonObject {
