@@ -57,10 +57,11 @@ class Composer:
     """Builds the desired state of one EKSCluster from its spec and the observed composed resources."""
 
     def __init__(self, req: fnv1.RunFunctionRequest, rsp: fnv1.RunFunctionResponse) -> None:
-        """Read the XR and observed resources as plain dicts; reject a spec that cannot be composed."""
+        """Read the XR (observed resources are read on demand); reject a spec that cannot be composed."""
         self.rsp = rsp
         self.xr = resource.struct_to_dict(req.observed.composite.resource)
-        self.observed = {key: resource.struct_to_dict(r.resource) for key, r in req.observed.resources.items()}
+        self.observed_resources = req.observed.resources
+        self._observed_dicts: dict[str, dict[str, Any]] = {}
         self.name: str = self.xr["metadata"]["name"]
         self.namespace: str = self.xr["metadata"].get("namespace", "")
         spec = self.xr.get("spec", {})
@@ -141,7 +142,7 @@ class Composer:
         """
         for pool in [SYSTEM_POOL, *self.pools]:
             key = f"nodepool-{pool['name']}"
-            if self._observed("cluster") or self._observed(key):
+            if "cluster" in self.observed_resources or key in self.observed_resources:
                 self._desire(key, self._node_group(pool))
 
     def compose_filesystem(self) -> None:
@@ -289,8 +290,17 @@ class Composer:
         self.rsp.desired.resources[key].resource.update(body)
 
     def _observed(self, key: str) -> dict[str, Any] | None:
-        """The observed composed resource for `key`, or None if it does not exist yet."""
-        return self.observed.get(key)
+        """The observed composed resource under `key`, if it exists.
+
+        Converted to a dict on first use: a reconcile reads only a few observed resources, and
+        converting every one on every call would dominate the function's time.
+        """
+        observed = self.observed_resources.get(key)
+        if observed is None:
+            return None
+        if key not in self._observed_dicts:
+            self._observed_dicts[key] = resource.struct_to_dict(observed.resource)
+        return self._observed_dicts[key]
 
     def _observed_fact(self, key: str, *path: str) -> Any:
         """A value inside an observed composed resource, or None while it (or the resource) is absent."""
@@ -303,5 +313,4 @@ class Composer:
 
     def _observed_ready(self, key: str) -> bool:
         """Whether the observed resource reports condition Ready=True."""
-        conditions = self._observed_fact(key, "status", "conditions") or []
-        return any(c.get("type") == "Ready" and c.get("status") == "True" for c in conditions)
+        return resource.get_condition(self.observed_resources.get(key), "Ready").status == "True"

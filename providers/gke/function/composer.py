@@ -61,10 +61,7 @@ class Composer:
         self.region: str = spec.get("region", "")
         self.pools: list[dict] = spec.get("nodePools", [])
         self.credentials: dict = {**DEFAULT_CREDENTIALS, **spec.get("credentials", {})}
-        self.observed: dict[str, dict] = {
-            key: resource.struct_to_dict(observed.resource)
-            for key, observed in req.observed.resources.items()
-        }
+        self._observed_dicts: dict[str, dict] = {}
         self.desired: dict[str, dict] = {}
         # Absent (first call) and empty (nothing matched) both mean: no credentials yet.
         self.provider_config: dict | None = request.get_required_resource(req, REQUIREMENT)
@@ -149,7 +146,7 @@ class Composer:
 
     def compose_node_pools(self) -> None:
         """The system pool plus one per spec pool, once the cluster they attach to exists."""
-        cluster_exists = "cluster" in self.observed
+        cluster_exists = "cluster" in self.req.observed.resources
         for pool in [SYSTEM_POOL, *self.pools]:
             body = self._node_pool(pool) if cluster_exists else None
             self._desire_or_keep(f"nodepool-{pool['name']}", body)
@@ -301,8 +298,17 @@ class Composer:
         return [f"{self.region}-{letter}" for letter in ascii_lowercase[:count]]
 
     def _observed(self, key: str) -> dict | None:
-        """The observed composed resource under `key`, if it exists."""
-        return self.observed.get(key)
+        """The observed composed resource under `key`, if it exists.
+
+        Converted to a dict on first use: a reconcile reads only a few observed resources, and
+        converting every one on every call would dominate the function's time.
+        """
+        observed = self.req.observed.resources.get(key)
+        if observed is None:
+            return None
+        if key not in self._observed_dicts:
+            self._observed_dicts[key] = resource.struct_to_dict(observed.resource)
+        return self._observed_dicts[key]
 
     def _observed_fact(self, key: str, path: tuple[str, ...]) -> Any:
         """A field of an observed resource (a cloud-assigned fact), or None while unknown."""

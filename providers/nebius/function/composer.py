@@ -61,10 +61,8 @@ class Composer:
         self.region: str = spec.get("region", "")
         self.pools: list[dict[str, Any]] = spec.get("nodePools", [])
         self.credentials: dict[str, str] = {**DEFAULT_CREDENTIALS, **spec.get("credentials", {})}
-        self.observed: dict[str, dict[str, Any]] = {
-            key: resource.struct_to_dict(observed.resource)
-            for key, observed in req.observed.resources.items()
-        }
+        self.observed_resources = req.observed.resources
+        self._observed_dicts: dict[str, dict[str, Any]] = {}
         self.desired: dict[str, dict[str, Any]] = {}
         # Absent (first call) and empty (nothing matched) both mean: no credentials yet.
         self.provider_config = request.get_required_resource(req, REQUIREMENT)
@@ -155,7 +153,7 @@ class Composer:
         """
         for pool in [SYSTEM_POOL, *self.pools]:
             key = f"nodepool-{pool['name']}"
-            if self._observed("cluster") or self._observed(key):
+            if "cluster" in self.observed_resources or key in self.observed_resources:
                 self._desire(key, self._node_group(pool))
 
     def _node_group(self, pool: dict[str, Any]) -> dict[str, Any]:
@@ -309,8 +307,17 @@ class Composer:
         return {"kind": self.credentials["kind"], "name": self.credentials["name"]}
 
     def _observed(self, key: str) -> dict[str, Any] | None:
-        """The observed composed resource under `key`, if it exists."""
-        return self.observed.get(key)
+        """The observed composed resource under `key`, if it exists.
+
+        Converted to a dict on first use: a reconcile reads only a few observed resources, and
+        converting every one on every call would dominate the function's time.
+        """
+        observed = self.observed_resources.get(key)
+        if observed is None:
+            return None
+        if key not in self._observed_dicts:
+            self._observed_dicts[key] = resource.struct_to_dict(observed.resource)
+        return self._observed_dicts[key]
 
     def _observed_fact(self, key: str, *path: str) -> Any:
         """A field of an observed resource (a cloud-assigned fact), or None while unknown."""
