@@ -44,6 +44,8 @@ export class FunctionProcess {
   private exit: Exit | undefined;
   private readonly exited: Promise<void>;
   calls = 0;
+  /** The probe's request and answer: the first step of the first scenario asks exactly this. */
+  probed: { request: RunFunctionRequest; response: RunFunctionResponse } | undefined;
 
   private constructor(
     readonly adapter: Adapter,
@@ -117,7 +119,9 @@ export class FunctionProcess {
     while (Date.now() < deadline) {
       if (this.exit) break;
       try {
-        await this.client.run(probe, Math.min(callMs, Math.max(deadline - Date.now(), 1)));
+        const response = await this.client.run(probe, Math.min(callMs, Math.max(deadline - Date.now(), 1)));
+        this.calls += 1;
+        this.probed = { request: probe, response };
         return;
       } catch (error) {
         if (!(error instanceof CallError) || !error.unavailable) return; // it answered, even if badly: it is up
