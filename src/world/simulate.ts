@@ -22,6 +22,13 @@ export interface SimulateOptions {
   withhold?: Withhold;
   /** Stop early once every one of these keys has appeared: an ablation that gates nothing is settled. */
   stopOnceAppeared?: ReadonlySet<string>;
+  /**
+   * Start each reconcile's requirements loop from the requirements the previous step settled on,
+   * rather than from none as Crossplane does. The settled answer is the same whenever a function asks
+   * for the same resources with and without them, and a step then costs one call instead of two; the
+   * gating analysis uses this, the renders that become skeletons never do.
+   */
+  seedRequirements?: boolean;
   /** Receives each step's final request and answer, e.g. to replay them for the determinism check. */
   onStep?: (step: number, request: RunFunctionRequest, answer: Answer) => void;
 }
@@ -83,6 +90,11 @@ class World {
       const labels = (isObject(resource.metadata.labels) ? resource.metadata.labels : {}) as Record<string, unknown>;
       return Object.entries(selector.matchLabels ?? {}).every(([label, value]) => labels[label] === value);
     });
+  }
+
+  /** The resources Crossplane would fetch for a function's requirements. */
+  required(requirements: Record<string, Selector>): Record<string, K8sObject[]> {
+    return Object.fromEntries(Object.keys(requirements).map((name) => [name, this.resolve(requirements[name]!)]));
   }
 
   /** Whether a resource is reconciled through the XR's cloud credentials (its providerConfigRef names them). */
@@ -163,11 +175,18 @@ class World {
 }
 
 /** One reconcile, with Crossplane's requirements loop: call again until the requirements settle. */
-async function reconcile(world: World, call: Caller, index: number, phase: string, onStep?: SimulateOptions['onStep']): Promise<StepRecord> {
-  // As Crossplane does: start with no requirements; call again with what the function asked for
-  // until its requirements equal the previous call's; fail when they never settle.
-  let requirements = '{}';
-  let required: Record<string, K8sObject[]> | undefined;
+async function reconcile(
+  world: World,
+  call: Caller,
+  index: number,
+  phase: string,
+  onStep?: SimulateOptions['onStep'],
+  seed?: Record<string, Selector>,
+): Promise<{ step: StepRecord; fingerprint: string }> {
+  // As Crossplane does: start with no requirements (or the seed); call again with what the function
+  // asked for until its requirements equal the previous call's; fail when they never settle.
+  let requirements = JSON.stringify(seed ?? {});
+  let required = seed ? world.required(seed) : undefined;
   let answer: Answer | undefined;
   let calls = 0;
   let lastRequest: RunFunctionRequest | undefined;
@@ -184,7 +203,7 @@ async function reconcile(world: World, call: Caller, index: number, phase: strin
       throw new Error(`step ${index}: the function's requirements did not stabilize after ${MAX_REQUIREMENT_ITERATIONS} iterations, as Crossplane requires`);
     }
     requirements = asked;
-    required = Object.fromEntries(Object.keys(answer.requirements).map((name) => [name, world.resolve(answer!.requirements[name]!)]));
+    required = world.required(answer.requirements);
   }
   const final = answer!;
   onStep?.(index, lastRequest!, final);
@@ -193,7 +212,7 @@ async function reconcile(world: World, call: Caller, index: number, phase: strin
   const names = Object.fromEntries(
     [...world.observed].map(([key, resource]) => [key, String((resource.metadata as JsonObject).name)]),
   );
-  return {
+  const step: StepRecord = {
     index,
     phase,
     calls,
@@ -207,11 +226,22 @@ async function reconcile(world: World, call: Caller, index: number, phase: strin
     xr: structuredClone(world.xr),
     names,
   };
+  return { step, fingerprint: fingerprint(final, xrReady) };
 }
 
-/** What a step answered, for fixpoint detection. readResponse canonicalizes key order, so plain JSON suffices. */
-function fingerprint(step: StepRecord): string {
-  return JSON.stringify([step.requirements, step.status, step.resources, step.results, step.xrReady]);
+/**
+ * What a step answered, for fixpoint detection. readResponse canonicalizes key order, so plain JSON
+ * suffices; memoized answers recur across scenarios and ablations, so each is serialized once.
+ */
+const answerTexts = new WeakMap<Answer, string>();
+
+function fingerprint(answer: Answer, xrReady: boolean): string {
+  let text = answerTexts.get(answer);
+  if (text === undefined) {
+    text = JSON.stringify([answer.requirements, answer.status, answer.resources, answer.results]);
+    answerTexts.set(answer, text);
+  }
+  return `${xrReady}${text}`;
 }
 
 /**
@@ -229,18 +259,20 @@ export async function simulate(call: Caller, adapter: Adapter, scenario: Scenari
     perturbations: [],
   };
   try {
+    let previous: string | undefined;
     for (let index = 0; index < options.maxSteps; index += 1) {
-      const step = await reconcile(world, call, index, 'converge', options.onStep);
+      const seed = options.seedRequirements ? trace.steps.at(-1)?.requirements : undefined;
+      const { step, fingerprint } = await reconcile(world, call, index, 'converge', options.onStep, seed);
       trace.steps.push(step);
       if (options.stopOnceAppeared) {
         const appeared = new Set(trace.steps.flatMap((s) => Object.keys(s.resources)));
         if ([...options.stopOnceAppeared].every((key) => appeared.has(key))) break;
       }
-      const previous = trace.steps[index - 1];
-      if (previous && fingerprint(previous) === fingerprint(step)) {
-        trace.converged = { step: previous.index, xrReady: previous.xrReady };
+      if (previous === fingerprint) {
+        trace.converged = { step: index - 1, xrReady: step.xrReady };
         break;
       }
+      previous = fingerprint;
     }
     if (!trace.converged) return trace;
     for (const perturbation of scenario.then) {
@@ -252,7 +284,7 @@ export async function simulate(call: Caller, adapter: Adapter, scenario: Scenari
         to: trace.steps.length + perturbation.steps - 1,
       };
       const phase = perturbation.role ? `${perturbation.do} ${perturbation.role}` : perturbation.do;
-      for (let n = 0; n < perturbation.steps; n += 1) trace.steps.push(await reconcile(world, call, trace.steps.length, phase, options.onStep));
+      for (let n = 0; n < perturbation.steps; n += 1) trace.steps.push((await reconcile(world, call, trace.steps.length, phase, options.onStep)).step);
       trace.perturbations.push(record);
     }
   } catch (error) {
