@@ -17,6 +17,11 @@ export interface AnalyzeOptions {
   determinism?: boolean;
   /** Run the gating analysis on scenarios marked `ablate` (default true). */
   gating?: boolean;
+  /**
+   * Receives each skeleton as soon as its provider is done (with the provider's determinism verdict),
+   * so judging it overlaps with the providers still rendering.
+   */
+  onSkeleton?: (skeleton: Skeleton, nondeterministic: string | undefined) => void;
 }
 
 export interface Analysis {
@@ -108,7 +113,7 @@ async function analyzeGates(
         ablations.map(async ({ gate, withhold }) => ({
           gate,
           withhold,
-          trace: await simulate(call, adapter, scenario, { ...simulateOptions(project), withhold, stopOnceAppeared: everything }),
+          trace: await simulate(call, adapter, scenario, { ...simulateOptions(project), withhold, stopOnceAppeared: everything, seedRequirements: true }),
         })),
       );
     const first = await ablate(ablationsFor(baseline));
@@ -128,6 +133,7 @@ export async function analyze(project: Project, options: AnalyzeOptions = {}): P
   const nondeterministic = new Map<string, string>();
   const gates = new Map<string, Record<string, string[]>>();
   const recorded = new Map<string, Map<number, { request: RunFunctionRequest; answer: Answer }>>();
+  const built = new Map<string, Skeleton>();
   const { starts, traces, timings, calls } = await runMatrix(project, {
     onProgress: options.onProgress,
     ...(options.determinism !== false
@@ -145,13 +151,20 @@ export async function analyze(project: Project, options: AnalyzeOptions = {}): P
         options.gating !== false ? analyzeGates(project, adapter, call, own, gates, findings) : undefined,
       ]);
     },
+    // Skeletons are built (and judged) per provider while the others still render.
+    onTraces: (adapter, own) => {
+      for (const trace of own) {
+        const scenario = project.scenarios.find((s) => s.name === trace.scenario)!;
+        const cell = `${trace.provider}/${trace.scenario}`;
+        const cellGates = gates.get(cell);
+        const skeleton = skeletonize({ trace, adapter, pools: scenario.xr.nodePools.map((pool) => pool.name), ...(cellGates ? { gates: cellGates } : {}) });
+        built.set(cell, skeleton);
+        options.onSkeleton?.(skeleton, nondeterministic.get(cell));
+      }
+    },
   });
-  const skeletons = traces.map((trace) => {
-    const adapter = project.adapters.find((a) => a.name === trace.provider)!;
-    const scenario = project.scenarios.find((s) => s.name === trace.scenario)!;
-    const cellGates = gates.get(`${trace.provider}/${trace.scenario}`);
-    return skeletonize({ trace, adapter, pools: scenario.xr.nodePools.map((pool) => pool.name), ...(cellGates ? { gates: cellGates } : {}) });
-  });
+  // In matrix order (provider, scenario), whatever order the providers finished in.
+  const skeletons = traces.map((trace) => built.get(`${trace.provider}/${trace.scenario}`)!);
   for (const trace of traces) if (trace.error) findings.push(errorFinding(trace, undefined, trace.error));
   return { starts, traces, timings, skeletons, findings, nondeterministic, calls };
 }

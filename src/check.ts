@@ -56,16 +56,20 @@ export interface CheckOptions extends AnalyzeOptions {
 
 export async function check(project: Project, store: GoldenStore, options: CheckOptions): Promise<CheckResult> {
   const accepted = loadAccepted(project); // read before rendering: a bad file fails fast and changes nothing
-  const analysis = await analyze(project, options);
-  const findings: Finding[] = [...analysis.findings];
   const scenarios = new Map(project.scenarios.map((scenario) => [scenario.name, scenario]));
-  for (const skeleton of analysis.skeletons) {
-    if (skeleton.error) continue; // an error finding says it all; golden and rule findings would only echo it
+  const perCell = new Map<string, Finding[]>();
+  // Rules and goldens judge one skeleton at a time, so they run while other providers still render.
+  const onSkeleton = (skeleton: Skeleton, nondeterministic: string | undefined) => {
+    if (skeleton.error) return; // an error finding says it all; golden and rule findings would only echo it
     const scenario = scenarios.get(skeleton.scenario)!;
-    const nondeterministic = analysis.nondeterministic.get(`${skeleton.provider}/${skeleton.scenario}`);
-    findings.push(...checkRules({ skeleton, scenario, ...(nondeterministic ? { nondeterministic } : {}) }));
-    findings.push(...compareGolden({ provider: skeleton.provider, scenario: skeleton.scenario, golden: store.read(skeleton.provider, skeleton.scenario), skeleton }));
-  }
+    perCell.set(`${skeleton.provider}/${skeleton.scenario}`, [
+      ...checkRules({ skeleton, scenario, ...(nondeterministic ? { nondeterministic } : {}) }),
+      ...compareGolden({ provider: skeleton.provider, scenario: skeleton.scenario, golden: store.read(skeleton.provider, skeleton.scenario), skeleton }),
+    ]);
+  };
+  const analysis = await analyze(project, { ...options, onSkeleton });
+  // Providers finish in any order; findings keep matrix order.
+  const findings: Finding[] = [...analysis.findings, ...analysis.skeletons.flatMap((skeleton) => perCell.get(`${skeleton.provider}/${skeleton.scenario}`) ?? [])];
   const rendered = new Set(project.adapters.map((adapter) => adapter.name));
   for (const scenario of project.scenarios) {
     // A filtered run still compares with every provider: the others through their committed goldens.

@@ -30,6 +30,8 @@ export interface MatrixOptions {
   onStep?: (cell: string, step: number, request: RunFunctionRequest, answer: Answer) => void;
   /** Extra work per provider while its process is up (gating analysis, determinism re-runs). */
   withProcess?: (adapter: Adapter, callers: { call: Caller; fresh: Send }, traces: Trace[]) => Promise<void>;
+  /** Receives each provider's traces once it is done with them (its cells failed ones if it never started). */
+  onTraces?: (adapter: Adapter, traces: Trace[]) => void;
 }
 
 export interface RenderTiming {
@@ -88,7 +90,9 @@ export async function runMatrix(project: Project, options: MatrixOptions = {}): 
       } catch (error) {
         const message = (error as Error).message;
         result.starts.push({ provider: adapter.name, ms: performance.now() - began, error: message });
-        result.traces.push(...failedTraces(adapter, project.scenarios, message));
+        const failed = failedTraces(adapter, project.scenarios, message);
+        result.traces.push(...failed);
+        options.onTraces?.(adapter, failed);
         report('failed', 0);
         return;
       }
@@ -121,7 +125,7 @@ async function renderProvider(
   report: (phase: Progress['phase'], done: number) => void,
 ): Promise<void> {
   const fresh: Send = (request) => fn.call(request);
-  const call = memoize(fresh);
+  const call = memoize(fresh, fn.probed);
   let done = 0;
   report('rendering', 0);
   const own = await Promise.all(
@@ -140,5 +144,6 @@ async function renderProvider(
   result.traces.push(...own);
   report('analyzing', done);
   await options.withProcess?.(adapter, { call, fresh }, own);
+  options.onTraces?.(adapter, own);
   report('done', done);
 }
