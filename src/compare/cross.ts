@@ -115,10 +115,10 @@ function cellFacets(skeleton: Skeleton): Array<Omit<Facet, 'values'> & { value: 
 }
 
 /** The majority value; the reference provider's value breaks ties, else the smallest in canonical order. */
-function consensusOf(values: Map<string, unknown>, reference: string | undefined): { value: unknown; text: string; decidedBy: string } {
+function consensusOf(values: Map<string, unknown>, texts: Map<string, string>, reference: string | undefined): { value: unknown; text: string; decidedBy: string } {
   const counts = new Map<string, { value: unknown; providers: string[] }>();
   for (const [provider, value] of values) {
-    const text = stableStringify(value);
+    const text = texts.get(provider)!;
     const entry = counts.get(text) ?? { value, providers: [] };
     entry.providers.push(provider);
     counts.set(text, entry);
@@ -168,9 +168,11 @@ export function compareAcross({ scenario, skeletons, pools, ablated, reference }
   const findings: Finding[] = [];
   for (const facet of facets.values()) {
     if (facet.values.size < 2) continue;
-    const consensus = consensusOf(facet.values, reference);
-    for (const [provider, value] of facet.values) {
-      if (stableStringify(value) === consensus.text) continue;
+    // Each value's canonical text once: manifests are large, and every facet compares every provider.
+    const texts = new Map([...facet.values].map(([provider, value]) => [provider, stableStringify(value)]));
+    const consensus = consensusOf(facet.values, texts, reference);
+    for (const provider of facet.values.keys()) {
+      if (texts.get(provider) === consensus.text) continue;
       findings.push({
         id: `div:${scenario}:${facet.subject}:${facet.facet}:${provider}`,
         type: 'divergence',

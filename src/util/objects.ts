@@ -12,16 +12,20 @@ export function stableStringify(value: unknown): string {
   return JSON.stringify(sortKeys(value));
 }
 
+/** A copy with object keys sorted at every depth. Runs on every answer a function gives, so it avoids needless work. */
 export function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);
-  if (isObject(value)) {
-    return Object.fromEntries(
-      Object.keys(value)
-        .sort(compareText)
-        .map((key) => [key, sortKeys(value[key])]),
-    );
-  }
-  return value;
+  if (!isObject(value)) return value;
+  const keys = Object.keys(value);
+  if (!isSorted(keys)) keys.sort(compareText);
+  const sorted: JsonObject = {};
+  for (const key of keys) sorted[key] = sortKeys(value[key]);
+  return sorted;
+}
+
+function isSorted(keys: string[]): boolean {
+  for (let i = 1; i < keys.length; i += 1) if (keys[i - 1]! > keys[i]!) return false;
+  return true;
 }
 
 /** Splits "a.b\.c.d" into ["a", "b.c", "d"]: dots escaped with a backslash stay in the segment. */
