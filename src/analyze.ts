@@ -2,8 +2,6 @@ import type { RunFunctionRequest } from '@crossplane-org/function-sdk-typescript
 import type { Adapter, Project } from './config/types.js';
 import type { Finding } from './compare/findings.js';
 import { ablationsFor, followUps, gatesFrom, hidesSomething, type Ablation } from './compare/gating.js';
-import type { Send } from './render/client.js';
-import { memoize } from './render/memo.js';
 import { runMatrix, simulateOptions, type Progress, type ProviderStart, type RenderTiming } from './render/matrix.js';
 import { skeletonize } from './skeleton/skeletonize.js';
 import type { Skeleton } from './skeleton/types.js';
@@ -60,71 +58,71 @@ function settledSteps(trace: Trace): number[] {
 /**
  * Determinism: replay the exact request of every settled step and compare the answers. A function
  * whose answers wander earlier never reaches a fixpoint at all, which xr-converges reports.
+ * `replay` is shared by a provider's cells: scenarios that share their first steps settle on
+ * identical requests, and each is replayed once.
  */
 async function checkDeterminism(
-  send: Send,
-  traces: Trace[],
+  replay: Caller,
+  trace: Trace,
   recorded: Map<string, Map<number, { request: RunFunctionRequest; answer: Answer }>>,
   nondeterministic: Map<string, string>,
   findings: Finding[],
 ): Promise<void> {
-  // Scenarios that share their first steps settle on byte-identical requests: replay each once.
-  const replay = memoize(send);
-  await Promise.all(
-    traces.map(async (trace) => {
-      if (trace.error) return;
-      const cell = `${trace.provider}/${trace.scenario}`;
-      for (const step of settledSteps(trace)) {
-        const first = recorded.get(cell)?.get(step);
-        if (!first) continue;
-        let again: Answer;
-        try {
-          again = readResponse(await replay(first.request));
-        } catch (error) {
-          findings.push(errorFinding(trace, 'determinism replay', `step ${step}: ${(error as Error).message}`));
-          return;
-        }
-        // readResponse canonicalizes key order, so equal answers give equal JSON.
-        if (JSON.stringify(again) === JSON.stringify(first.answer)) continue;
-        const keys = [...new Set([...Object.keys(first.answer.resources), ...Object.keys(again.resources)])].sort();
-        const key = keys.find((k) => JSON.stringify(first.answer.resources[k]) !== JSON.stringify(again.resources[k]));
-        nondeterministic.set(cell, `step ${step}${key ? `, resource ${key}` : ' (status, results or requirements)'}`);
-        return;
-      }
-    }),
-  );
+  if (trace.error) return;
+  const cell = `${trace.provider}/${trace.scenario}`;
+  for (const step of settledSteps(trace)) {
+    const first = recorded.get(cell)?.get(step);
+    if (!first) continue;
+    let again: Answer;
+    try {
+      again = readResponse(await replay(first.request));
+    } catch (error) {
+      findings.push(errorFinding(trace, 'determinism replay', `step ${step}: ${(error as Error).message}`));
+      return;
+    }
+    // readResponse canonicalizes key order, so equal answers give equal JSON.
+    if (JSON.stringify(again) === JSON.stringify(first.answer)) continue;
+    const keys = [...new Set([...Object.keys(first.answer.resources), ...Object.keys(again.resources)])].sort();
+    const key = keys.find((k) => JSON.stringify(first.answer.resources[k]) !== JSON.stringify(again.resources[k]));
+    nondeterministic.set(cell, `step ${step}${key ? `, resource ${key}` : ' (status, results or requirements)'}`);
+    return;
+  }
 }
 
-/** Gating analysis: re-simulate each `ablate` scenario once per withheld fact; see compare/gating.ts. */
+/**
+ * Gating analysis: re-simulate an `ablate` scenario once per withheld fact; see compare/gating.ts.
+ * A first-round run that hides something starts its follow-ups at once, so the function always has
+ * calls waiting.
+ */
 async function analyzeGates(
   project: Project,
   adapter: Adapter,
   call: Caller,
-  traces: Trace[],
+  baseline: Trace,
   gates: Map<string, Record<string, string[]>>,
   findings: Finding[],
 ): Promise<void> {
-  for (const baseline of traces) {
-    const scenario = project.scenarios.find((s) => s.name === baseline.scenario)!;
-    if (!scenario.ablate || baseline.error) continue;
-    const everything = new Set(baseline.steps.flatMap((step) => Object.keys(step.resources)));
-    const ablate = (ablations: Ablation[]) =>
-      Promise.all(
-        ablations.map(async ({ gate, withhold }) => ({
-          gate,
-          withhold,
-          trace: await simulate(call, adapter, scenario, { ...simulateOptions(project), withhold, stopOnceAppeared: everything, seedRequirements: true }),
-        })),
-      );
-    const first = await ablate(ablationsFor(baseline));
-    const gating = first.filter((run) => run.withhold.what === 'exists' && hidesSomething(baseline, run.trace));
-    const second = await ablate(gating.flatMap((run) => (run.withhold.what === 'exists' ? followUps(adapter, baseline, run.withhold.key) : [])));
-    // A function that fails when a fact is withheld has a bug the analysis exists to show: say so
-    // rather than drop the run, and publish no gates for the cell.
-    const failed = [...first, ...second].filter((run) => run.trace.error);
-    for (const run of failed) findings.push(errorFinding(baseline, `ablation ${run.gate}`, run.trace.error!));
-    if (failed.length === 0) gates.set(`${baseline.provider}/${baseline.scenario}`, gatesFrom(baseline, [...first, ...second]));
-  }
+  const scenario = project.scenarios.find((s) => s.name === baseline.scenario)!;
+  if (!scenario.ablate || baseline.error) return;
+  const everything = new Set(baseline.steps.flatMap((step) => Object.keys(step.resources)));
+  const run = async ({ gate, withhold }: Ablation) => ({
+    gate,
+    trace: await simulate(call, adapter, scenario, { ...simulateOptions(project), withhold, stopOnceAppeared: everything }),
+  });
+  const rounds = await Promise.all(
+    ablationsFor(baseline).map(async (ablation) => {
+      const first = await run(ablation);
+      const gating = ablation.withhold.what === 'exists' && hidesSomething(baseline, first.trace);
+      const second = gating && ablation.withhold.what === 'exists' ? await Promise.all(followUps(adapter, baseline, ablation.withhold.key).map(run)) : [];
+      return [first, ...second];
+    }),
+  );
+  const runs = rounds.flat();
+  // A function that fails when a fact is withheld has a bug the analysis exists to show: say so
+  // rather than drop the run, and publish no gates for the cell.
+  const failed = runs.filter((r) => r.trace.error);
+  for (const r of failed) findings.push(errorFinding(baseline, `ablation ${r.gate}`, r.trace.error!));
+  if (failed.length === 0) gates.set(`${baseline.provider}/${baseline.scenario}`, gatesFrom(baseline, runs));
 }
 
 /** Renders every provider × scenario and reduces each trace to its skeleton. */
@@ -145,10 +143,11 @@ export async function analyze(project: Project, options: AnalyzeOptions = {}): P
           },
         }
       : {}),
-    withProcess: async (adapter, { call, fresh }, own) => {
+    // Each cell is checked as soon as it has rendered, while the provider's other cells still render.
+    withCell: async (adapter, { call, replay }, trace) => {
       await Promise.all([
-        options.determinism !== false ? checkDeterminism(fresh, own, recorded, nondeterministic, findings) : undefined,
-        options.gating !== false ? analyzeGates(project, adapter, call, own, gates, findings) : undefined,
+        options.determinism !== false ? checkDeterminism(replay, trace, recorded, nondeterministic, findings) : undefined,
+        options.gating !== false ? analyzeGates(project, adapter, call, trace, gates, findings) : undefined,
       ]);
     },
     // Skeletons are built (and judged) per provider while the others still render.

@@ -28,8 +28,12 @@ export interface MatrixOptions {
   onProgress?: (progress: Progress) => void;
   /** Sees every step's final request and answer of the main renders, by `provider/scenario`. */
   onStep?: (cell: string, step: number, request: RunFunctionRequest, answer: Answer) => void;
-  /** Extra work per provider while its process is up (gating analysis, determinism re-runs). */
-  withProcess?: (adapter: Adapter, callers: { call: Caller; fresh: Send }, traces: Trace[]) => Promise<void>;
+  /**
+   * Extra work on each cell as soon as it has rendered, while the process is up (gating analysis,
+   * determinism replays). `call` answers repeated requests from memory; `replay` always reaches the
+   * function the first time it sees a request (determinism must), and is shared by the provider's cells.
+   */
+  withCell?: (adapter: Adapter, callers: { call: Caller; replay: Caller }, trace: Trace) => Promise<void>;
   /** Receives each provider's traces once it is done with them (its cells failed ones if it never started). */
   onTraces?: (adapter: Adapter, traces: Trace[]) => void;
 }
@@ -125,25 +129,25 @@ async function renderProvider(
   report: (phase: Progress['phase'], done: number) => void,
 ): Promise<void> {
   const fresh: Send = (request) => fn.call(request);
-  const call = memoize(fresh, fn.probed);
+  const callers = { call: memoize(fresh, fn.probed), replay: memoize(fresh) };
   let done = 0;
   report('rendering', 0);
   const own = await Promise.all(
     project.scenarios.map(async (scenario) => {
       const began = performance.now();
       const onStep = options.onStep;
-      const trace = await simulate(call, adapter, scenario, {
+      const trace = await simulate(callers.call, adapter, scenario, {
         ...simulateOptions(project),
         ...(onStep ? { onStep: (step: number, request: RunFunctionRequest, answer: Answer) => onStep(`${adapter.name}/${scenario.name}`, step, request, answer) } : {}),
       });
       result.timings.push({ provider: adapter.name, scenario: scenario.name, ms: performance.now() - began, steps: trace.steps.length });
-      report('rendering', ++done);
+      done += 1;
+      report(done === project.scenarios.length && options.withCell ? 'analyzing' : 'rendering', done);
+      await options.withCell?.(adapter, callers, trace);
       return trace;
     }),
   );
   result.traces.push(...own);
-  report('analyzing', done);
-  await options.withProcess?.(adapter, { call, fresh }, own);
   options.onTraces?.(adapter, own);
   report('done', done);
 }

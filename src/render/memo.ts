@@ -1,24 +1,25 @@
 import type { RunFunctionRequest, RunFunctionResponse } from '@crossplane-org/function-sdk-typescript';
 import type { Caller } from '../world/simulate.js';
 import type { Send } from './client.js';
+import { encodeRequest, requestKey } from './encode.js';
 
 /**
  * Answers a request the process has already answered from memory. Scenarios share their first steps
  * (same XR, same world until a perturbation) and ablations share the baseline's steps until the
- * withheld fact would show, so most requests repeat exactly. The key is the request's JSON: the
- * world builds every object in one order, so equal requests give equal JSON, and about half the
- * lookups hit, so encoding only on a miss saves the protobuf work for those. The determinism check
- * bypasses this for first renders: it must reach the function every time. `known` seeds it with an
- * answer already given, such as the start-up probe's.
+ * withheld fact would show, so most requests repeat exactly. The key is the request's content as
+ * JSON (the world builds every object in one order, so equal requests give equal keys); about half
+ * the lookups hit, and only a miss is encoded. `known` seeds it with an answer already given, such
+ * as the start-up probe's. The determinism check replays through a memo of its own, so each of its
+ * requests reaches the function once.
  */
 export function memoize(send: Send, known?: { request: RunFunctionRequest; response: RunFunctionResponse }): Caller {
   const answers = new Map<string, Promise<RunFunctionResponse>>();
-  if (known) answers.set(JSON.stringify(known.request), Promise.resolve(known.response));
+  if (known) answers.set(requestKey(known.request), Promise.resolve(known.response));
   return (request) => {
-    const key = JSON.stringify(request);
+    const key = requestKey(request);
     let answer = answers.get(key);
     if (!answer) {
-      answer = send(request);
+      answer = send(encodeRequest(request));
       answers.set(key, answer);
     }
     return answer;

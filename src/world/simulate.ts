@@ -22,13 +22,6 @@ export interface SimulateOptions {
   withhold?: Withhold;
   /** Stop early once every one of these keys has appeared: an ablation that gates nothing is settled. */
   stopOnceAppeared?: ReadonlySet<string>;
-  /**
-   * Start each reconcile's requirements loop from the requirements the previous step settled on,
-   * rather than from none as Crossplane does. The settled answer is the same whenever a function asks
-   * for the same resources with and without them, and a step then costs one call instead of two; the
-   * gating analysis uses this, the renders that become skeletons never do.
-   */
-  seedRequirements?: boolean;
   /** Receives each step's final request and answer, e.g. to replay them for the determinism check. */
   onStep?: (step: number, request: RunFunctionRequest, answer: Answer) => void;
 }
@@ -41,7 +34,13 @@ class FatalResult extends Error {}
 /** The simulated control plane of one provider × scenario. */
 class World {
   readonly xr: K8sObject;
+  /**
+   * Observed state by key. Its objects are never changed once set (a change sets a new object), so
+   * requests built earlier stay as they were sent and their text can be cached by identity.
+   */
   readonly observed = new Map<string, JsonObject>();
+  /** What each observed object was materialized from, to keep it when that has not changed. */
+  private readonly sources = new Map<string, string>();
   readonly pools: string[];
   credentialsPresent: boolean;
   readonly credentials: K8sObject[];
@@ -108,7 +107,7 @@ class World {
   /** Applies the function's answer: composed resources observed, the rest deleted, the XR's status fed back. */
   apply(answer: Answer): { dropped: string[]; xrReady: boolean } {
     const dropped = [...this.observed.keys()].filter((key) => !(key in answer.resources)).sort();
-    for (const key of dropped) this.observed.delete(key);
+    for (const key of dropped) this.forget(key);
     for (const key of Object.keys(answer.resources).sort()) {
       if (this.withhold?.what === 'exists' && this.withhold.key === key) continue;
       const desired = answer.resources[key]!.resource;
@@ -121,24 +120,28 @@ class World {
       );
       if (stalled && existing) {
         this.observed.set(key, stall(existing, desired));
+        this.sources.delete(key);
         continue;
       }
-      const resource = materialize({
-        xr: this.xr,
-        key,
-        desired,
-        existingName: isObject(existing?.metadata) ? (existing.metadata.name as string) : undefined,
-        ready: !stalled && this.isReady(key),
-        synced: !stalled,
-        facts: stalled ? [] : facts,
-      });
-      this.observed.set(key, resource);
+      const existingName = isObject(existing?.metadata) ? (existing.metadata.name as string) : undefined;
+      const ready = !stalled && this.isReady(key);
+      const used = stalled ? [] : facts;
+      // Most resources come back unchanged step after step: keep the object, and with it its cached text.
+      const source = `${ready}\u0000${!stalled}\u0000${existingName ?? ''}\u0000${used.map((rule) => rule.fact).join(',')}\u0000${resourceText(answer, key)}`;
+      if (existing && this.sources.get(key) === source) continue;
+      this.observed.set(key, materialize({ xr: this.xr, key, desired, existingName, ready, synced: !stalled, facts: used }));
+      this.sources.set(key, source);
     }
     this.refreshSecrets();
     const marks = Object.values(answer.resources).map((resource) => resource.ready);
     const xrReady = answer.compositeReady !== 'Unspecified' ? answer.compositeReady === 'True' : marks.every((mark) => mark === 'True');
     this.xr.status = { ...answer.status, conditions: [condition('Ready', xrReady, xrReady ? 'Available' : 'Creating')] };
     return { dropped, xrReady };
+  }
+
+  private forget(key: string): void {
+    this.observed.delete(key);
+    this.sources.delete(key);
   }
 
   /** The connection Secrets the observed resources have written, for requirements to find. */
@@ -162,31 +165,38 @@ class World {
         this.unready.add(perturbation.role!);
         for (const [key, resource] of this.observed) {
           if (this.role(key) === perturbation.role && isObject(resource.status)) {
-            resource.status.conditions = [condition('Ready', false, 'Unavailable'), condition('Synced', true, 'ReconcileSuccess')];
+            const conditions = [condition('Ready', false, 'Unavailable'), condition('Synced', true, 'ReconcileSuccess')];
+            this.observed.set(key, { ...resource, status: { ...resource.status, conditions } });
+            this.sources.delete(key);
           }
         }
         break;
       case 'delete':
-        for (const key of [...this.observed.keys()]) if (this.role(key) === perturbation.role) this.observed.delete(key);
+        for (const key of [...this.observed.keys()]) if (this.role(key) === perturbation.role) this.forget(key);
         this.refreshSecrets();
         break;
     }
   }
 }
 
-/** One reconcile, with Crossplane's requirements loop: call again until the requirements settle. */
+/**
+ * One reconcile, with Crossplane's requirements loop: call again until the requirements settle.
+ * Crossplane remembers what each function required at the previous reconcile and pre-satisfies it on
+ * the first call (crossplane/crossplane#7572), so a function whose requirements have not changed
+ * settles in one call; `remembered` is the previous step's requirements, none on the first step.
+ */
 async function reconcile(
   world: World,
   call: Caller,
   index: number,
   phase: string,
   onStep?: SimulateOptions['onStep'],
-  seed?: Record<string, Selector>,
+  remembered?: Record<string, Selector>,
 ): Promise<{ step: StepRecord; fingerprint: string }> {
-  // As Crossplane does: start with no requirements (or the seed); call again with what the function
-  // asked for until its requirements equal the previous call's; fail when they never settle.
-  let requirements = JSON.stringify(seed ?? {});
-  let required = seed ? world.required(seed) : undefined;
+  // As Crossplane does: start from the remembered requirements (none at first), call again with what
+  // the function asked for until its requirements equal the previous call's; fail when they never settle.
+  let requirements = JSON.stringify(remembered ?? {});
+  let required = remembered ? world.required(remembered) : undefined;
   let answer: Answer | undefined;
   let calls = 0;
   let lastRequest: RunFunctionRequest | undefined;
@@ -231,17 +241,30 @@ async function reconcile(
 
 /**
  * What a step answered, for fixpoint detection. readResponse canonicalizes key order, so plain JSON
- * suffices; memoized answers recur across scenarios and ablations, so each is serialized once.
+ * suffices; memoized answers recur across scenarios and ablations, so each is serialized once, and
+ * each resource's text also tells the world whether that resource changed.
  */
-const answerTexts = new WeakMap<Answer, string>();
+const answerTexts = new WeakMap<Answer, { rest: string; resources: Map<string, string> }>();
+
+function textsOf(answer: Answer): { rest: string; resources: Map<string, string> } {
+  let texts = answerTexts.get(answer);
+  if (!texts) {
+    const resources = new Map(Object.keys(answer.resources).map((key) => [key, JSON.stringify(answer.resources[key])]));
+    texts = { rest: JSON.stringify([answer.requirements, answer.status, answer.results]), resources };
+    answerTexts.set(answer, texts);
+  }
+  return texts;
+}
+
+function resourceText(answer: Answer, key: string): string {
+  return textsOf(answer).resources.get(key)!;
+}
 
 function fingerprint(answer: Answer, xrReady: boolean): string {
-  let text = answerTexts.get(answer);
-  if (text === undefined) {
-    text = JSON.stringify([answer.requirements, answer.status, answer.resources, answer.results]);
-    answerTexts.set(answer, text);
-  }
-  return `${xrReady}${text}`;
+  const { rest, resources } = textsOf(answer);
+  let text = `${xrReady}${rest}`;
+  for (const [key, resource] of resources) text += `\u0000${key}\u0000${resource}`;
+  return text;
 }
 
 /**
@@ -261,8 +284,7 @@ export async function simulate(call: Caller, adapter: Adapter, scenario: Scenari
   try {
     let previous: string | undefined;
     for (let index = 0; index < options.maxSteps; index += 1) {
-      const seed = options.seedRequirements ? trace.steps.at(-1)?.requirements : undefined;
-      const { step, fingerprint } = await reconcile(world, call, index, 'converge', options.onStep, seed);
+      const { step, fingerprint } = await reconcile(world, call, index, 'converge', options.onStep, trace.steps.at(-1)?.requirements);
       trace.steps.push(step);
       if (options.stopOnceAppeared) {
         const appeared = new Set(trace.steps.flatMap((s) => Object.keys(s.resources)));
@@ -284,7 +306,9 @@ export async function simulate(call: Caller, adapter: Adapter, scenario: Scenari
         to: trace.steps.length + perturbation.steps - 1,
       };
       const phase = perturbation.role ? `${perturbation.do} ${perturbation.role}` : perturbation.do;
-      for (let n = 0; n < perturbation.steps; n += 1) trace.steps.push((await reconcile(world, call, trace.steps.length, phase, options.onStep)).step);
+      for (let n = 0; n < perturbation.steps; n += 1) {
+        trace.steps.push((await reconcile(world, call, trace.steps.length, phase, options.onStep, trace.steps.at(-1)?.requirements)).step);
+      }
       trace.perturbations.push(record);
     }
   } catch (error) {
