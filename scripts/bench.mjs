@@ -18,21 +18,43 @@ import { buildRequest } from '../dist/world/protocol.js';
 import { buildXR } from '../dist/world/xr.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const REPS = Number(process.env.BENCH_REPS ?? 5);
+const REPS = Number(process.env.BENCH_REPS ?? 9);
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
-async function floor(project) {
-  // drift starts every provider at once, so the floor does too.
+/** CPU time of this process and of its finished children (the function processes), in ms. */
+function cpuNow() {
+  const own = process.cpuUsage();
+  let children = 0;
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    children = ((Number(fields[13]) + Number(fields[14])) * 1000) / 100; // cutime + cstime, in clock ticks
+  } catch {
+    // not Linux: children's CPU is not reported
+  }
+  return { drift: (own.user + own.system) / 1000, functions: children };
+}
+
+async function measured(work) {
+  const cpu = cpuNow();
   const began = performance.now();
-  await Promise.all(
-    project.adapters.map(async (adapter) => {
-      const probe = buildRequest(buildXR(adapter, project.scenarios[0]), new Map(), undefined);
-      const fn = await FunctionProcess.start(adapter, { ...project.config.timeouts, probe });
-      await fn.call(probe);
-      await fn.stop();
-    }),
-  );
-  return performance.now() - began;
+  const result = await work();
+  const after = cpuNow();
+  return { ...result, ms: performance.now() - began, driftCpu: after.drift - cpu.drift, functionsCpu: after.functions - cpu.functions };
+}
+
+/** Start every bundled provider at once (as drift does), each answering one call (its start-up probe), then stop. */
+async function floor(project) {
+  return measured(async () => {
+    await Promise.all(
+      project.adapters.map(async (adapter) => {
+        const probe = buildRequest(buildXR(adapter, project.scenarios[0]), new Map(), undefined);
+        const fn = await FunctionProcess.start(adapter, { ...project.config.timeouts, probe });
+        await fn.stop();
+      }),
+    );
+    return {};
+  });
 }
 
 /** Peak resident memory of this process's children (the function processes), sampled. */
@@ -62,9 +84,10 @@ function childMemorySampler() {
 
 async function full(project) {
   const store = new GoldenStore(path.resolve(project.config.root, project.config.goldens));
-  const began = performance.now();
-  const result = await check(project, store, { filtered: false });
-  return { ms: performance.now() - began, calls: result.analysis.calls, findings: result.findings.filter((f) => !f.accepted).length };
+  return measured(async () => {
+    const result = await check(project, store, { filtered: false });
+    return { calls: result.analysis.calls, findings: result.findings.filter((f) => !f.accepted).length };
+  });
 }
 
 function syntheticProject(providers, scenarios) {
@@ -101,16 +124,20 @@ const machine = `${os.cpus().length} cores (${os.cpus()[0]?.model.trim()}), ${(o
 console.log(`machine: ${machine}`);
 console.log(`bundled set: ${project.adapters.length} providers × ${project.scenarios.length} scenarios, concurrency ${project.config.concurrency}, ${REPS} repetitions`);
 await floor(project); // warm the file cache and Python's bytecode cache
+await full(project);
 const floors = [];
 const fulls = [];
-let last;
 for (let i = 0; i < REPS; i += 1) {
+  // Interleaved, so a slow spell of a shared machine lands on both.
   floors.push(await floor(project));
-  last = await full(project);
-  fulls.push(last.ms);
+  fulls.push(await full(project));
 }
-console.log(`floor  median ${median(floors).toFixed(0)} ms  (runs: ${floors.map((v) => v.toFixed(0)).join(', ')})`);
-console.log(`full   median ${median(fulls).toFixed(0)} ms  (runs: ${fulls.map((v) => v.toFixed(0)).join(', ')}; ${last.calls} RunFunction calls)`);
+const ms = (runs) => median(runs.map((run) => run.ms));
+const cpu = (runs) => `CPU drift ${median(runs.map((run) => run.driftCpu)).toFixed(0)} ms + functions ${median(runs.map((run) => run.functionsCpu)).toFixed(0)} ms`;
+console.log(`floor  median ${ms(floors).toFixed(0)} ms  (runs: ${floors.map((run) => run.ms.toFixed(0)).join(', ')}; ${cpu(floors)})`);
+console.log(`full   median ${ms(fulls).toFixed(0)} ms  (runs: ${fulls.map((run) => run.ms.toFixed(0)).join(', ')}; ${cpu(fulls)}; ${fulls[0].calls} RunFunction calls)`);
+if (fulls.some((run) => run.findings > 0)) console.log('note: the full runs reported findings; the goldens are not current');
+const paired = median(fulls.map((run, i) => run.ms / floors[i].ms));
 
 if (process.env.BENCH_SCALE !== '0') {
   const [providers, scenarios] = (process.env.BENCH_SCALE ?? '12x24').split('x').map(Number);
@@ -123,10 +150,10 @@ if (process.env.BENCH_SCALE !== '0') {
     const rss = process.resourceUsage().maxRSS * 1024;
     const mib = (bytes) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
     console.log(
-      `scale  ${providers} providers × ${scenarios} scenarios: ${(run.ms / 1000).toFixed(1)} s, ${run.calls} RunFunction calls, ${(run.calls / (run.ms / 1000)).toFixed(0)} calls/s, peak RSS drift ${mib(rss)}, functions ${mib(childPeak)}`,
+      `scale  ${providers} providers × ${scenarios} scenarios, concurrency ${synthetic.config.concurrency}: ${(run.ms / 1000).toFixed(1)} s, ${run.calls} RunFunction calls, ${(run.calls / (run.ms / 1000)).toFixed(0)} calls/s, peak RSS drift ${mib(rss)}, functions ${mib(childPeak)}`,
     );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
-console.log(`ratio  full / floor = ${(median(fulls) / median(floors)).toFixed(2)}`);
+console.log(`ratio  full / floor = ${(ms(fulls) / ms(floors)).toFixed(2)} (median of the per-repetition ratios: ${paired.toFixed(2)})`);

@@ -20,7 +20,7 @@ export function buildProgram(): Command {
     .option('-c, --config <file>', 'drift.config.yaml to use (default: ./drift.config.yaml, else defaults)')
     .option('-v, --verbose', 'print timings and more detail')
     .option('--no-color', 'never color the output')
-    .option('-j, --concurrency <n>', 'providers rendering at once (default: the config, else the CPU count)', parseConcurrency)
+    .option('-j, --concurrency <n>', 'provider functions running at once (default: the config, else the CPU count)', parseConcurrency)
     .showHelpAfterError()
     .exitOverride();
   registerList(program);

@@ -71,47 +71,46 @@ export function simulateOptions(project: Project): SimulateOptions {
 }
 
 /**
- * Starts each provider's function once (bounded by the config's concurrency), simulates every
- * scenario against it with concurrent calls, and stops it. A provider that fails never hides the
- * others: its cells carry the error, the rest render.
+ * Runs each provider's function once: start it, simulate every scenario against it with concurrent
+ * calls, stop it. `concurrency` bounds how many functions run at once, so memory and CPU stay bounded
+ * however many providers there are. A provider that fails never hides the others: its cells carry
+ * the error, the rest render.
  */
 export async function runMatrix(project: Project, options: MatrixOptions = {}): Promise<MatrixResult> {
   const limit = pLimit(project.config.concurrency);
   const result: MatrixResult = { starts: [], traces: [], timings: [], calls: 0 };
   await Promise.all(
-    project.adapters.map(async (adapter) => {
-      const report = (phase: Progress['phase'], done: number) =>
-        options.onProgress?.({ provider: adapter.name, phase, done, total: project.scenarios.length });
-      report('starting', 0);
-      const began = performance.now();
-      let fn: FunctionProcess;
-      try {
-        fn = await FunctionProcess.start(adapter, {
-          startMs: project.config.timeouts.startMs,
-          callMs: project.config.timeouts.callMs,
-          probe: buildRequest(buildXR(adapter, project.scenarios[0]!), new Map(), undefined),
-        });
-      } catch (error) {
-        const message = (error as Error).message;
-        result.starts.push({ provider: adapter.name, ms: performance.now() - began, error: message });
-        const failed = failedTraces(adapter, project.scenarios, message);
-        result.traces.push(...failed);
-        options.onTraces?.(adapter, failed);
-        report('failed', 0);
-        return;
-      }
-      result.starts.push({ provider: adapter.name, ms: performance.now() - began });
-      // Starting is mostly waiting on interpreters: every provider starts at once, and
-      // `concurrency` bounds how many render.
-      await limit(async () => {
+    project.adapters.map((adapter) =>
+      limit(async () => {
+        const report = (phase: Progress['phase'], done: number) =>
+          options.onProgress?.({ provider: adapter.name, phase, done, total: project.scenarios.length });
+        report('starting', 0);
+        const began = performance.now();
+        let fn: FunctionProcess;
+        try {
+          fn = await FunctionProcess.start(adapter, {
+            startMs: project.config.timeouts.startMs,
+            callMs: project.config.timeouts.callMs,
+            probe: buildRequest(buildXR(adapter, project.scenarios[0]!), new Map(), undefined),
+          });
+        } catch (error) {
+          const message = (error as Error).message;
+          result.starts.push({ provider: adapter.name, ms: performance.now() - began, error: message });
+          const failed = failedTraces(adapter, project.scenarios, message);
+          result.traces.push(...failed);
+          options.onTraces?.(adapter, failed);
+          report('failed', 0);
+          return;
+        }
+        result.starts.push({ provider: adapter.name, ms: performance.now() - began });
         try {
           await renderProvider(project, adapter, fn, result, options, report);
         } finally {
           result.calls += fn.calls;
           await fn.stop();
         }
-      });
-    }),
+      }),
+    ),
   );
   result.traces.sort((a, b) => compareText(a.provider, b.provider) || compareText(a.scenario, b.scenario));
   result.starts.sort((a, b) => compareText(a.provider, b.provider));
