@@ -11,7 +11,7 @@ import type { Trace } from './world/trace.js';
 
 export interface AnalyzeOptions {
   onProgress?: (progress: Progress) => void;
-  /** Render every cell twice and report any difference (default true). */
+  /** Replay the settled steps of every cell and report any answer that differs (default true). */
   determinism?: boolean;
   /** Run the gating analysis on scenarios marked `ablate` (default true). */
   gating?: boolean;

@@ -118,7 +118,7 @@ export async function runMatrix(project: Project, options: MatrixOptions = {}): 
   return result;
 }
 
-/** Every scenario against one started function (concurrent calls), then the extra per-process work. */
+/** Every scenario against one started function (concurrent calls), each cell followed at once by its extra work. */
 async function renderProvider(
   project: Project,
   adapter: Adapter,
