@@ -112,9 +112,9 @@ async function analyzeGates(
   const rounds = await Promise.all(
     ablationsFor(baseline).map(async (ablation) => {
       const first = await run(ablation);
-      const gating = ablation.withhold.what === 'exists' && hidesSomething(baseline, first.trace);
-      const second = gating && ablation.withhold.what === 'exists' ? await Promise.all(followUps(adapter, baseline, ablation.withhold.key).map(run)) : [];
-      return [first, ...second];
+      const { withhold } = ablation;
+      const gating = withhold.what === 'exists' && hidesSomething(baseline, first.trace);
+      return gating ? [first, ...(await Promise.all(followUps(adapter, baseline, withhold.key).map(run)))] : [first];
     }),
   );
   const runs = rounds.flat();
