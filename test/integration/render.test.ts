@@ -3,9 +3,10 @@
  * starts once for the file; the determinism check runs it a second time.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadProject } from '../../src/config/load.js';
+import { loadProject, selectProject } from '../../src/config/load.js';
 import type { Project } from '../../src/config/types.js';
 import { runMatrix, type MatrixResult } from '../../src/render/matrix.js';
+import type { RunFunctionRequest } from '@crossplane-org/function-sdk-typescript';
 import type { StepRecord, Trace } from '../../src/world/trace.js';
 import { REPO } from '../helpers/project.js';
 
@@ -173,5 +174,31 @@ describe('the real matrix', () => {
       const b = again.traces[i]!;
       expect(JSON.stringify(b), `${a.provider}/${a.scenario}`).toBe(JSON.stringify(a));
     }
+  });
+});
+
+describe('requests as they were sent', () => {
+  it('remembers requirements as Crossplane does: gke asks for its ProviderConfig once, then each step takes one call', () => {
+    const t = trace('gke', 'converge');
+    expect(t.steps[0]!.calls).toBe(2);
+    for (const step of t.steps.slice(1)) expect(step.calls, `step ${step.index}`).toBe(1);
+    // eks requires nothing, so every step is one call.
+    for (const step of trace('eks', 'converge').steps) expect(step.calls).toBe(1);
+  });
+
+  it('keeps a recorded request unchanged when a later perturbation changes the world', async () => {
+    const recorded = new Map<number, RunFunctionRequest>();
+    const one = selectProject(project, ['gke'], ['cluster-regresses']);
+    const { traces } = await runMatrix(one, { onStep: (_cell, step, request) => recorded.set(step, request) });
+    const t = traces[0]!;
+    const from = t.perturbations[0]!.from;
+    const clusterReady = (step: number) => {
+      const cluster = recorded.get(step)!.observed!.resources.cluster!.resource as { status: { conditions: Array<{ type: string; status: string }> } };
+      return cluster.status.conditions.find((c) => c.type === 'Ready')!.status;
+    };
+    // The step before the perturbation observed the cluster Ready; the perturbation made it unready
+    // for the steps after, and must not have rewritten what was sent before.
+    expect(clusterReady(from - 1)).toBe('True');
+    expect(clusterReady(from + 1)).toBe('False');
   });
 });
