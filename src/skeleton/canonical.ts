@@ -1,4 +1,5 @@
 import { Document, isScalar, visit, type ToStringOptions } from 'yaml';
+import { isObject } from '../util/objects.js';
 import type { Skeleton } from './types.js';
 
 const FLOW_MAP_MAX_ENTRIES = 4;
@@ -45,10 +46,6 @@ function isScalarValue(value: unknown): value is Scalar {
   return value === null || typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** Entries the yaml library keeps: it leaves out keys whose value is undefined. */
 function entries(map: Record<string, unknown>): Array<[string, unknown]> {
   return Object.entries(map).filter(([, value]) => value !== undefined);
@@ -56,7 +53,7 @@ function entries(map: Record<string, unknown>): Array<[string, unknown]> {
 
 function isFlow(value: unknown): boolean {
   if (Array.isArray(value)) return value.every(isScalarValue);
-  if (isPlainObject(value)) {
+  if (isObject(value)) {
     const pairs = entries(value);
     return pairs.length <= FLOW_MAP_MAX_ENTRIES && pairs.every(([, v]) => isScalarValue(v));
   }
@@ -124,7 +121,7 @@ function blockMap(map: Record<string, unknown>, indent: string): string[] {
     if (isScalarValue(value)) lines.push(`${head} ${scalar(value, 'block')}`);
     else if (isFlow(value)) lines.push(`${head} ${flow(value)}`);
     else if (Array.isArray(value)) lines.push(head, ...blockSeq(value, `${indent}  `));
-    else if (isPlainObject(value)) lines.push(head, ...blockMap(value, `${indent}  `));
+    else if (isObject(value)) lines.push(head, ...blockMap(value, `${indent}  `));
     else throw OUTSIDE_LAYOUT;
   }
   return lines;
@@ -135,7 +132,7 @@ function blockSeq(items: unknown[], indent: string): string[] {
   for (const item of items) {
     if (isScalarValue(item)) lines.push(`${indent}- ${scalar(item, 'block')}`);
     else if (isFlow(item)) lines.push(`${indent}- ${flow(item)}`);
-    else if (isPlainObject(item)) {
+    else if (isObject(item)) {
       const [first, ...rest] = blockMap(item, `${indent}  `);
       lines.push(`${indent}- ${first!.slice(indent.length + 2)}`, ...rest);
     } else throw OUTSIDE_LAYOUT;
