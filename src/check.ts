@@ -79,9 +79,10 @@ export async function check(project: Project, store: GoldenStore, options: Check
       skeletons: [...analysis.skeletons.filter((skeleton) => skeleton.scenario === scenario.name), ...standIns],
       pools: scenario.xr.nodePools.map((pool) => pool.name),
       ablated: scenario.ablate && options.gating !== false,
-      ...(project.config.reference ? { reference: project.config.reference } : {}),
+      established: new Set(standIns.map((skeleton) => skeleton.provider)),
     });
-    findings.push(...across.filter((finding) => finding.provider !== undefined && rendered.has(finding.provider)));
+    // Splits blame nobody; divergences count only for the providers this run rendered.
+    findings.push(...across.filter((finding) => finding.provider === undefined || rendered.has(finding.provider)));
   }
   const relativeFile = path.relative(project.config.root, acceptedPath(project));
   const judged = options.filtered ? applyAccepted(findings, accepted, { strict: false, file: relativeFile }).filter((f) => f.type !== 'accepted-stale') : applyAccepted(findings, accepted, { strict: isCI(), file: relativeFile });

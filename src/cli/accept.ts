@@ -7,15 +7,15 @@ import { DriftError } from '../errors.js';
 import { GoldenStore } from '../goldens/store.js';
 import { fullProject } from './context.js';
 
-const FINDING_ID = /^(div|rule):.+$/;
+const FINDING_ID = /^(div|split|rule):.+$/;
 
 export function registerAccept(program: Command): void {
   program
     .command('accept <finding-id>')
-    .description('accept a divergence or rule finding by id: append it with a reason to goldens/accepted.yaml')
+    .description('accept a divergence, split or rule finding by id: append it with a reason to goldens/accepted.yaml')
     .requiredOption('-r, --reason <text>', 'why the difference is intended')
     .action(async (id: string, options: { reason: string }, command: Command) => {
-      if (!FINDING_ID.test(id)) throw new DriftError(`"${id}" is not a divergence or rule finding id (div:… or rule:…); copy it from drift diff's output. Golden changes are accepted with drift update.`);
+      if (!FINDING_ID.test(id)) throw new DriftError(`"${id}" is not a divergence, split or rule finding id (div:…, split:… or rule:…); copy it from drift diff's output. Golden changes are accepted with drift update.`);
       if (options.reason.trim().length < 3) throw new DriftError('--reason must say why the difference is intended');
       const project = await fullProject(command);
       const file = acceptedPath(project);

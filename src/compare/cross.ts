@@ -3,6 +3,7 @@ import { isInCluster } from '../skeleton/facets.js';
 import type { ResourceSkeleton, Skeleton } from '../skeleton/types.js';
 import { kubeconfigWiring } from '../skeleton/wiring.js';
 import { stableStringify } from '../util/objects.js';
+import { judge, type ValueGroup, type Verdict } from './consensus.js';
 import type { Finding, FindingClass } from './findings.js';
 
 /** One comparable fact of a provider's cell: a role's facet, or a cell-level facet. */
@@ -13,7 +14,6 @@ interface Facet {
   /** provider → value; a provider without the subject has no entry. */
   values: Map<string, unknown>;
 }
-
 
 /** A gate made comparable across clouds: `<contract role>.<exists|ready>`, `cloud-resource.<...>`, `cloud-fact`, `credentials`. */
 function normalizeGate(gate: string, roles: Map<string, string>): string {
@@ -41,7 +41,6 @@ function byRole(skeleton: Skeleton): Map<string, Array<[string, ResourceSkeleton
   }
   return out;
 }
-
 
 /** The facts compared for every contract role a provider composes. */
 function roleFacets(skeleton: Skeleton, role: string, keys: Array<[string, ResourceSkeleton]>, pools: string[], ablated: boolean): Array<Omit<Facet, 'values'> & { value: unknown }> {
@@ -77,75 +76,102 @@ function cellFacets(skeleton: Skeleton): Array<Omit<Facet, 'values'> & { value: 
   const { entry: kubeconfig, writers, readers: readerKeys } = kubeconfigWiring(skeleton);
   const readers = readerKeys.map(([, r]) => r.role).sort();
   const roles = rolesOf(skeleton);
+  const identities = skeleton.status.secrets.filter((entry) => entry.type !== 'Kubeconfig');
+  const requirements = Object.values(skeleton.requirements)
+    .map((r) => ({ kind: r.kind, select: r.select, satisfied: r.satisfied }))
+    .sort((a, b) => (stableStringify(a) < stableStringify(b) ? -1 : 1));
   // Cloud-only keys are not matched by name: they count as `cloud-resource`.
   const asRoles = (keys: string[]) => [...new Set(keys.map((key) => roles.get(key) ?? key).map((role) => (CONTRACT_ROLES.has(role) ? role : 'cloud-resource')))].sort();
   const facets: Array<Omit<Facet, 'values'> & { value: unknown }> = [
     { subject: 'converged', facet: 'converged', class: 'behavioral', value: skeleton.converged },
     { subject: 'status', facet: 'status-appears', class: 'behavioral', value: skeleton.status.appears },
     { subject: 'status', facet: 'kubeconfig-entry', class: 'behavioral', value: kubeconfig ? { name: kubeconfig.name, key: kubeconfig.key } : null },
-    { subject: 'status', facet: 'identity-entry', class: 'behavioral', value: skeleton.status.secrets.some((entry) => entry.type !== 'Kubeconfig') },
+    { subject: 'status', facet: 'identity-entry', class: 'behavioral', value: identities.length > 0 },
     { subject: 'status', facet: 'cache', class: 'behavioral', value: skeleton.status.cache?.storageClassName ?? null },
     { subject: 'kubeconfig', facet: 'writer', class: 'behavioral', value: writers[0]?.[1].role ?? null },
     { subject: 'kubeconfig', facet: 'readers', class: 'behavioral', value: readers },
-    {
-      subject: 'requirements',
-      facet: 'requirements',
-      class: 'behavioral',
-      value: Object.values(skeleton.requirements)
-        .map((r) => ({ kind: r.kind, select: r.select, satisfied: r.satisfied }))
-        .sort((a, b) => (stableStringify(a) < stableStringify(b) ? -1 : 1)),
-    },
+    // Whether it requires anything at all; what it requires is compared only among those that do.
+    { subject: 'requirements', facet: 'requires', class: 'behavioral', value: [...new Set(requirements.map((r) => r.kind))].sort() },
     { subject: 'events', facet: 'events', class: 'behavioral', value: skeleton.events.map((event) => `${event.severity}: ${event.message}`).sort() },
   ];
+  if (requirements.length) facets.push({ subject: 'requirements', facet: 'requirements', class: 'behavioral', value: requirements });
   skeleton.then.forEach((perturbation, index) => {
+    const subject = `then[${index}] ${perturbation.do}${perturbation.role ? ` ${perturbation.role}` : ''}`;
+    // What it did to the world apart from what it said: a provider that only words it differently
+    // must not make one that drops resources look like one more opinion.
     facets.push({
-      subject: `then[${index}] ${perturbation.do}${perturbation.role ? ` ${perturbation.role}` : ''}`,
+      subject,
       facet: 'outcome',
       class: 'behavioral',
-      value: {
-        dropped: asRoles(perturbation.dropped),
-        unmarked: asRoles(perturbation.unmarked),
-        statusKept: perturbation.statusKept,
-        xrReady: perturbation.xrReady,
-        events: perturbation.events.map((event) => `${event.severity}: ${event.message}`).sort(),
-      },
+      value: { dropped: asRoles(perturbation.dropped), unmarked: asRoles(perturbation.unmarked), statusKept: perturbation.statusKept, xrReady: perturbation.xrReady },
     });
+    facets.push({ subject, facet: 'outcome-events', class: 'behavioral', value: perturbation.events.map((event) => `${event.severity}: ${event.message}`).sort() });
   });
   return facets;
 }
 
-/** The majority value; the reference provider's value breaks ties, else the smallest in canonical order. */
-function consensusOf(values: Map<string, unknown>, texts: Map<string, string>, reference: string | undefined): { value: unknown; text: string; decidedBy: string } {
-  const counts = new Map<string, { value: unknown; providers: string[] }>();
-  for (const [provider, value] of values) {
-    const text = texts.get(provider)!;
-    const entry = counts.get(text) ?? { value, providers: [] };
-    entry.providers.push(provider);
-    counts.set(text, entry);
-  }
-  const ranked = [...counts].sort(([a, x], [b, y]) => y.providers.length - x.providers.length || (a < b ? -1 : 1));
-  const top = ranked[0]!;
-  const tied = ranked.filter(([, entry]) => entry.providers.length === top[1].providers.length);
-  if (tied.length === 1) return { value: top[1].value, text: top[0], decidedBy: 'the majority' };
-  const byReference = tied.find(([, entry]) => reference !== undefined && entry.providers.includes(reference));
-  if (byReference) return { value: byReference[1].value, text: byReference[0], decidedBy: `the reference provider (${reference}), on a tie` };
-  return { value: top[1].value, text: top[0], decidedBy: 'a tie broken by canonical order (set `reference` in drift.config.yaml)' };
+/** A value as a hint shows it: its canonical text, shortened (manifests can be long). */
+function shown(text: string): string {
+  return text.length <= 120 ? text : `${text.slice(0, 120)}…`;
 }
 
-/**
- * Lines providers up by role in one scenario and names each provider that differs from the
- * consensus, facet by facet. Pure: skeletons in, findings out.
- */
+const label = (facet: Facet) => (facet.subject === facet.facet ? facet.subject : `${facet.subject} ${facet.facet}`);
+
+function divergence(scenario: string, facet: Facet, texts: Map<string, string>, verdict: Extract<Verdict, { kind: 'convention' }>, provider: string, established: boolean): Finding {
+  const id = `div:${scenario}:${facet.subject}:${facet.facet}:${provider}`;
+  const { convention } = verdict;
+  const whose = `${convention.providers.length} of ${verdict.compared}${established ? ' established' : ''} providers (${convention.providers.join(', ')})`;
+  return {
+    id,
+    type: 'divergence',
+    class: facet.class,
+    provider,
+    scenario,
+    subject: facet.subject,
+    facet: facet.facet,
+    message: `${label(facet)} differs from the convention of ${whose}`,
+    values: Object.fromEntries([...facet.values].sort(([a], [b]) => (a < b ? -1 : 1))),
+    consensus: convention.value,
+    hint: `the convention is ${shown(convention.text)}; ${provider} has ${shown(texts.get(provider)!)}. Make ${provider} follow it, or accept it with a reason: drift accept '${id}' --reason "..."`,
+  };
+}
+
+function split(scenario: string, facet: Facet, groups: ValueGroup[]): Finding {
+  const id = `split:${scenario}:${facet.subject}:${facet.facet}`;
+  const listed = groups.map((group) => `${group.providers.join(', ')}: ${shown(group.text)}`).join('; ');
+  return {
+    id,
+    type: 'split',
+    class: facet.class,
+    scenario,
+    subject: facet.subject,
+    facet: facet.facet,
+    message: `${label(facet)} has no convention: ${groups.length} groups of ${groups.map((group) => group.providers.length).join('-')} providers`,
+    values: Object.fromEntries([...facet.values].sort(([a], [b]) => (a < b ? -1 : 1))),
+    groups: groups.map((group) => ({ value: group.value, providers: group.providers })),
+    hint: `${listed}. Decide which is right and align the others, or accept the split with a reason: drift accept '${id}' --reason "..."`,
+  };
+}
+
 export interface AcrossInput {
   scenario: string;
   skeletons: Skeleton[];
   pools: string[];
   /** Whether the gating analysis ran on this scenario, so `gatedOn` is meaningful (absent = no gates). */
   ablated: boolean;
-  reference?: string;
+  /**
+   * Providers whose skeletons stand in from their goldens (`drift diff -p P`): they form the
+   * conventions, and only the other providers are judged (see consensus.ts).
+   */
+  established?: ReadonlySet<string>;
 }
 
-export function compareAcross({ scenario, skeletons, pools, ablated, reference }: AcrossInput): Finding[] {
+/**
+ * Lines providers up by role in one scenario and judges every facet: outliers of a convention are
+ * divergences blamed on them; a facet without a convention is one split, blamed on nobody. A provider
+ * without a role takes part only in that role's presence. Pure: skeletons in, findings out.
+ */
+export function compareAcross({ scenario, skeletons, pools, ablated, established }: AcrossInput): Finding[] {
   const usable = skeletons.filter((skeleton) => !skeleton.error).sort((a, b) => (a.provider < b.provider ? -1 : 1));
   if (usable.length < 2) return [];
   const facets = new Map<string, Facet>();
@@ -167,26 +193,11 @@ export function compareAcross({ scenario, skeletons, pools, ablated, reference }
   }
   const findings: Finding[] = [];
   for (const facet of facets.values()) {
-    if (facet.values.size < 2) continue;
     // Each value's canonical text once: manifests are large, and every facet compares every provider.
     const texts = new Map([...facet.values].map(([provider, value]) => [provider, stableStringify(value)]));
-    const consensus = consensusOf(facet.values, texts, reference);
-    for (const provider of facet.values.keys()) {
-      if (texts.get(provider) === consensus.text) continue;
-      findings.push({
-        id: `div:${scenario}:${facet.subject}:${facet.facet}:${provider}`,
-        type: 'divergence',
-        class: facet.class,
-        provider,
-        scenario,
-        subject: facet.subject,
-        facet: facet.facet,
-        message: `${facet.subject === facet.facet ? facet.subject : `${facet.subject} ${facet.facet}`} differs from ${consensus.decidedBy}`,
-        values: Object.fromEntries([...facet.values].sort(([a], [b]) => (a < b ? -1 : 1))),
-        consensus: consensus.value,
-        hint: `make ${provider} match the others, or accept it with a reason: drift accept '${`div:${scenario}:${facet.subject}:${facet.facet}:${provider}`}' --reason "..."`,
-      });
-    }
+    const verdict = judge(facet.values, texts, established);
+    if (verdict.kind === 'split') findings.push(split(scenario, facet, verdict.groups));
+    if (verdict.kind === 'convention') for (const provider of verdict.outliers) findings.push(divergence(scenario, facet, texts, verdict, provider, Boolean(established?.size)));
   }
   return findings;
 }

@@ -1,7 +1,7 @@
-/** What drift found: one golden mismatch, divergence, rule violation or rendering error. */
+/** What drift found: one golden mismatch, divergence, split, rule violation or rendering error. */
 
 export type FindingClass = 'behavioral' | 'stylistic' | 'contract';
-export type FindingType = 'golden' | 'divergence' | 'rule' | 'error' | 'accepted-stale';
+export type FindingType = 'golden' | 'divergence' | 'split' | 'rule' | 'error' | 'accepted-stale';
 
 export interface Finding {
   /** Stable across runs, so a finding can be accepted by id. */
@@ -15,9 +15,12 @@ export interface Finding {
   /** The compared facet (divergences) or rule id (rules); accepted.yaml can match on it. */
   facet?: string;
   message: string;
-  /** Each provider's value (divergences), or expected/actual. */
+  /** Each provider's value (divergences, splits), or expected/actual. */
   values?: Record<string, unknown>;
+  /** The convention's value (divergences). */
   consensus?: unknown;
+  /** Splits: each distinct value and the providers that hold it, largest group first. */
+  groups?: Array<{ value: unknown; providers: string[] }>;
   /** A readable diff (golden findings). */
   diff?: string;
   /** What to do about it. */

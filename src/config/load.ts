@@ -21,6 +21,8 @@ const DEFAULTS = {
 type RawConfig = Partial<Omit<DriftConfig, 'providers' | 'scenarios' | 'root' | 'file'>> & {
   providers?: string | string[];
   scenarios?: string | string[];
+  /** Retired: read only to say so. */
+  reference?: unknown;
 };
 
 /**
@@ -36,7 +38,12 @@ export function loadConfig(configPath: string | undefined, cwd = process.cwd()):
     const what = statSync(file).isDirectory() ? 'a folder' : 'not a regular file';
     throw new DriftError(`${configPath ?? file}: is ${what}, not a config file; pass the path of a drift.config.yaml`);
   }
-  const raw: RawConfig = existsSync(file) ? readYamlFile<RawConfig>(file, packageFile('schemas/drift-config.schema.json')) : {};
+  const { data: raw, locate } = existsSync(file) ? readLocatedYamlFile<RawConfig>(file, packageFile('schemas/drift-config.schema.json')) : { data: {} as RawConfig, locate: undefined };
+  if (raw.reference !== undefined && locate) {
+    // An error, not a warning: a config that relied on the tie-break would otherwise get other findings silently.
+    const { line, col } = locate(['reference']);
+    throw new InputError(file, line, col, '"reference" is retired: no provider breaks ties any more (a facet without a convention is reported as a split, blaming nobody); remove this line');
+  }
   const list = (value: string | string[] | undefined, fallback: string[]) =>
     value === undefined ? fallback : Array.isArray(value) ? value : [value];
   return {
@@ -45,7 +52,6 @@ export function loadConfig(configPath: string | undefined, cwd = process.cwd()):
     providers: list(raw.providers, DEFAULTS.providers),
     scenarios: list(raw.scenarios, DEFAULTS.scenarios),
     goldens: raw.goldens ?? DEFAULTS.goldens,
-    ...(raw.reference ? { reference: raw.reference } : {}),
     concurrency: raw.concurrency ?? availableParallelism(),
     maxSteps: raw.maxSteps ?? DEFAULTS.maxSteps,
     timeouts: { ...DEFAULTS.timeouts, ...raw.timeouts },
@@ -59,6 +65,7 @@ type RawAdapter = {
   world?: Partial<Adapter['world']>;
   roles?: Record<string, string>;
   values?: Record<string, string>;
+  labelFields?: string[];
 };
 
 export function loadAdapter(file: string): Adapter {
@@ -84,6 +91,7 @@ function adapterFrom(file: string, raw: RawAdapter): Adapter {
     world: { credentials: raw.world?.credentials ?? [], observe: raw.world?.observe ?? [] },
     roles: raw.roles ?? {},
     values: raw.values ?? {},
+    ...(raw.labelFields ? { labelFields: raw.labelFields } : {}),
   };
 }
 
@@ -190,9 +198,6 @@ export async function loadProject(configPath: string | undefined, cwd = process.
         }
       }
     }
-  }
-  if (config.reference && !seen.has(config.reference)) {
-    throw new DriftError(`${config.file ?? 'config'}: reference "${config.reference}" is not a provider (${[...seen.keys()].join(', ')})`);
   }
   return { config, adapters: adapters.map(({ adapter }) => adapter), scenarios: scenarios.map(({ scenario }) => scenario) };
 }

@@ -14,7 +14,6 @@ export interface DriftConfig {
   providers: string[];
   scenarios: string[];
   goldens: string;
-  reference?: string;
   concurrency: number;
   maxSteps: number;
   timeouts: { startMs: number; callMs: number };
@@ -42,6 +41,8 @@ export interface Adapter {
   world: { credentials: K8sObject[]; observe: FactRule[] };
   roles: Record<string, string>;
   values: Record<string, string>;
+  /** Fields that hold node labels beside `labels` and `nodeLabels`, e.g. `kubernetesLabels`. */
+  labelFields?: string[];
 }
 
 export interface ScenarioPool {

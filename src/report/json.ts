@@ -3,7 +3,7 @@ import { sortKeys } from '../util/objects.js';
 import type { Report } from './model.js';
 
 /** The order every finding's keys are written in: the order of schemas/report.schema.json. */
-const FINDING_KEYS = ['id', 'type', 'class', 'provider', 'scenario', 'subject', 'facet', 'message', 'values', 'consensus', 'diff', 'hint', 'accepted'] as const;
+const FINDING_KEYS = ['id', 'type', 'class', 'provider', 'scenario', 'subject', 'facet', 'message', 'values', 'consensus', 'groups', 'diff', 'hint', 'accepted'] as const;
 
 function orderedFinding(finding: Finding): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -11,7 +11,7 @@ function orderedFinding(finding: Finding): Record<string, unknown> {
     const value = finding[key];
     if (value === undefined) continue;
     // values and consensus are free-form data: sort their keys so equal data gives equal text.
-    if (key === 'values' || key === 'consensus') out[key] = sortKeys(value);
+    if (key === 'values' || key === 'consensus' || key === 'groups') out[key] = sortKeys(value);
     else if (key === 'accepted') out[key] = { reason: finding.accepted!.reason };
     else out[key] = value;
   }

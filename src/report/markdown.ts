@@ -137,6 +137,7 @@ function clip(text: string, max: number): string {
 const CELL: Record<CellState, string> = {
   clean: '✅ clean',
   changed: '📝 changed',
+  split: '⚖️ split',
   divergent: '🔀 divergent',
   contract: '⛔ contract',
   error: '💥 error',
@@ -147,6 +148,7 @@ const CLASS_TITLE: Record<FindingClass, string> = { contract: '⛔ Contract', be
 const TYPE_LABEL: Partial<Record<string, string>> = {
   golden: '📝 golden',
   divergence: '🔀 divergence',
+  split: '⚖️ split',
   rule: '⛔ rule',
   error: '💥 error',
   'accepted-stale': '🗑️ stale acceptance',
@@ -168,8 +170,14 @@ function valueText(value: unknown): string {
 
 function valuesTable(finding: Finding, providers: ReadonlySet<string>): string | undefined {
   const rows: string[] = [];
-  for (const [key, value] of Object.entries(finding.values ?? {})) rows.push(`| ${escapeInline(key)} | ${codeSpan(clip(valueText(value), 1_000), { table: true })} |`);
-  if (finding.consensus !== undefined) rows.push(`| *consensus* | ${codeSpan(clip(valueText(finding.consensus), 1_000), { table: true })} |`);
+  const cell = (value: unknown) => codeSpan(clip(valueText(value), 1_000), { table: true });
+  // A split reads best as its groups: who holds which value.
+  if (finding.groups) {
+    for (const group of finding.groups) rows.push(`| ${escapeInline(group.providers.join(', '))} | ${cell(group.value)} |`);
+    return [`| providers | value |`, '| --- | --- |', ...rows].join('\n');
+  }
+  for (const [key, value] of Object.entries(finding.values ?? {})) rows.push(`| ${escapeInline(key)} | ${cell(value)} |`);
+  if (finding.consensus !== undefined) rows.push(`| *convention* | ${cell(finding.consensus)} |`);
   if (rows.length === 0) return undefined;
   const byProvider = Object.keys(finding.values ?? {}).every((key) => providers.has(key));
   return [`| ${byProvider ? 'provider' : ''} | value |`, '| --- | --- |', ...rows].join('\n');

@@ -1,6 +1,6 @@
 import { sortFindings, type Finding } from '../compare/findings.js';
 
-export type CellState = 'clean' | 'divergent' | 'changed' | 'contract' | 'error';
+export type CellState = 'clean' | 'split' | 'divergent' | 'changed' | 'contract' | 'error';
 
 export interface Report {
   /** Bumped when the JSON shape changes incompatibly; see schemas/report.schema.json. */
@@ -17,12 +17,14 @@ export interface Report {
   summary: { findings: number; contract: number; behavioral: number; stylistic: number; accepted: number; clean: boolean };
 }
 
-const RANK: Record<CellState, number> = { clean: 0, divergent: 1, changed: 2, contract: 3, error: 4 };
+// A split blames nobody, so it ranks below anything that names this provider.
+const RANK: Record<CellState, number> = { clean: 0, split: 1, divergent: 2, changed: 3, contract: 4, error: 5 };
 
 function stateOf(finding: Finding): CellState {
   if (finding.type === 'error') return 'error';
   if (finding.class === 'contract') return 'contract';
   if (finding.type === 'golden') return 'changed';
+  if (finding.type === 'split') return 'split';
   return 'divergent';
 }
 
@@ -34,9 +36,11 @@ export function buildReport(providers: string[], scenarios: string[], all: Findi
   for (const scenario of scenarios) cells[scenario] = Object.fromEntries(providers.map((provider) => [provider, 'clean' as CellState]));
   for (const finding of findings) {
     const row = finding.scenario ? cells[finding.scenario] : undefined;
-    if (!row || !finding.provider || !(finding.provider in row)) continue;
+    if (!row) continue;
+    // A split is about the whole scenario: every provider's cell shows it.
+    const targets = finding.type === 'split' ? Object.keys(row) : finding.provider && finding.provider in row ? [finding.provider] : [];
     const state = stateOf(finding);
-    if (RANK[state] > RANK[row[finding.provider]!]) row[finding.provider] = state;
+    for (const provider of targets) if (RANK[state] > RANK[row[provider]!]) row[provider] = state;
   }
   const count = (cls: Finding['class']) => findings.filter((finding) => finding.class === cls).length;
   return {

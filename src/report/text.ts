@@ -5,8 +5,8 @@ import { placeOf, type CellState, type Report } from './model.js';
 
 type Style = Parameters<typeof styleText>[0];
 
-const CELL_LABEL: Record<CellState, string> = { clean: 'clean', divergent: 'divergent', changed: 'changed', contract: 'contract', error: 'error' };
-const CELL_STYLE: Record<CellState, Style> = { clean: 'green', divergent: 'yellow', changed: 'yellow', contract: 'red', error: 'red' };
+const CELL_LABEL: Record<CellState, string> = { clean: 'clean', split: 'split', divergent: 'divergent', changed: 'changed', contract: 'contract', error: 'error' };
+const CELL_STYLE: Record<CellState, Style> = { clean: 'green', split: 'yellow', divergent: 'yellow', changed: 'yellow', contract: 'red', error: 'red' };
 
 const where = (finding: Finding) => placeOf(finding, '/', 'all');
 
@@ -41,10 +41,12 @@ export function renderText(report: Report, options: { color: boolean }): string 
       const [headline, ...more] = finding.message.split('\n');
       out.push(`  ${paint(cls === 'stylistic' ? 'yellow' : 'red', '✗')} ${where(finding)}  ${headline}  ${paint('dim', `[${finding.id}]`)}`);
       if (more.length) out.push(indent(more.join('\n'), '    '));
-      if (finding.values) {
+      if (finding.groups) {
+        for (const group of finding.groups) out.push(`      ${group.providers.join(', ')}: ${JSON.stringify(group.value)}`);
+      } else if (finding.values) {
         for (const [provider, value] of Object.entries(finding.values)) out.push(`      ${provider}: ${JSON.stringify(value)}`);
       }
-      if (finding.consensus !== undefined) out.push(`      consensus: ${JSON.stringify(finding.consensus)}`);
+      if (finding.consensus !== undefined) out.push(`      convention: ${JSON.stringify(finding.consensus)}`);
       if (finding.diff) out.push(indent(finding.diff, '      '));
       out.push(paint('dim', `      → ${finding.hint}`));
     }

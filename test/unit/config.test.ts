@@ -221,6 +221,13 @@ describe('loadAdapter', () => {
     expect(adapter.xr).toEqual({ apiVersion: 'v1', kind: 'K', spec: {}, nodePool: {}, gpus: {} });
   });
 
+  it('refuses the retired `reference` key at its line, saying why and what to do', () => {
+    const where = file('drift.config.yaml', 'providers: p/*.yaml\ngoldens: g\nreference: gke\n');
+    const error = inputError(() => loadConfig(where));
+    expectLocated(error, where, 3, 12);
+    expect(error.message).toMatch(/"reference" is retired: no provider breaks ties any more .*split.*; remove this line/);
+  });
+
   it('rejects an unknown key', () => {
     const where = file('provider.yaml', 'name: x\nfunction: {command: [python3]}\nxr: {apiVersion: v1, kind: K}\nrole: {}\n');
     const error = inputError(() => loadAdapter(where));
@@ -269,14 +276,13 @@ describe('loadConfig', () => {
   });
 
   it('loads a config, turns single globs into lists and merges partial timeouts', () => {
-    const where = file('drift.config.yaml', 'providers: p/*.yaml\nscenarios: [s/a.yaml, s/b.yaml]\nreference: gke\nconcurrency: 3\ntimeouts: {callMs: 500}\n');
+    const where = file('drift.config.yaml', 'providers: p/*.yaml\nscenarios: [s/a.yaml, s/b.yaml]\nconcurrency: 3\ntimeouts: {callMs: 500}\n');
     const config = loadConfig(where);
     expect(config).toMatchObject({
       root: path.dirname(where),
       file: where,
       providers: ['p/*.yaml'],
       scenarios: ['s/a.yaml', 's/b.yaml'],
-      reference: 'gke',
       concurrency: 3,
       timeouts: { startMs: 30_000, callMs: 500 },
     });

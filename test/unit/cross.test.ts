@@ -28,7 +28,7 @@ describe('compareAcross: consensus and outliers', () => {
     expect(across([withResource('a', 'nodepool-gpu', { labels: [] }), broken])).toEqual([]);
   });
 
-  it('takes the majority as consensus and names the one outlier with every provider’s value', () => {
+  it('takes a two-thirds convention and names the one outlier with every provider’s value', () => {
     const findings = across([goodSkeleton('a'), withResource('b', 'nodepool-gpu', { labels: ['modelplane.ai/pool'] }), goodSkeleton('c')]);
     expect(findings).toEqual([
       {
@@ -39,58 +39,62 @@ describe('compareAcross: consensus and outliers', () => {
         scenario: 'converge',
         subject: 'node-pool',
         facet: 'labels',
-        message: 'node-pool labels differs from the majority',
+        message: 'node-pool labels differs from the convention of 2 of 3 providers (a, c)',
         values: { a: GPU_LABELS, b: ['modelplane.ai/pool'], c: GPU_LABELS },
         consensus: GPU_LABELS,
         hint: expect.stringContaining("drift accept 'div:converge:node-pool:labels:b' --reason"),
       },
     ]);
+    // The hint says what the convention is and what this provider does.
+    expect(findings[0]!.hint).toContain(`the convention is ${JSON.stringify(GPU_LABELS)}; b has ["modelplane.ai/pool"]`);
   });
 
-  it('names each outlier when several differ from the majority, each with all values', () => {
+  it('names each outlier of a convention, each with all values', () => {
     const findings = across([
       goodSkeleton('a'),
       withResource('b', 'nodepool-gpu', { labels: ['modelplane.ai/pool'] }),
       goodSkeleton('c'),
       withResource('d', 'nodepool-gpu', { labels: ['team'] }),
+      goodSkeleton('e'),
+      goodSkeleton('f'),
     ]);
     expect(ids(findings)).toEqual(['div:converge:node-pool:labels:b', 'div:converge:node-pool:labels:d']);
-    const values = { a: GPU_LABELS, b: ['modelplane.ai/pool'], c: GPU_LABELS, d: ['team'] };
+    const values = { a: GPU_LABELS, b: ['modelplane.ai/pool'], c: GPU_LABELS, d: ['team'], e: GPU_LABELS, f: GPU_LABELS };
     for (const finding of findings) {
       expect(finding.values).toEqual(values);
-      expect(Object.keys(finding.values!)).toEqual(['a', 'b', 'c', 'd']);
+      expect(Object.keys(finding.values!)).toEqual(['a', 'b', 'c', 'd', 'e', 'f']);
       expect(finding.consensus).toEqual(GPU_LABELS);
     }
   });
 
-  it('lets the reference provider break a tie, and names the other side', () => {
-    const a = goodSkeleton('a');
-    const b = withResource('b', 'nodepool-gpu', { labels: ['modelplane.ai/pool'] });
-    const toA = across([a, b], { reference: 'a' });
-    expect(ids(toA)).toEqual(['div:converge:node-pool:labels:b']);
-    expect(toA[0]!.consensus).toEqual(GPU_LABELS);
-    expect(toA[0]!.message).toBe('node-pool labels differs from the reference provider (a), on a tie');
-    const toB = across([a, b], { reference: 'b' });
-    expect(ids(toB)).toEqual(['div:converge:node-pool:labels:a']);
-    expect(toB[0]!.consensus).toEqual(['modelplane.ai/pool']);
-    expect(toB[0]!.values).toEqual({ a: GPU_LABELS, b: ['modelplane.ai/pool'] });
-  });
-
-  it('breaks a 2–2 tie the same way whatever order the skeletons come in', () => {
+  it('reports a facet without a convention once, as a split blaming nobody, in any input order', () => {
     const skeletons = [goodSkeleton('a'), goodSkeleton('b'), withResource('c', 'nodepool-gpu', { labels: [] }), withResource('d', 'nodepool-gpu', { labels: [] })];
-    const forward = across(skeletons, { reference: 'c' });
-    expect(ids(forward)).toEqual(['div:converge:node-pool:labels:a', 'div:converge:node-pool:labels:b']);
-    expect(across([...skeletons].reverse(), { reference: 'c' })).toEqual(forward);
-    // Without a reference the tie still resolves deterministically (to the first value in canonical order).
-    const unreferenced = across(skeletons);
-    expect(across([...skeletons].reverse())).toEqual(unreferenced);
-    expect(unreferenced).toHaveLength(2);
+    const findings = across(skeletons);
+    expect(findings).toEqual([
+      {
+        id: 'split:converge:node-pool:labels',
+        type: 'split',
+        class: 'behavioral',
+        scenario: 'converge',
+        subject: 'node-pool',
+        facet: 'labels',
+        message: 'node-pool labels has no convention: 2 groups of 2-2 providers',
+        values: { a: GPU_LABELS, b: GPU_LABELS, c: [], d: [] },
+        groups: [
+          { value: GPU_LABELS, providers: ['a', 'b'] },
+          { value: [], providers: ['c', 'd'] },
+        ].sort((x, y) => (JSON.stringify(x.value) < JSON.stringify(y.value) ? -1 : 1)),
+        hint: expect.stringContaining("drift accept 'split:converge:node-pool:labels' --reason"),
+      },
+    ]);
+    expect(findings[0]!.provider).toBeUndefined();
+    expect(across([...skeletons].reverse())).toEqual(findings);
   });
 
-  it('does not let the reference outvote a majority', () => {
-    const findings = across([goodSkeleton('a'), withResource('b', 'nodepool-gpu', { labels: [] }), goodSkeleton('c')], { reference: 'b' });
-    expect(ids(findings)).toEqual(['div:converge:node-pool:labels:b']);
-    expect(findings[0]!.message).toContain('majority');
+  it('a split keeps its facet’s class', () => {
+    const renamed = (provider: string) => goodSkeleton(provider, 'converge', { resources: { 'nodepool-gpu': undefined, 'node-pool-gpu': goodSkeleton(provider).resources['nodepool-gpu'] } });
+    const findings = across([goodSkeleton('a'), renamed('b')]);
+    expect(findings).toEqual([expect.objectContaining({ id: 'split:converge:node-pool:key-pattern', type: 'split', class: 'stylistic' })]);
   });
 
   it('reports a missing contract role as a presence divergence, and compares none of its other facets', () => {
@@ -144,7 +148,7 @@ describe('compareAcross: consensus and outliers', () => {
         resources: key === 'nodepool-gpu' ? {} : { 'nodepool-gpu': undefined, [key]: goodSkeleton(provider).resources['nodepool-gpu'] },
         then: [{ do: 'unready', role: 'cluster', dropped: [], unmarked: ['cluster', key], statusKept: true, xrReady: false, events: [] }],
       });
-    const findings = compareAcross({ scenario: 'cluster-regresses', skeletons: [outcome('a', 'nodepool-gpu'), outcome('b', 'node-pool-gpu')], pools: ['gpu'], ablated: false, reference: 'a' });
+    const findings = compareAcross({ scenario: 'cluster-regresses', skeletons: [outcome('a', 'nodepool-gpu'), outcome('b', 'node-pool-gpu'), outcome('c', 'nodepool-gpu')], pools: ['gpu'], ablated: false });
     // Only the key spelling differs; what the perturbation did to each role is the same.
     expect(ids(findings)).toEqual(['div:cluster-regresses:node-pool:key-pattern:b']);
   });

@@ -184,7 +184,7 @@ describe('renderMarkdown', () => {
     expect(out).toContain('<summary>eks / default: 1 finding</summary>');
     expect(out).toContain('```diff\n- golden\n+ rendered');
     expect(out).toContain('| provider | value |');
-    expect(out).toContain('| *consensus* | `');
+    expect(out).toContain('| *convention* | `');
     expect(out).toContain("accepted: known difference");
     expect(out.match(/<details>/g)?.length).toBe(out.match(/<\/details>/g)?.length);
     expect(out).not.toContain('[!NOTE]');
@@ -203,7 +203,7 @@ describe('renderMarkdown', () => {
     expect(outside).not.toMatch(/^#{1,6} (?!✅|❌|⛔|⚠️|🎨|☑️)/m); // only the renderer's own headings
     expect(outside).not.toMatch(/\]\(/); // no link or image syntax survives
     for (const line of out.split('\n').filter((l) => l.startsWith('| ') && !l.startsWith('| scenario') && !l.startsWith('| ---'))) {
-      if (/^\| (eks|gke|nebius|\*consensus\*) \|/.test(line)) expect(cellPipes(line)).toBe(3);
+      if (/^\| (eks|gke|nebius|\*convention\*) \|/.test(line)) expect(cellPipes(line)).toBe(3);
     }
     expect(out.match(/<details>/g)?.length).toBe(2);
     expect(outsideCode(out).match(/<\/details>/g)?.length).toBe(2);

@@ -1,0 +1,77 @@
+/**
+ * Conventions and splits: how the providers' values of one facet are judged. Pure.
+ *
+ * The rule. A facet has a *convention* when at least three providers can be compared on it and one
+ * value is shared by at least two thirds of them; the providers that differ from a convention are its
+ * outliers. Fewer than three providers, or no value that clear, make a *split*: nobody is blamed.
+ *
+ * With established providers (`drift diff -p P`: the others stand in through their goldens), only
+ * the established ones form the convention, by the same rule; two established providers that agree
+ * also form one, since a provider joining a pair that already agrees is the one that changed. One
+ * established provider is no convention. Judged providers are never outliers of a split among the
+ * established ones, and established providers are never outliers at all: only judged ones are.
+ *
+ * No provider's name counts for anything: groups are ordered by size, then by their value's
+ * canonical text, only so that output is deterministic.
+ */
+
+export interface ValueGroup {
+  /** The value's canonical text: equal values, equal text. */
+  text: string;
+  value: unknown;
+  /** Sorted. */
+  providers: string[];
+}
+
+export type Verdict =
+  /** Nothing to report: fewer than two providers compared, everybody agrees, or no judged provider differs. */
+  | { kind: 'agreed' }
+  | { kind: 'convention'; convention: ValueGroup; outliers: string[]; compared: number }
+  | { kind: 'split'; groups: ValueGroup[] };
+
+/** The providers' values grouped by canonical text: largest group first, then by text. */
+export function groupValues(values: ReadonlyMap<string, unknown>, texts: ReadonlyMap<string, string>): ValueGroup[] {
+  const groups = new Map<string, ValueGroup>();
+  for (const [provider, value] of values) {
+    const text = texts.get(provider)!;
+    const group = groups.get(text) ?? { text, value, providers: [] };
+    group.providers.push(provider);
+    groups.set(text, group);
+  }
+  for (const group of groups.values()) group.providers.sort();
+  return [...groups.values()].sort((a, b) => b.providers.length - a.providers.length || (a.text < b.text ? -1 : a.text > b.text ? 1 : 0));
+}
+
+/** The fewest providers that can hold a convention, and the share of them it needs. */
+export const MIN_CONVENTION = 3;
+const holdsConvention = (size: number, compared: number) => compared >= MIN_CONVENTION && 3 * size >= 2 * compared;
+
+/** The convention among `groups`, if there is one. */
+function conventionOf(groups: ValueGroup[], compared: number): ValueGroup | undefined {
+  const top = groups[0];
+  return top && holdsConvention(top.providers.length, compared) ? top : undefined;
+}
+
+/**
+ * Judges one facet. `established`, when given, names the providers that stand in through their
+ * goldens; every other provider in `values` is judged against them.
+ */
+export function judge(values: ReadonlyMap<string, unknown>, texts: ReadonlyMap<string, string>, established?: ReadonlySet<string>): Verdict {
+  if (values.size < 2) return { kind: 'agreed' };
+  const groups = groupValues(values, texts);
+  if (groups.length === 1) return { kind: 'agreed' };
+  if (!established || established.size === 0) {
+    const convention = conventionOf(groups, values.size);
+    if (!convention) return { kind: 'split', groups };
+    return { kind: 'convention', convention, outliers: [...values.keys()].filter((p) => !convention.providers.includes(p)).sort(), compared: values.size };
+  }
+  const judged = [...values.keys()].filter((provider) => !established.has(provider)).sort();
+  const standIns = new Map([...values].filter(([provider]) => established.has(provider)));
+  if (judged.length === 0 || standIns.size === 0) return { kind: 'agreed' };
+  const standInGroups = groupValues(standIns, texts);
+  const pairAgrees = standIns.size === 2 && standInGroups.length === 1;
+  const convention = pairAgrees ? standInGroups[0] : conventionOf(standInGroups, standIns.size);
+  if (!convention) return { kind: 'split', groups };
+  const outliers = judged.filter((provider) => texts.get(provider) !== convention.text);
+  return outliers.length ? { kind: 'convention', convention, outliers, compared: standIns.size } : { kind: 'agreed' };
+}

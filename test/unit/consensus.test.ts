@@ -1,0 +1,177 @@
+/**
+ * The consensus rule over synthetic skeleton sets of 2, 3, 5 and 8 providers: each case blames
+ * exactly the provider that differs, or reports one split blaming nobody.
+ */
+import { describe, expect, it } from 'vitest';
+import { groupValues, judge } from '../../src/compare/consensus.js';
+import { compareAcross } from '../../src/compare/cross.js';
+import type { Finding } from '../../src/compare/findings.js';
+import type { ResourceSkeleton, Skeleton } from '../../src/skeleton/types.js';
+import { goodSkeleton } from '../helpers/fourth.js';
+
+const across = (skeletons: Skeleton[], established?: string[]): Finding[] =>
+  compareAcross({ scenario: 'converge', pools: ['gpu'], ablated: false, skeletons, ...(established ? { established: new Set(established) } : {}) });
+
+const ids = (findings: Finding[]) => findings.map((finding) => finding.id).sort();
+
+function withPool(provider: string, change: Partial<ResourceSkeleton>): Skeleton {
+  const base = goodSkeleton(provider);
+  return goodSkeleton(provider, 'converge', { resources: { 'nodepool-gpu': { ...base.resources['nodepool-gpu']!, ...change } } });
+}
+
+/** One behavioral drift: the GPU pool loses its GPU label. */
+const drifted = (provider: string) => withPool(provider, { labels: ['modelplane.ai/pool'] });
+/** Another drift of the same facet, to a third value. */
+const otherwise = (provider: string) => withPool(provider, { labels: ['team'] });
+const noHelm = (provider: string) => goodSkeleton(provider, 'converge', { resources: { 'provider-config-helm': undefined } });
+
+const LABELS_SPLIT = 'split:converge:node-pool:labels';
+const blame = (provider: string) => `div:converge:node-pool:labels:${provider}`;
+
+const names = (n: number) => ['aks', 'eks', 'gke', 'linode', 'nebius', 'oci', 'scaleway', 'vultr'].slice(0, n);
+
+describe('a drift in any single provider', () => {
+  for (const n of [3, 5, 8]) {
+    it(`is blamed on exactly that provider among ${n}, whichever it is (gke included)`, () => {
+      for (const provider of names(n)) {
+        const skeletons = names(n).map((name) => (name === provider ? drifted(name) : goodSkeleton(name)));
+        const findings = across(skeletons);
+        expect(ids(findings), provider).toEqual([blame(provider)]);
+        expect(findings[0]!.provider).toBe(provider);
+        expect(findings[0]!.message).toBe(`node-pool labels differs from the convention of ${n - 1} of ${n} providers (${names(n).filter((p) => p !== provider).join(', ')})`);
+      }
+    });
+  }
+
+  it('is a split with two providers: neither can be told right, so neither is blamed', () => {
+    for (const provider of ['eks', 'gke']) {
+      const findings = across([provider === 'eks' ? drifted('eks') : goodSkeleton('eks'), provider === 'gke' ? drifted('gke') : goodSkeleton('gke')]);
+      expect(ids(findings)).toEqual([LABELS_SPLIT]);
+      expect(findings[0]).toMatchObject({ type: 'split', class: 'behavioral' });
+      expect(findings[0]!.provider).toBeUndefined();
+    }
+  });
+});
+
+describe('ties and weak majorities are splits', () => {
+  it('1-1-1 among three: one split with three groups', () => {
+    const findings = across([goodSkeleton('eks'), drifted('gke'), otherwise('nebius')]);
+    expect(ids(findings)).toEqual([LABELS_SPLIT]);
+    expect(findings[0]!.groups!.map((group) => group.providers)).toEqual([['gke'], ['eks'], ['nebius']].sort((a, b) => {
+      const text = (p: string[]) => JSON.stringify(findings[0]!.values![p[0]!]);
+      return text(a) < text(b) ? -1 : 1;
+    }));
+  });
+
+  it('2-2-1 among five: one split, whoever the lone one is', () => {
+    const [a, b, c, d, e] = names(5) as [string, string, string, string, string];
+    const findings = across([goodSkeleton(a), goodSkeleton(b), drifted(c), drifted(d), otherwise(e)]);
+    expect(ids(findings)).toEqual([LABELS_SPLIT]);
+    expect(findings[0]!.groups).toHaveLength(3);
+    expect(findings[0]!.groups![2]!.providers).toEqual([e]);
+    expect(findings[0]!.message).toBe('node-pool labels has no convention: 3 groups of 2-2-1 providers');
+  });
+
+  it('3-2 among five is no convention (3/5 < 2/3); 4-1 is', () => {
+    const five = names(5);
+    expect(ids(across(five.map((p, i) => (i < 2 ? drifted(p) : goodSkeleton(p)))))).toEqual([LABELS_SPLIT]);
+    expect(ids(across(five.map((p, i) => (i === 4 ? drifted(p) : goodSkeleton(p)))))).toEqual([blame(five[4]!)]);
+  });
+
+  it('6-2 among eight blames both outliers; 5-3 is a split', () => {
+    const eight = names(8);
+    expect(ids(across(eight.map((p, i) => (i === 1 || i === 6 ? drifted(p) : goodSkeleton(p)))))).toEqual([blame(eight[1]!), blame(eight[6]!)]);
+    expect(ids(across(eight.map((p, i) => (i < 3 ? drifted(p) : goodSkeleton(p)))))).toEqual([LABELS_SPLIT]);
+  });
+});
+
+describe('absence is a value only for presence', () => {
+  it('three that gate a resource do not outvote two that compose it: a presence split', () => {
+    const five = names(5);
+    const findings = across(five.map((p, i) => (i < 3 ? noHelm(p) : goodSkeleton(p))));
+    // The kubeconfig readers differ the same 3-2 way; nothing blames the two that compose it.
+    expect(ids(findings)).toEqual(['split:converge:kubeconfig:readers', 'split:converge:provider-config-helm:presence']);
+    expect(findings.every((finding) => finding.provider === undefined)).toBe(true);
+  });
+
+  it('a provider without the subject takes no part in its other facets', () => {
+    // Two of five compose no helm ProviderConfig; of the three that do, one reads another Secret.
+    const five = names(5);
+    const reads = (provider: string) => goodSkeleton(provider, 'converge', { resources: { 'provider-config-helm': { ...goodSkeleton(provider).resources['provider-config-helm']!, reads: ['{namespace}/other:kubeconfig'] } } });
+    const skeletons = [noHelm(five[0]!), noHelm(five[1]!), goodSkeleton(five[2]!), goodSkeleton(five[3]!), reads(five[4]!)];
+    const helm = across(skeletons).filter((finding) => finding.subject === 'provider-config-helm');
+    // Presence is 3-2 (a split); reads are compared among the three that have it: 2 of 3 agree.
+    expect(ids(helm)).toEqual([`div:converge:provider-config-helm:reads:${five[4]}`, 'split:converge:provider-config-helm:presence']);
+    expect(helm.find((finding) => finding.facet === 'reads')!.values).toEqual({ [five[2]!]: ['{namespace}/{xr}-kubeconfig:kubeconfig'], [five[3]!]: ['{namespace}/{xr}-kubeconfig:kubeconfig'], [five[4]!]: ['{namespace}/other:kubeconfig'] });
+  });
+
+  it('the one provider that composes what the others do not diverges on presence only', () => {
+    const five = names(5);
+    const findings = across(five.map((p, i) => (i === 2 ? goodSkeleton(p) : noHelm(p))));
+    const helm = findings.filter((finding) => finding.subject === 'provider-config-helm');
+    expect(ids(helm)).toEqual([`div:converge:provider-config-helm:presence:${five[2]}`]);
+  });
+});
+
+describe('with -p P: judged against the established providers', () => {
+  it('P diverges from a convention of the established, even when P was the reference', () => {
+    const established = ['eks', 'nebius', 'aks', 'vultr'];
+    const findings = across([drifted('gke'), ...established.map((p) => goodSkeleton(p))], established);
+    expect(ids(findings)).toEqual([blame('gke')]);
+    expect(findings[0]!.message).toBe('node-pool labels differs from the convention of 4 of 4 established providers (aks, eks, nebius, vultr)');
+  });
+
+  it('with two established that agree, P diverges when it differs; with one established, it is a split', () => {
+    expect(ids(across([drifted('gke'), goodSkeleton('eks'), goodSkeleton('nebius')], ['eks', 'nebius']))).toEqual([blame('gke')]);
+    expect(ids(across([drifted('gke'), goodSkeleton('eks')], ['eks']))).toEqual([LABELS_SPLIT]);
+    expect(across([goodSkeleton('gke'), goodSkeleton('eks')], ['eks'])).toEqual([]);
+  });
+
+  it('a split among the established is not blamed on P, whichever side P takes', () => {
+    const established = [goodSkeleton('aks'), goodSkeleton('eks'), drifted('nebius'), drifted('vultr')];
+    for (const p of [goodSkeleton('gke'), drifted('gke'), otherwise('gke')]) {
+      const findings = across([p, ...established], ['aks', 'eks', 'nebius', 'vultr']);
+      expect(ids(findings)).toEqual([LABELS_SPLIT]);
+    }
+  });
+
+  it('never blames an established provider, and P that follows the convention is clean', () => {
+    const established = ['aks', 'eks', 'nebius', 'vultr'];
+    const skeletons = [goodSkeleton('gke'), goodSkeleton('aks'), goodSkeleton('eks'), goodSkeleton('nebius'), drifted('vultr')];
+    expect(across(skeletons, established)).toEqual([]);
+    // The same set rendered in full blames vultr, the one that differs.
+    expect(ids(across(skeletons))).toEqual([blame('vultr')]);
+  });
+
+  it('judges several new providers each against the established', () => {
+    const established = ['aks', 'eks', 'nebius'];
+    const findings = across([drifted('gke'), goodSkeleton('vultr'), ...established.map((p) => goodSkeleton(p))], established);
+    expect(ids(findings)).toEqual([blame('gke')]);
+  });
+});
+
+describe('judge', () => {
+  const values = (entries: Record<string, unknown>) => new Map(Object.entries(entries));
+  const texts = (map: Map<string, unknown>) => new Map([...map].map(([k, v]) => [k, JSON.stringify(v)]));
+
+  it('needs at least three providers and two thirds of them for a convention', () => {
+    const two = values({ a: 1, b: 2 });
+    expect(judge(two, texts(two)).kind).toBe('split');
+    const three = values({ a: 1, b: 1, c: 2 });
+    expect(judge(three, texts(three))).toMatchObject({ kind: 'convention', outliers: ['c'], compared: 3 });
+    const four = values({ a: 1, b: 1, c: 2, d: 3 });
+    expect(judge(four, texts(four)).kind).toBe('split');
+  });
+
+  it('orders groups by size, then by value text, never by provider name', () => {
+    const map = values({ zed: 'b', abe: 'a', kim: 'a' });
+    expect(groupValues(map, texts(map)).map((group) => group.providers)).toEqual([['abe', 'kim'], ['zed']]);
+  });
+
+  it('reports agreement as nothing, and one provider as nothing', () => {
+    const same = values({ a: 1, b: 1 });
+    expect(judge(same, texts(same)).kind).toBe('agreed');
+    const one = values({ a: 1 });
+    expect(judge(one, texts(one)).kind).toBe('agreed');
+  });
+});
