@@ -1,6 +1,6 @@
 import { CONTRACT_ROLES, keyPattern } from '../config/roles.js';
 import { isInCluster } from '../skeleton/facets.js';
-import type { ResourceSkeleton, Skeleton } from '../skeleton/types.js';
+import type { ResourceSkeleton, SecretEntry, Skeleton } from '../skeleton/types.js';
 import { kubeconfigWiring } from '../skeleton/wiring.js';
 import { stableStringify } from '../util/objects.js';
 import { judge, type ValueGroup, type Verdict } from './consensus.js';
@@ -62,6 +62,10 @@ function roleFacets(skeleton: Skeleton, role: string, keys: Array<[string, Resou
     { subject: role, facet: 'reads', class: 'behavioral', value: [...new Set(resources.flatMap((r) => r.reads ?? []))].sort() },
     { subject: role, facet: 'labels', class: 'behavioral', value: [...new Set(resources.flatMap((r) => r.labels ?? []))].sort() },
     { subject: role, facet: 'provider-config-ref', class: 'behavioral', value: distinct(resources.map((r) => r.providerConfigRef ?? null)) },
+    // How the composed object itself is dressed: conventions, not behavior.
+    { subject: role, facet: 'metadata-namespace', class: 'stylistic', value: distinct(resources.map((r) => r.metadata?.namespace ?? null)) },
+    { subject: role, facet: 'metadata-labels', class: 'stylistic', value: [...new Set(resources.flatMap((r) => r.metadata?.labels ?? []))].sort() },
+    { subject: role, facet: 'metadata-annotations', class: 'stylistic', value: [...new Set(resources.flatMap((r) => r.metadata?.annotations ?? []))].sort() },
   ];
   // Cloud APIs differ by nature; in-cluster APIs (ProviderConfigs, Objects) must not.
   if (resources.every((r) => isInCluster(r.apiVersion))) {
@@ -69,6 +73,20 @@ function roleFacets(skeleton: Skeleton, role: string, keys: Array<[string, Resou
     facets.push({ subject: role, facet: 'manifest', class: 'behavioral', value: distinct(resources.map((r) => r.manifest ?? null)) });
   }
   return ablated ? facets : facets.filter((facet) => facet.facet !== 'gated-on');
+}
+
+/**
+ * `ready` (a fixpoint with the XR Ready), `stalled` (a fixpoint with the XR not Ready) or
+ * `oscillating` (no fixpoint within maxSteps: its answers keep changing).
+ */
+function convergence(skeleton: Skeleton): 'ready' | 'stalled' | 'oscillating' {
+  if (!skeleton.converged) return 'oscillating';
+  return skeleton.converged.xrReady ? 'ready' : 'stalled';
+}
+
+/** Which of a status.secrets entry's fields are set, e.g. `type,name,key`. */
+function entryShape(entry: SecretEntry): string {
+  return (['type', 'name', 'key'] as const).filter((field) => entry[field] !== '').join(',');
 }
 
 /** The facts compared for every provider's cell as a whole. */
@@ -83,10 +101,13 @@ function cellFacets(skeleton: Skeleton): Array<Omit<Facet, 'values'> & { value: 
   // Cloud-only keys are not matched by name: they count as `cloud-resource`.
   const asRoles = (keys: string[]) => [...new Set(keys.map((key) => roles.get(key) ?? key).map((role) => (CONTRACT_ROLES.has(role) ? role : 'cloud-resource')))].sort();
   const facets: Array<Omit<Facet, 'values'> & { value: unknown }> = [
-    { subject: 'converged', facet: 'converged', class: 'behavioral', value: skeleton.converged },
+    // Whether and how it converges, not after how many steps: a cloud may wait for more facts.
+    { subject: 'converged', facet: 'converged', class: 'behavioral', value: convergence(skeleton) },
     { subject: 'status', facet: 'status-appears', class: 'behavioral', value: skeleton.status.appears },
     { subject: 'status', facet: 'kubeconfig-entry', class: 'behavioral', value: kubeconfig ? { name: kubeconfig.name, key: kubeconfig.key } : null },
     { subject: 'status', facet: 'identity-entry', class: 'behavioral', value: identities.length > 0 },
+    // Fields beside secrets and cache are part of the XR's API: what consumers can read.
+    { subject: 'status', facet: 'fields', class: 'behavioral', value: skeleton.status.fields ?? [] },
     { subject: 'status', facet: 'cache', class: 'behavioral', value: skeleton.status.cache?.storageClassName ?? null },
     { subject: 'kubeconfig', facet: 'writer', class: 'behavioral', value: writers[0]?.[1].role ?? null },
     { subject: 'kubeconfig', facet: 'readers', class: 'behavioral', value: readers },
@@ -95,6 +116,9 @@ function cellFacets(skeleton: Skeleton): Array<Omit<Facet, 'values'> & { value: 
     { subject: 'events', facet: 'events', class: 'behavioral', value: skeleton.events.map((event) => `${event.severity}: ${event.message}`).sort() },
   ];
   if (requirements.length) facets.push({ subject: 'requirements', facet: 'requirements', class: 'behavioral', value: requirements });
+  // Identity types and Secret names are the cloud's own; what an entry carries is comparable. Only
+  // providers that publish one take part: absence is identity-entry's.
+  if (identities.length) facets.push({ subject: 'status', facet: 'identity-shape', class: 'behavioral', value: identities.map(entryShape).sort() });
   skeleton.then.forEach((perturbation, index) => {
     const subject = `then[${index}] ${perturbation.do}${perturbation.role ? ` ${perturbation.role}` : ''}`;
     // What it did to the world apart from what it said: a provider that only words it differently

@@ -48,20 +48,53 @@ export function readsSecrets(resource: JsonObject): string[] | undefined {
   return found.size ? [...found].sort() : undefined;
 }
 
-/** Label keys on the resource and on anything it creates (node labels, template labels). */
-export function labelKeys(resource: JsonObject): string[] | undefined {
+/** Fields that hold labels under the names clouds use; an adapter's `labelFields` names more. */
+export const LABEL_FIELDS: readonly string[] = ['labels', 'nodeLabels'];
+
+/** Label keys from every usual shape: a map, or a list of `{key, value}` (or `{name, value}`) pairs. */
+function keysOf(labels: unknown): string[] {
+  if (Array.isArray(labels)) {
+    return labels.flatMap((pair) => {
+      if (!isObject(pair)) return [];
+      const key = pair.key ?? pair.name;
+      return typeof key === 'string' ? [key] : [];
+    });
+  }
+  return isObject(labels) ? Object.keys(labels) : [];
+}
+
+/**
+ * Label keys on what the resource creates (node labels, template labels), anywhere under spec and
+ * whatever the field is called. The resource's own metadata labels are `metadataOf`'s; selectors
+ * (`matchLabels`) choose other resources and label nothing.
+ */
+export function labelKeys(resource: JsonObject, extraFields: readonly string[] = []): string[] | undefined {
+  const fields = new Set([...LABEL_FIELDS, ...extraFields]);
   const found = new Set<string>();
   const visit = (value: unknown, field: string) => {
-    if (Array.isArray(value)) value.forEach((item) => visit(item, field));
-    if (!isObject(value)) return;
-    if (field === 'labels' || field === 'matchLabels') {
-      if (field === 'labels') Object.keys(value).forEach((key) => found.add(key));
+    if (field === 'matchLabels') return;
+    if (fields.has(field) && (isObject(value) || Array.isArray(value))) {
+      keysOf(value).forEach((key) => found.add(key));
       return;
     }
+    if (Array.isArray(value)) value.forEach((item) => visit(item, field));
+    if (!isObject(value)) return;
     for (const [key, item] of Object.entries(value)) visit(item, key);
   };
-  visit(resource, '');
+  visit(resource.spec, 'spec');
   return found.size ? [...found].sort() : undefined;
+}
+
+/** The composed resource's own metadata conventions: the namespace it sets, its label and annotation keys. */
+export function metadataOf(resource: JsonObject): { namespace?: string; labels?: string[]; annotations?: string[] } | undefined {
+  const metadata = isObject(resource.metadata) ? resource.metadata : {};
+  const out: { namespace?: string; labels?: string[]; annotations?: string[] } = {};
+  if (typeof metadata.namespace === 'string') out.namespace = metadata.namespace;
+  const labels = keysOf(metadata.labels).sort();
+  if (labels.length) out.labels = labels;
+  const annotations = keysOf(metadata.annotations).sort();
+  if (annotations.length) out.annotations = annotations;
+  return Object.keys(out).length ? out : undefined;
 }
 
 /** What an in-cluster Object carries: `Kind/name` of spec.forProvider.manifest. */

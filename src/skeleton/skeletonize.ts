@@ -2,7 +2,7 @@ import { roleOf } from '../config/roles.js';
 import type { Adapter } from '../config/types.js';
 import type { EventRecord, StepRecord, Trace } from '../world/trace.js';
 import { isObject, stableStringify, type JsonObject } from '../util/objects.js';
-import { labelKeys, managementPolicies, manifestOf, providerConfigRef, readinessPolicy, readsSecrets, writesSecret } from './facets.js';
+import { labelKeys, managementPolicies, manifestOf, metadataOf, providerConfigRef, readinessPolicy, readsSecrets, writesSecret } from './facets.js';
 import { makeTemplater, templateStrings } from './template.js';
 import {
   SKELETON_VERSION,
@@ -16,7 +16,7 @@ import {
 
 export interface SkeletonInput {
   trace: Trace;
-  adapter: Pick<Adapter, 'roles' | 'values'>;
+  adapter: Pick<Adapter, 'roles' | 'values'> & Partial<Pick<Adapter, 'labelFields'>>;
   pools: string[];
   /** Gating analysis results by key, when it ran. */
   gates?: Record<string, string[]>;
@@ -33,7 +33,7 @@ function distinctEvents(steps: StepRecord[]): EventSkeleton[] {
   return [...seen.values()];
 }
 
-function resourceSkeleton(key: string, steps: StepRecord[], role: string, gates: string[] | undefined): ResourceSkeleton {
+function resourceSkeleton(key: string, steps: StepRecord[], role: string, gates: string[] | undefined, labelFields: readonly string[]): ResourceSkeleton {
   const appears = steps.find((step) => key in step.resources)!;
   const readyStep = steps.find((step) => step.resources[key]?.ready === 'True');
   const latest = [...steps].reverse().find((step) => key in step.resources)!;
@@ -55,7 +55,8 @@ function resourceSkeleton(key: string, steps: StepRecord[], role: string, gates:
     readinessPolicy: readinessPolicy(body),
     writes: writesSecret(body),
     reads: readsSecrets(body),
-    labels: labelKeys(body),
+    labels: labelKeys(body, labelFields),
+    metadata: metadataOf(body),
     manifest: manifestOf(body),
     dropped: dropped?.index,
   };
@@ -126,7 +127,7 @@ export function skeletonize({ trace, adapter, pools, gates }: SkeletonInput): Sk
   const final = trace.converged ? trace.steps[trace.converged.step] : convergeSteps[convergeSteps.length - 1];
   const keys = [...new Set(convergeSteps.flatMap((step) => Object.keys(step.resources)))].sort();
   const resources: Record<string, ResourceSkeleton> = {};
-  for (const key of keys) resources[key] = resourceSkeleton(key, convergeSteps, roleOf(adapter, key, pools), gates?.[key]);
+  for (const key of keys) resources[key] = resourceSkeleton(key, convergeSteps, roleOf(adapter, key, pools), gates?.[key], adapter.labelFields ?? []);
   const skeleton: Skeleton = {
     skeleton: SKELETON_VERSION,
     provider: trace.provider,

@@ -1,5 +1,9 @@
-/** The skeleton format version, written in every golden's header. Bump it when the format changes. */
-export const SKELETON_VERSION = 1;
+/**
+ * The skeleton format version, written in every golden's header. Bump it when the format changes.
+ * 2: `metadata` per resource; `labels` only what the resource labels (node and template labels),
+ * read from maps and key/value lists.
+ */
+export const SKELETON_VERSION = 2;
 
 export interface ResourceSkeleton {
   role: string;
@@ -20,8 +24,10 @@ export interface ResourceSkeleton {
   writes?: string;
   /** Secrets it reads, `namespace/name:key`. */
   reads?: string[];
-  /** Label keys it sets (metadata and node labels). */
+  /** Label keys it puts on what it creates (node labels, template labels), from any usual shape. */
   labels?: string[];
+  /** Its own metadata: the namespace it sets, its label and annotation keys. */
+  metadata?: { namespace?: string; labels?: string[]; annotations?: string[] };
   /** For in-cluster Objects: `Kind/name` of the manifest it applies. */
   manifest?: string;
   /** Step a converging world drops it (deletes it), if it does. */

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import type { Scenario } from '../../src/config/types.js';
-import type { ResourceSkeleton, Skeleton } from '../../src/skeleton/types.js';
+import { SKELETON_VERSION, type ResourceSkeleton, type Skeleton } from '../../src/skeleton/types.js';
 import type { Finding } from '../../src/compare/findings.js';
 import type { Report } from '../../src/report/model.js';
 
@@ -240,7 +240,7 @@ export function goodSkeleton(provider: string, scenario = 'converge', overrides:
     ...resourceOverrides,
   };
   return {
-    skeleton: 1,
+    skeleton: SKELETON_VERSION,
     provider,
     scenario,
     converged: { step: 2, xrReady: true },

@@ -504,3 +504,19 @@ describe('toCanonicalYaml', () => {
     expect(line).toContain('word '.repeat(59) + 'word');
   });
 });
+
+describe('skeletonize: labels and metadata', () => {
+  it('records node labels under the adapter’s label fields, and the resource’s own metadata templated', () => {
+    const pool = res('NodePool', {
+      metadata: { namespace: 'ml-team', labels: { 'demo-project/team': 'ml' }, annotations: { 'crossplane.io/external-name': 'demo-gpu' } },
+      spec: { forProvider: { kubernetesLabels: [{ key: 'modelplane.ai/pool', value: 'gpu' }], taints: [{ key: 'nvidia.com/gpu', value: 'present', effect: 'NoSchedule' }] } },
+    });
+    const t = trace([step(0, { resources: { 'nodepool-gpu': desired(pool, 'True') }, xrReady: true })]);
+    const plain = skeleton(t).resources['nodepool-gpu']!;
+    expect(plain.labels).toBeUndefined();
+    expect(plain.metadata).toEqual({ namespace: '{namespace}', labels: ['{project}/team'], annotations: ['crossplane.io/external-name'] });
+    const named = skeleton(t, { adapter: { roles: {}, values: GCP_VALUES, labelFields: ['kubernetesLabels'] } }).resources['nodepool-gpu']!;
+    // Taints are {key, value} pairs too, but no label field: they label nothing.
+    expect(named.labels).toEqual(['modelplane.ai/pool']);
+  });
+});

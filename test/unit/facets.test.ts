@@ -1,0 +1,128 @@
+/** The newer facets, on providers that really differ: labels from every shape, metadata, status fields, identity shape, convergence. */
+import { describe, expect, it } from 'vitest';
+import { compareAcross } from '../../src/compare/cross.js';
+import type { Finding } from '../../src/compare/findings.js';
+import { labelKeys, metadataOf } from '../../src/skeleton/facets.js';
+import type { ResourceSkeleton, Skeleton } from '../../src/skeleton/types.js';
+import { goodSkeleton } from '../helpers/fourth.js';
+
+const across = (skeletons: Skeleton[]): Finding[] => compareAcross({ scenario: 'converge', pools: ['gpu'], ablated: false, skeletons });
+const ids = (findings: Finding[]) => findings.map((finding) => finding.id).sort();
+const GPU_LABELS = ['modelplane.ai/gpu', 'modelplane.ai/pool'];
+
+function withResource(provider: string, key: string, change: Partial<ResourceSkeleton>): Skeleton {
+  return goodSkeleton(provider, 'converge', { resources: { [key]: { ...goodSkeleton(provider).resources[key]!, ...change } } });
+}
+
+describe('labelKeys: every usual shape', () => {
+  it('reads a map, a list of {key, value} pairs and a list of {name, value} pairs alike', () => {
+    const map = { spec: { forProvider: { labels: { 'modelplane.ai/pool': 'gpu', 'modelplane.ai/gpu': 'nvidia-l4' } } } };
+    const pairs = { spec: { forProvider: { labels: [{ key: 'modelplane.ai/pool', value: 'gpu' }, { key: 'modelplane.ai/gpu', value: 'nvidia-l4' }] } } };
+    const named = { spec: { forProvider: { labels: [{ name: 'modelplane.ai/gpu', value: 'nvidia-l4' }, { name: 'modelplane.ai/pool', value: 'gpu' }] } } };
+    for (const body of [map, pairs, named]) expect(labelKeys(body)).toEqual(GPU_LABELS);
+  });
+
+  it('reads nodeLabels, and fields the adapter names, at any depth; never selectors', () => {
+    const aks = { spec: { forProvider: { nodeLabels: { 'modelplane.ai/pool': 'gpu' }, podSubnetIdSelector: { matchLabels: { zone: 'a' } } } } };
+    expect(labelKeys(aks)).toEqual(['modelplane.ai/pool']);
+    const custom = { spec: { forProvider: { pool: { kubernetesLabels: [{ key: 'modelplane.ai/gpu', value: 'l4' }] } } } };
+    expect(labelKeys(custom)).toBeUndefined();
+    expect(labelKeys(custom, ['kubernetesLabels'])).toEqual(['modelplane.ai/gpu']);
+  });
+
+  it('leaves the resource’s own metadata labels to metadataOf, but reads labels of templates it creates', () => {
+    const body = { metadata: { labels: { 'modelplane.ai/zone': 'a' } }, spec: { forProvider: { template: { metadata: { labels: { 'modelplane.ai/pool': 'gpu' } } } } } };
+    expect(labelKeys(body)).toEqual(['modelplane.ai/pool']);
+    expect(metadataOf(body)).toEqual({ labels: ['modelplane.ai/zone'] });
+  });
+});
+
+describe('metadataOf', () => {
+  it('records the namespace set, and label and annotation keys from maps or pairs', () => {
+    expect(metadataOf({ metadata: { namespace: 'ml-team', annotations: { 'crossplane.io/external-name': 'x' }, labels: [{ key: 'team', value: 'ml' }] } })).toEqual({
+      namespace: 'ml-team',
+      labels: ['team'],
+      annotations: ['crossplane.io/external-name'],
+    });
+    expect(metadataOf({ metadata: { name: 'x' } })).toBeUndefined();
+    expect(metadataOf({})).toBeUndefined();
+  });
+});
+
+describe('compareAcross: node labels under other shapes compare equal', () => {
+  it('a provider whose labels come as pairs is not blamed once they are read as keys', () => {
+    // What each skeleton records is the keys, whatever shape the body had (see labelKeys).
+    const pairs = labelKeys({ spec: { forProvider: { labels: [{ key: 'modelplane.ai/pool', value: 'gpu' }, { key: 'modelplane.ai/gpu', value: 'l4' }] } } });
+    expect(across([goodSkeleton('a'), withResource('b', 'nodepool-gpu', { labels: pairs! }), goodSkeleton('c')])).toEqual([]);
+    // Read as before (the pair's field names), they would have diverged.
+    expect(ids(across([goodSkeleton('a'), withResource('b', 'nodepool-gpu', { labels: ['key', 'value'] }), goodSkeleton('c')]))).toEqual(['div:converge:node-pool:labels:b']);
+  });
+});
+
+describe('compareAcross: metadata conventions are stylistic', () => {
+  it('a composed resource that sets metadata.namespace diverges, class stylistic', () => {
+    const findings = across([goodSkeleton('a'), withResource('b', 'network', { metadata: { namespace: '{namespace}' } }), goodSkeleton('c')]);
+    expect(findings).toEqual([expect.objectContaining({ id: 'div:converge:network:metadata-namespace:b', class: 'stylistic', values: { a: [null], b: ['{namespace}'], c: [null] }, consensus: [null] })]);
+  });
+
+  it('compares label and annotation keys of the resource itself', () => {
+    const labelled = withResource('c', 'cluster', { metadata: { labels: ['team'], annotations: ['crossplane.io/external-name'] } });
+    expect(ids(across([goodSkeleton('a'), goodSkeleton('b'), labelled, goodSkeleton('d')]))).toEqual(['div:converge:cluster:metadata-annotations:c', 'div:converge:cluster:metadata-labels:c']);
+    expect(across([goodSkeleton('a'), goodSkeleton('b'), labelled, goodSkeleton('d')]).every((finding) => finding.class === 'stylistic')).toBe(true);
+  });
+});
+
+describe('compareAcross: status fields', () => {
+  const withFields = (provider: string, fields?: string[]) => {
+    const base = goodSkeleton(provider);
+    return goodSkeleton(provider, 'converge', { status: { ...base.status, ...(fields ? { fields } : {}) } });
+  };
+
+  it('a provider that publishes an extra status field diverges (behavioral)', () => {
+    const findings = across([withFields('a'), withFields('b', ['network']), withFields('c'), withFields('d')]);
+    expect(findings).toEqual([expect.objectContaining({ id: 'div:converge:status:fields:b', class: 'behavioral', values: { a: [], b: ['network'], c: [], d: [] } })]);
+  });
+
+  it('two providers that each publish a field of their own, beside one that publishes none, are a split', () => {
+    const findings = across([withFields('gke', ['network']), withFields('eks', ['efsFileSystemId']), withFields('nebius')]);
+    expect(ids(findings)).toEqual(['split:converge:status:fields']);
+  });
+});
+
+describe('compareAcross: identity entry by shape', () => {
+  const identity = (provider: string, entry?: { type: string; name: string; key: string }) => {
+    const base = goodSkeleton(provider);
+    return goodSkeleton(provider, 'converge', { status: { ...base.status, secrets: [...base.status.secrets, ...(entry ? [{ ...entry, appears: 0 }] : [])] } });
+  };
+
+  it('compares what the entry carries, not the cloud’s type or Secret name', () => {
+    const gke = identity('gke', { type: 'GoogleApplicationCredentials', name: '{xr}-gcp-credentials', key: 'private_key' });
+    const nebius = identity('nebius', { type: 'NebiusServiceAccountCredentials', name: 'nebius-credentials', key: 'credentials.json' });
+    const aks = identity('aks', { type: 'AzureCredentials', name: '{xr}-azure', key: 'credentials' });
+    expect(across([gke, nebius, aks])).toEqual([]);
+    const keyless = identity('aks', { type: 'AzureCredentials', name: '{xr}-azure', key: '' });
+    expect(ids(across([gke, nebius, keyless]))).toEqual(['div:converge:status:identity-shape:aks']);
+  });
+
+  it('a provider without an identity entry takes part in identity-entry only', () => {
+    const gke = identity('gke', { type: 'GoogleApplicationCredentials', name: '{xr}-gcp-credentials', key: 'private_key' });
+    const nebius = identity('nebius', { type: 'NebiusServiceAccountCredentials', name: 'nebius-credentials', key: 'credentials.json' });
+    const findings = across([gke, nebius, identity('eks')]);
+    expect(ids(findings)).toEqual(['div:converge:status:identity-entry:eks']);
+  });
+});
+
+describe('compareAcross: convergence by whether and how, not by step', () => {
+  const converging = (provider: string, converged: Skeleton['converged']) => goodSkeleton(provider, 'converge', { converged });
+
+  it('a cloud that needs more steps to get Ready does not diverge', () => {
+    expect(across([converging('a', { step: 2, xrReady: true }), converging('b', { step: 5, xrReady: true }), converging('c', { step: 2, xrReady: true })])).toEqual([]);
+  });
+
+  it('stalled (a fixpoint, XR not Ready) and oscillating (no fixpoint) diverge from ready', () => {
+    const stalled = across([converging('a', { step: 2, xrReady: true }), converging('b', { step: 1, xrReady: false }), converging('c', { step: 3, xrReady: true })]);
+    expect(stalled).toEqual([expect.objectContaining({ id: 'div:converge:converged:converged:b', values: { a: 'ready', b: 'stalled', c: 'ready' } })]);
+    const oscillating = across([converging('a', { step: 2, xrReady: true }), converging('b', null), converging('c', { step: 3, xrReady: true })]);
+    expect(oscillating).toEqual([expect.objectContaining({ id: 'div:converge:converged:converged:b', values: { a: 'ready', b: 'oscillating', c: 'ready' } })]);
+  });
+});
