@@ -8,8 +8,9 @@
  * With established providers (`drift diff -p P`: the others stand in through their goldens), only
  * the established ones form the convention, by the same rule; two established providers that agree
  * also form one, since a provider joining a pair that already agrees is the one that changed. One
- * established provider is no convention. Judged providers are never outliers of a split among the
- * established ones, and established providers are never outliers at all: only judged ones are.
+ * established provider is no convention. Where the established hold no convention, the facet is
+ * judged over everyone as a full run would, and only a split is reported: P is never blamed for a
+ * split among the established, and established providers are never outliers: only judged ones are.
  *
  * No provider's name counts for anything: groups are ordered by size, then by their value's
  * canonical text, only so that output is deterministic.
@@ -71,7 +72,13 @@ export function judge(values: ReadonlyMap<string, unknown>, texts: ReadonlyMap<s
   const standInGroups = groupValues(standIns, texts);
   const pairAgrees = standIns.size === 2 && standInGroups.length === 1;
   const convention = pairAgrees ? standInGroups[0] : conventionOf(standInGroups, standIns.size);
-  if (!convention) return { kind: 'split', groups };
+  if (!convention) {
+    // Nothing to judge P against. What a full run would say still holds: a split stays a split
+    // (never blamed on P); where P completes a convention, its outliers are established providers,
+    // which this run does not judge.
+    const full = judge(values, texts);
+    return full.kind === 'split' ? full : { kind: 'agreed' };
+  }
   const outliers = judged.filter((provider) => texts.get(provider) !== convention.text);
   return outliers.length ? { kind: 'convention', convention, outliers, compared: standIns.size } : { kind: 'agreed' };
 }

@@ -135,6 +135,12 @@ describe('with -p P: judged against the established providers', () => {
     }
   });
 
+  it('where P completes a convention the established lacked, nothing is reported: the outlier is established', () => {
+    expect(across([goodSkeleton('gke'), goodSkeleton('eks'), drifted('nebius')], ['eks', 'nebius'])).toEqual([]);
+    // …and P that sides with neither makes the 1-1-1 split a full run reports.
+    expect(ids(across([otherwise('gke'), goodSkeleton('eks'), drifted('nebius')], ['eks', 'nebius']))).toEqual([LABELS_SPLIT]);
+  });
+
   it('never blames an established provider, and P that follows the convention is clean', () => {
     const established = ['aks', 'eks', 'nebius', 'vultr'];
     const skeletons = [goodSkeleton('gke'), goodSkeleton('aks'), goodSkeleton('eks'), goodSkeleton('nebius'), drifted('vultr')];
