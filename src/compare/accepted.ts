@@ -18,22 +18,34 @@ export function matches(entry: AcceptedEntry, finding: Finding): boolean {
   return true;
 }
 
+/** What an entry is about, from its fields or from the parts of its id (`div:<s>:<subject>:<facet>:<p>`, `split:<s>:<subject>:<facet>`). */
+function aboutOf(entry: AcceptedEntry): { scenario?: string; subject?: string; facet?: string; providers?: string[] } | undefined {
+  if (entry.id === undefined) return entry;
+  const parts = entry.id.split(':');
+  if (parts[0] === 'div' && parts.length === 5) return { scenario: parts[1]!, subject: parts[2]!, facet: parts[3]!, providers: [parts[4]!] };
+  if (parts[0] === 'split' && parts.length === 4) return { scenario: parts[1]!, subject: parts[2]!, facet: parts[3]! };
+  return undefined;
+}
+
 /**
- * The findings that took over a stale entry's facet: a divergence that became a split when its
- * convention went away (or the reverse), so the hint can name the id to accept instead.
+ * The findings that took over what a stale entry accepted, so the hint can name the id to accept
+ * instead: first the same facet reported another way (a divergence that became a split when its
+ * convention went away, or the reverse), else the same subject and providers under another facet
+ * (a facet that was divided or renamed).
  */
 function successorsOf(entry: AcceptedEntry, findings: Finding[]): string[] {
-  const facetId = (finding: Finding) => `${finding.scenario}:${finding.subject}:${finding.facet}`;
-  const found = findings.filter((finding) => {
-    if (finding.type !== 'split' && finding.type !== 'divergence') return false;
-    if (entry.id !== undefined) {
-      if (entry.id.startsWith('div:')) return finding.type === 'split' && entry.id.startsWith(`div:${facetId(finding)}:`);
-      if (entry.id.startsWith('split:')) return finding.type === 'divergence' && entry.id === `split:${facetId(finding)}`;
-      return false;
-    }
-    // A facet entry names providers when it accepted divergences; a split blames none of them.
-    return finding.type === 'split' && matches({ ...entry, providers: undefined }, finding);
-  });
+  const about = aboutOf(entry);
+  if (!about) return [];
+  const related = findings.filter(
+    (finding) =>
+      (finding.type === 'split' || finding.type === 'divergence') &&
+      (about.scenario === undefined || finding.scenario === about.scenario) &&
+      (about.subject === undefined || finding.subject === about.subject) &&
+      // A split blames none of the entry's providers, but it is about them too.
+      (finding.type === 'split' || about.providers === undefined || (finding.provider !== undefined && about.providers.includes(finding.provider))),
+  );
+  const sameFacet = related.filter((finding) => finding.facet === about.facet);
+  const found = sameFacet.length || about.subject === undefined ? sameFacet : related;
   return [...new Set(found.map((finding) => finding.id))].sort();
 }
 
@@ -68,7 +80,7 @@ export function applyAccepted(findings: Finding[], entries: AcceptedEntry[], opt
       subject: 'accepted',
       message: `entry ${index + 1} of ${options.file} (${describe(entry)}) matches no finding any more`,
       hint: successors.length
-        ? `the same facet is now reported as ${shown}: replace the entry with one for that id if its reason still holds (drift accept '${successors[0]}' --reason "..."), else remove it`
+        ? `what it accepted is now reported as ${shown}: replace the entry with one for that id if its reason still holds (drift accept '${successors[0]}' --reason "..."), else remove it`
         : 'remove the entry: what it accepted is gone',
       ...(options.strict ? {} : { accepted: { reason: 'stale entries fail only under CI' } }),
     });

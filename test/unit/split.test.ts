@@ -88,7 +88,7 @@ describe('accepting a split', () => {
     const judged = applyAccepted(splitFindings(), [{ facet: 'key-pattern', subject: 'node-pool', providers: ['nebius', 'vultr'], reason: 'old' }], options);
     expect(judged.find((finding) => finding.type === 'split')!.accepted).toBeUndefined();
     const stale = judged.find((finding) => finding.type === 'accepted-stale')!;
-    expect(stale.hint).toContain("the same facet is now reported as split:converge:node-pool:key-pattern: replace the entry with one for that id");
+    expect(stale.hint).toContain("what it accepted is now reported as split:converge:node-pool:key-pattern: replace the entry with one for that id");
     expect(stale.hint).toContain("drift accept 'split:converge:node-pool:key-pattern'");
   });
 
@@ -99,6 +99,9 @@ describe('accepting a split', () => {
     const divergences = [blamed('gke'), blamed('vultr')];
     const [back] = applyAccepted(divergences, [{ id: 'split:two-pools:node-pool:labels', reason: 'old' }], options).filter((f) => f.type === 'accepted-stale');
     expect(back!.hint).toContain('now reported as div:two-pools:node-pool:labels:gke, div:two-pools:node-pool:labels:vultr');
+    // A facet that was divided: the same subject and provider now differ under another facet.
+    const [moved] = applyAccepted(divergences, [{ facet: 'metadata', subject: 'node-pool', providers: ['gke'], reason: 'old' }], options).filter((f) => f.type === 'accepted-stale');
+    expect(moved!.hint).toContain('now reported as div:two-pools:node-pool:labels:gke:');
     // An entry whose facet is simply gone keeps the plain advice.
     const [gone] = applyAccepted(divergences, [{ id: 'div:converge:cluster:ready:eks', reason: 'old' }], options).filter((f) => f.type === 'accepted-stale');
     expect(gone!.hint).toBe('remove the entry: what it accepted is gone');
