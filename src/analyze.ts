@@ -1,6 +1,7 @@
 import type { RunFunctionRequest } from '@crossplane-org/function-sdk-typescript';
 import type { Adapter, Project } from './config/types.js';
 import type { Finding } from './compare/findings.js';
+import { coverageFrom, probesFor } from './compare/coverage.js';
 import { ablationsFor, followUps, gatesFrom, hidesSomething, type Ablation } from './compare/gating.js';
 import { runMatrix, simulateOptions, type Progress, type ProviderStart, type RenderTiming } from './render/matrix.js';
 import { skeletonize } from './skeleton/skeletonize.js';
@@ -13,7 +14,7 @@ export interface AnalyzeOptions {
   onProgress?: (progress: Progress) => void;
   /** Replay the settled steps of every cell and report any answer that differs (default true). */
   determinism?: boolean;
-  /** Run the gating analysis on scenarios marked `ablate` (default true). */
+  /** Run the gating analysis and the intent probes on scenarios marked `ablate` (default true). */
   gating?: boolean;
   /**
    * Receives each skeleton as soon as its provider is done (with the provider's determinism verdict),
@@ -125,11 +126,35 @@ async function analyzeGates(
   if (failed.length === 0) gates.set(`${baseline.provider}/${baseline.scenario}`, gatesFrom(baseline, runs));
 }
 
+/**
+ * Intent coverage: re-simulate an `ablate` scenario once per intent value of each pool, that value
+ * changed; see compare/coverage.ts. A probe the function fails on is an error finding, and the cell
+ * then publishes no coverage, as with gating.
+ */
+async function analyzeCoverage(
+  project: Project,
+  adapter: Adapter,
+  call: Caller,
+  baseline: Trace,
+  coverage: Map<string, Record<string, string[]>>,
+  findings: Finding[],
+): Promise<void> {
+  const scenario = project.scenarios.find((s) => s.name === baseline.scenario)!;
+  if (!scenario.ablate || baseline.error) return;
+  const runs = await Promise.all(
+    probesFor(adapter, scenario).map(async (probe) => ({ ...probe, trace: await simulate(call, adapter, probe.scenario, simulateOptions(project)) })),
+  );
+  const failed = runs.filter((run) => run.trace.error);
+  for (const run of failed) findings.push(errorFinding(baseline, `intent probe ${run.pool}.${run.field}`, run.trace.error!));
+  if (failed.length === 0) coverage.set(`${baseline.provider}/${baseline.scenario}`, coverageFrom(baseline, runs));
+}
+
 /** Renders every provider × scenario and reduces each trace to its skeleton. */
 export async function analyze(project: Project, options: AnalyzeOptions = {}): Promise<Analysis> {
   const findings: Finding[] = [];
   const nondeterministic = new Map<string, string>();
   const gates = new Map<string, Record<string, string[]>>();
+  const coverage = new Map<string, Record<string, string[]>>();
   const recorded = new Map<string, Map<number, { request: RunFunctionRequest; answer: Answer }>>();
   const built = new Map<string, Skeleton>();
   const { starts, traces, timings, calls } = await runMatrix(project, {
@@ -148,6 +173,7 @@ export async function analyze(project: Project, options: AnalyzeOptions = {}): P
       await Promise.all([
         options.determinism !== false ? checkDeterminism(replay, trace, recorded, nondeterministic, findings) : undefined,
         options.gating !== false ? analyzeGates(project, adapter, call, trace, gates, findings) : undefined,
+        options.gating !== false ? analyzeCoverage(project, adapter, call, trace, coverage, findings) : undefined,
       ]);
     },
     // Skeletons are built (and judged) per provider while the others still render.
@@ -156,7 +182,14 @@ export async function analyze(project: Project, options: AnalyzeOptions = {}): P
         const scenario = project.scenarios.find((s) => s.name === trace.scenario)!;
         const cell = `${trace.provider}/${trace.scenario}`;
         const cellGates = gates.get(cell);
-        const skeleton = skeletonize({ trace, adapter, pools: scenario.xr.nodePools.map((pool) => pool.name), ...(cellGates ? { gates: cellGates } : {}) });
+        const cellCoverage = coverage.get(cell);
+        const skeleton = skeletonize({
+          trace,
+          adapter,
+          pools: scenario.xr.nodePools.map((pool) => pool.name),
+          ...(cellGates ? { gates: cellGates } : {}),
+          ...(cellCoverage ? { coverage: cellCoverage } : {}),
+        });
         built.set(cell, skeleton);
         options.onSkeleton?.(skeleton, nondeterministic.get(cell));
       }

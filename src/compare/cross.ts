@@ -4,6 +4,7 @@ import type { ResourceSkeleton, SecretEntry, Skeleton } from '../skeleton/types.
 import { kubeconfigWiring } from '../skeleton/wiring.js';
 import { stableStringify } from '../util/objects.js';
 import { judge, type ValueGroup, type Verdict } from './consensus.js';
+import { INTENT_FIELDS } from './coverage.js';
 import type { Finding, FindingClass } from './findings.js';
 
 /** One comparable fact of a provider's cell: a role's facet, or a cell-level facet. */
@@ -57,6 +58,8 @@ function roleFacets(skeleton: Skeleton, role: string, keys: Array<[string, Resou
     { subject: role, facet: 'ready', class: 'behavioral', value: resources.some((r) => r.ready === null) ? null : Math.min(...resources.map((r) => relative(r.ready, cluster?.ready) ?? 0)) },
     { subject: role, facet: 'ready-by', class: 'behavioral', value: [...new Set(resources.map((r) => r.readyBy))].sort() },
     { subject: role, facet: 'gated-on', class: 'behavioral', value: [...new Set(resources.flatMap((r) => (r.gatedOn ?? []).map((gate) => normalizeGate(gate, roles))))].sort() },
+    // Which intent values reach the pool's resources (in INTENT_FIELDS order): one it ignores is lost.
+    { subject: role, facet: 'intent', class: 'behavioral', value: INTENT_FIELDS.filter((field) => resources.some((r) => r.intent?.includes(field))) },
     { subject: role, facet: 'management-policies', class: 'behavioral', value: distinct(resources.map((r) => r.managementPolicies ?? null)) },
     { subject: role, facet: 'readiness-policy', class: 'behavioral', value: distinct(resources.map((r) => r.readinessPolicy ?? null)) },
     { subject: role, facet: 'reads', class: 'behavioral', value: [...new Set(resources.flatMap((r) => r.reads ?? []))].sort() },
@@ -72,7 +75,9 @@ function roleFacets(skeleton: Skeleton, role: string, keys: Array<[string, Resou
     facets.push({ subject: role, facet: 'api', class: 'behavioral', value: distinct(resources.map((r) => `${r.apiVersion} ${r.kind}`)) });
     facets.push({ subject: role, facet: 'manifest', class: 'behavioral', value: distinct(resources.map((r) => r.manifest ?? null)) });
   }
-  return ablated ? facets : facets.filter((facet) => facet.facet !== 'gated-on');
+  // Gates and intent coverage come from the ablation runs, which only ablated scenarios have; intent
+  // only for the pool role, the one the contract says the intent reaches.
+  return facets.filter((facet) => (facet.facet === 'gated-on' ? ablated : facet.facet === 'intent' ? ablated && role === 'node-pool' : true));
 }
 
 /**

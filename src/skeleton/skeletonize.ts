@@ -20,6 +20,8 @@ export interface SkeletonInput {
   pools: string[];
   /** Gating analysis results by key, when it ran. */
   gates?: Record<string, string[]>;
+  /** Intent coverage by key (the intent fields that reach it), when the probes ran. */
+  coverage?: Record<string, string[]>;
 }
 
 function distinctEvents(steps: StepRecord[]): EventSkeleton[] {
@@ -122,12 +124,17 @@ function perturbationSkeletons(trace: Trace, before: StepRecord | undefined): Pe
  * appeared and became ready, what it references, what status was published, what perturbations did.
  * Pure and deterministic; cloud-specific strings are templated out.
  */
-export function skeletonize({ trace, adapter, pools, gates }: SkeletonInput): Skeleton {
+export function skeletonize({ trace, adapter, pools, gates, coverage }: SkeletonInput): Skeleton {
   const convergeSteps = trace.steps.filter((step) => step.phase === 'converge');
   const final = trace.converged ? trace.steps[trace.converged.step] : convergeSteps[convergeSteps.length - 1];
   const keys = [...new Set(convergeSteps.flatMap((step) => Object.keys(step.resources)))].sort();
   const resources: Record<string, ResourceSkeleton> = {};
-  for (const key of keys) resources[key] = resourceSkeleton(key, convergeSteps, roleOf(adapter, key, pools), gates?.[key], adapter.labelFields ?? []);
+  for (const key of keys) {
+    const role = roleOf(adapter, key, pools);
+    resources[key] = resourceSkeleton(key, convergeSteps, role, gates?.[key], adapter.labelFields ?? []);
+    // Recorded on the pool's role only, where the contract says the intent must land; empty is a finding.
+    if (coverage && role === 'node-pool') resources[key] = { ...resources[key], intent: coverage[key] ?? [] };
+  }
   const skeleton: Skeleton = {
     skeleton: SKELETON_VERSION,
     provider: trace.provider,

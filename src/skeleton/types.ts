@@ -1,7 +1,7 @@
 /**
  * The skeleton format version, written in every golden's header. Bump it when the format changes.
  * 2: `metadata` per resource; `labels` only what the resource labels (node and template labels),
- * read from maps and key/value lists.
+ * read from maps and key/value lists; `intent` on node pools of ablated scenarios.
  */
 export const SKELETON_VERSION = 2;
 
@@ -17,6 +17,8 @@ export interface ResourceSkeleton {
   readyBy: 'composed' | 'observed' | null;
   /** Facts without which it never appears (gating analysis). */
   gatedOn?: string[];
+  /** Node pools, where the intent probes ran: the pool intent fields that change it (nodeCount, gpu, ...). */
+  intent?: string[];
   providerConfigRef?: { kind: string; name: string };
   managementPolicies?: string[];
   readinessPolicy?: string;
