@@ -1,3 +1,4 @@
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -6,8 +7,11 @@ import { execa, type ResultPromise } from 'execa';
 import type { RunFunctionRequest, RunFunctionResponse } from '@crossplane-org/function-sdk-typescript';
 import type { Adapter } from '../config/types.js';
 import { DriftError } from '../errors.js';
+import { status as GrpcStatus } from '@grpc/grpc-js';
 import { CallError, FunctionClient, type OutgoingRequest } from './client.js';
+import { encodeRequest } from './encode.js';
 import { track, untrack } from './reaper.js';
+import { startWatchdog, stopWatchdog } from './watchdog.js';
 
 const TAIL_BYTES = 4096;
 const STOP_GRACE_MS = 2000;
@@ -46,6 +50,12 @@ export class FunctionProcess {
   calls = 0;
   /** The probe's request and answer: the first step of the first scenario asks exactly this. */
   probed: { request: RunFunctionRequest; response: RunFunctionResponse } | undefined;
+  /**
+   * The probe when it ran out of its call deadline: the process is up but hangs on it. The same
+   * request sent again fails at once with that error, so a hung function is reported after one
+   * call deadline, not after the probe's and then the first step's.
+   */
+  private timedOutProbe: { bytes: Uint8Array; message: string } | undefined;
 
   private constructor(
     readonly adapter: Adapter,
@@ -54,6 +64,7 @@ export class FunctionProcess {
     private readonly child: ResultPromise,
     private readonly client: FunctionClient,
     private readonly callMs: number,
+    private readonly watchdog: ChildProcess | undefined,
   ) {
     const keep = (chunk: Buffer) => {
       this.tail = (this.tail + chunk.toString('utf8')).slice(-TAIL_BYTES);
@@ -102,8 +113,10 @@ export class FunctionProcess {
       const message = (error as Error).message.replaceAll(address, '{address}');
       throw new StartError(`${adapter.name}: could not run ${program}: ${message}; check function.command in ${adapter.file}`);
     }
-    track(child, socketDir);
-    const fn = new FunctionProcess(adapter, address, socketDir, child, new FunctionClient(address), options.callMs);
+    // Drift's exit and signal handlers stop it on every ending but SIGKILL; the watchdog covers that.
+    const watchdog = child.pid === undefined ? undefined : startWatchdog(child.pid, socketDir);
+    track(child, socketDir, watchdog);
+    const fn = new FunctionProcess(adapter, address, socketDir, child, new FunctionClient(address), options.callMs, watchdog);
     await fn.waitReady(options);
     return fn;
   }
@@ -124,6 +137,11 @@ export class FunctionProcess {
         this.probed = { request: probe, response };
         return;
       } catch (error) {
+        if (error instanceof CallError && error.code === GrpcStatus.DEADLINE_EXCEEDED) {
+          this.calls += 1;
+          this.timedOutProbe = { bytes: encodeRequest(probe), message: error.message };
+          return;
+        }
         if (!(error instanceof CallError) || !error.unavailable) return; // it answered, even if badly: it is up
         lastError = error.message;
       }
@@ -160,6 +178,9 @@ export class FunctionProcess {
 
   async call(request: OutgoingRequest): Promise<RunFunctionResponse> {
     if (this.exit) throw new DriftError(`the function process has exited (${this.exitDescription()})${this.describeTail()}`);
+    if (this.timedOutProbe && request instanceof Uint8Array && Buffer.compare(request, this.timedOutProbe.bytes) === 0) {
+      throw new DriftError(`${this.scrub(this.timedOutProbe.message)}.${this.describeTail()}`);
+    }
     this.calls += 1;
     try {
       return await this.client.run(request, this.callMs);
@@ -196,6 +217,7 @@ export class FunctionProcess {
     // a child that ignores SIGTERM): kill the whole group. An empty group is simply not there any more.
     if (pid !== undefined) signalGroup(pid, 'SIGKILL');
     untrack(this.child);
+    stopWatchdog(this.watchdog);
     rmSync(this.socketDir, { recursive: true, force: true });
   }
 }

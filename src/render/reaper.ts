@@ -1,16 +1,25 @@
 import { rmSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
 import type { ResultPromise } from 'execa';
+import { stopWatchdog } from './watchdog.js';
 
 /**
  * Every function process drift started, with the private folder holding its socket, so none
  * survives drift: not on a normal exit, an error, or Ctrl-C. Processes run in their own groups, so
- * the terminal's SIGINT does not reach them.
+ * the terminal's SIGINT does not reach them. SIGKILL runs no handler: each function's watchdog
+ * (watchdog.ts) covers that.
  */
-const live = new Map<ResultPromise, string | undefined>();
+interface Tracked {
+  socketDir: string | undefined;
+  watchdog: ChildProcess | undefined;
+}
+const live = new Map<ResultPromise, Tracked>();
+/** The exit code of a shell's `128 + signal number`, as for a process the signal killed. */
+const SIGNAL_EXIT = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 } as const;
 let installed = false;
 
 function killAll(): void {
-  for (const [child, socketDir] of live) {
+  for (const [child, { socketDir, watchdog }] of live) {
     if (child.pid !== undefined) {
       try {
         process.kill(-child.pid, 'SIGKILL');
@@ -18,6 +27,7 @@ function killAll(): void {
         // Already gone.
       }
     }
+    stopWatchdog(watchdog);
     if (socketDir !== undefined) {
       try {
         rmSync(socketDir, { recursive: true, force: true });
@@ -33,18 +43,18 @@ function install(): void {
   if (installed) return;
   installed = true;
   process.on('exit', killAll);
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+  for (const signal of Object.keys(SIGNAL_EXIT) as Array<keyof typeof SIGNAL_EXIT>) {
     process.once(signal, () => {
       killAll();
-      process.exit(signal === 'SIGINT' ? 130 : 143);
+      process.exit(SIGNAL_EXIT[signal]);
     });
   }
 }
 
 /** Tracks a child and, when given, the private folder of its socket: both go when drift does. */
-export function track(child: ResultPromise, socketDir?: string): void {
+export function track(child: ResultPromise, socketDir?: string, watchdog?: ChildProcess): void {
   install();
-  live.set(child, socketDir);
+  live.set(child, { socketDir, watchdog });
 }
 
 export function untrack(child: ResultPromise): void {

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadAdapter, loadProject, loadScenario, selectProject } from '../../src/config/load.js';
 import type { Adapter, Project } from '../../src/config/types.js';
 import { runMatrix, type MatrixResult } from '../../src/render/matrix.js';
+import { encodeRequest } from '../../src/render/encode.js';
 import { FunctionProcess, StartError } from '../../src/render/process.js';
 import { buildRequest } from '../../src/world/protocol.js';
 import type { Trace } from '../../src/world/trace.js';
@@ -142,7 +143,7 @@ describe('runMatrix with broken providers', () => {
   });
 
   it('is bounded by the call deadline, not by the start timeout', () => {
-    // The hang provider costs a timed-out probe plus one timed-out call; nothing waits out startMs.
+    // The hang provider costs one timed-out probe; nothing waits out startMs.
     expect(elapsedMs).toBeLessThan(project.config.timeouts.startMs);
   });
 });
@@ -168,6 +169,27 @@ describe('FunctionProcess start failures and stop', () => {
     }
     throw new Error('expected the start to fail');
   }
+
+  it('a function that hangs on the probe is reported after one call deadline, not two', async () => {
+    const hang = loadAdapter(brokenAdapter('hang'));
+    const hangProbe = buildRequest(buildXR(hang, scenario), new Map(), undefined);
+    const callMs = 1000;
+    const fn = await FunctionProcess.start(hang, { startMs: 20_000, callMs, probe: hangProbe });
+    try {
+      // The first step asks what the probe asked: the answer is the probe's timeout, at once.
+      const began = performance.now();
+      const error = await fn.call(encodeRequest(hangProbe)).then(
+        () => undefined,
+        (e: unknown) => e as Error,
+      );
+      const waited = performance.now() - began;
+      expect(error?.message).toMatch(/timed out \(DEADLINE_EXCEEDED\): the function hung or is too slow/);
+      expect(error?.message).toContain('hang fixture: serving on {address}');
+      expect(waited).toBeLessThan(callMs / 2);
+    } finally {
+      await fn.stop();
+    }
+  });
 
   it('a start timeout says it timed out, not that the process exited from the SIGTERM drift sent', async () => {
     const error = await startError(variant([python, '-c', 'import time; time.sleep(60)', '--address', '{address}']), 400);

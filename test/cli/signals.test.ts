@@ -1,0 +1,101 @@
+/**
+ * Whatever ends drift, no function outlives it: a hard SIGKILL (no handler of drift's runs) is left
+ * to each function's watchdog, SIGHUP to drift's own handler. The built binary, as a user runs it.
+ */
+import { randomUUID } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { execa, type Result, type ResultPromise } from 'execa';
+import { parseDocument } from 'yaml';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildDrift } from '../helpers/build.js';
+import { BROKEN, brokenAdapter, REPO, tempProject, writeFiles } from '../helpers/project.js';
+import { listProcesses, processesIn, waitFor } from '../helpers/processes.js';
+
+const cleanups: Array<() => void> = [];
+afterAll(() => cleanups.forEach((remove) => remove()));
+
+let DRIFT_BIN = '';
+const HANG = path.join(BROKEN, 'hang');
+const PYTHON = path.join(REPO, '.venv/bin/python');
+
+beforeAll(async () => {
+  const build = await buildDrift();
+  cleanups.push(build.remove);
+  DRIFT_BIN = build.bin;
+}, 120_000);
+
+/**
+ * A project whose one provider hangs on every call, started through a shell that also leaves a
+ * grandchild ignoring SIGTERM in the function's process group, as a wrapper (uv run, a script) may.
+ */
+function hangingProject(): string {
+  const project = tempProject({ providers: path.join('providers', '*.yaml'), scenarios: path.join(REPO, 'scenarios/converge.yaml'), timeouts: { startMs: 120_000, callMs: 120_000 } });
+  cleanups.push(project.remove);
+  const script = `(trap '' TERM; exec sleep 777 </dev/null >/dev/null 2>&1) & exec "$0" main.py --insecure --address "$1"`;
+  const adapter = parseDocument(readFileSync(brokenAdapter('hang'), 'utf8'));
+  adapter.setIn(['function', 'command'], ['sh', '-c', script, PYTHON, '{address}']);
+  adapter.setIn(['function', 'cwd'], HANG);
+  writeFiles(project.dir, { 'providers/hang.yaml': adapter.toString() });
+  return project.configFile;
+}
+
+/** Starts `drift render` against the hanging provider and waits until drift is stuck on its call. */
+async function stuckDrift(tag: string): Promise<{ child: ResultPromise<{ reject: false }>; socketFolder: string }> {
+  const child = execa('node', [DRIFT_BIN, '--config', hangingProject(), 'render', '-p', 'hang', '-s', 'converge'], { cwd: REPO, reject: false, env: { DRIFT_TEST_TAG: tag } });
+  let exited: Result<{ reject: false }> | undefined;
+  void child.then((result) => (exited = result));
+  await waitFor(() => exited !== undefined || processesIn(HANG, tag).length === 2, 30_000, 'the hang function and its grandchild to start');
+  if (exited) throw new Error(`drift exited (${exited.exitCode}) before its function hung:\n${exited.stderr}`);
+  const python = processesIn(HANG, tag).find((p) => p.args.includes('--address unix:'))!;
+  const socketFolder = path.dirname(/--address unix:(\S+)/.exec(python.args)![1]!);
+  expect(existsSync(socketFolder)).toBe(true);
+  return { child, socketFolder };
+}
+
+function killLeftovers(tag: string): void {
+  for (const { pid } of processesIn(HANG, tag)) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // gone
+    }
+  }
+}
+
+describe('no function outlives drift', () => {
+  it('SIGKILL: the watchdog stops the whole function group and removes its socket folder within two seconds', async () => {
+    const tag = randomUUID();
+    const { child, socketFolder } = await stuckDrift(tag);
+    try {
+      const watchdogs = () => listProcesses().filter((p) => p.args.startsWith('/bin/sh -c') && p.args.includes(socketFolder));
+      expect(watchdogs()).toHaveLength(1);
+      child.kill('SIGKILL');
+      const run = await child;
+      expect(run.signal).toBe('SIGKILL');
+      const killed = Date.now();
+      await waitFor(() => processesIn(HANG, tag).length === 0 && !existsSync(socketFolder), 2_000, 'the function group and its socket folder to go');
+      console.log(`SIGKILL: function group and socket folder gone ${Date.now() - killed} ms after drift died`);
+      // Its work done, the watchdog is gone too.
+      await waitFor(() => watchdogs().length === 0, 1_000, 'the watchdog to exit');
+    } finally {
+      child.kill('SIGKILL');
+      killLeftovers(tag);
+    }
+  });
+
+  it('SIGHUP: drift exits 129 and stops its functions itself', async () => {
+    const tag = randomUUID();
+    const { child, socketFolder } = await stuckDrift(tag);
+    try {
+      child.kill('SIGHUP');
+      const run = await child;
+      expect(run.exitCode).toBe(129);
+      expect(processesIn(HANG, tag)).toEqual([]);
+      expect(existsSync(socketFolder)).toBe(false);
+    } finally {
+      child.kill('SIGKILL');
+      killLeftovers(tag);
+    }
+  });
+});
