@@ -1,56 +1,91 @@
-import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { DriftError } from '../errors.js';
-import { readMarker } from '../report/markdown.js';
+import { readReportArtifact } from '../report/artifact.js';
+import { DEFAULT_REPORT_ID, markerFor, renderMarkdown } from '../report/markdown.js';
 
 interface CommentOptions {
   repo: string;
   pr: string;
   report: string;
+  author?: string;
+  id: string;
+  runUrl?: string;
 }
 
 const REPO = /^([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+)$/;
+const LOGIN = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})(?:\[bot\])?$/;
+// A link drift writes itself: nothing in it may end the Markdown link or start another.
+const RUN_URL = /^https:\/\/[A-Za-z0-9.-]+(?::\d{1,5})?\/[A-Za-z0-9._~/%-]*$/;
 
 /** Hides the token should anything ever echo it. */
 function redact(text: string, token: string): string {
   return token.length >= 4 ? text.split(token).join('***') : text;
 }
 
+/**
+ * Where the comment's verdict comes from. The report was written by the pull request's own run, so
+ * a pull request can make it say anything: the comment is a view, the run's status check the gate.
+ */
+export function provenance(runUrl: string | undefined): string {
+  const run = runUrl ? `[the pull request's own drift run](${runUrl})` : "the pull request's own drift run";
+  return `<sub>Rendered by drift from the default branch, from the report of ${run}. That run's status check, not this comment, is what merging should depend on.</sub>`;
+}
+
 export function registerComment(program: Command): void {
   program
     .command('comment')
-    .description("post the markdown report (drift diff --format markdown) as one pull-request comment, updating drift's earlier comment in place")
+    .description("render a JSON report (drift diff --format json) as one pull-request comment, updating drift's earlier comment in place")
     .requiredOption('--repo <owner/name>', 'the repository, e.g. $GITHUB_REPOSITORY')
     .requiredOption('--pr <number>', 'the pull request number')
-    .option('--report <file>', 'the markdown report to post', 'drift-report.md')
-    .addHelpText('after', '\nEnvironment:\n  GITHUB_TOKEN     a token that may write pull-request comments (required; never printed)\n  GITHUB_API_URL   the API to talk to (default https://api.github.com)')
+    .option('--report <file>', 'the JSON report to render and post', 'drift-report.json')
+    .option('--author <login>', "the login drift's comments are written as (default: asked of GitHub; github-actions[bot] inside Actions when GitHub will not say)")
+    .option('--id <id>', 'names the sticky comment: reports with different ids get different comments', DEFAULT_REPORT_ID)
+    .option('--run-url <url>', 'the https URL of the run that wrote the report, linked from the comment')
+    .addHelpText(
+      'after',
+      '\nEnvironment:\n  GITHUB_TOKEN     a token that may write pull-request comments (required; never printed)\n  GITHUB_API_URL   the API to talk to (default https://api.github.com; https, or http on loopback only)',
+    )
     .action(async (options: CommentOptions) => {
       const repo = REPO.exec(options.repo);
       if (!repo) throw new DriftError(`--repo must be OWNER/NAME, got ${JSON.stringify(options.repo)}`);
       if (!/^[1-9][0-9]{0,9}$/.test(options.pr)) throw new DriftError(`--pr must be a pull request number, got ${JSON.stringify(options.pr)}`);
+      if (options.author !== undefined && !LOGIN.test(options.author)) throw new DriftError(`--author must be a GitHub login (an app's bot ends in [bot]), got ${JSON.stringify(options.author)}`);
+      if (options.runUrl !== undefined && !RUN_URL.test(options.runUrl)) throw new DriftError(`--run-url must be a plain https URL, got ${JSON.stringify(options.runUrl)}`);
+      let marker: string;
+      try {
+        marker = markerFor(options.id);
+      } catch (error) {
+        throw new DriftError(`--id: ${(error as Error).message}`);
+      }
       const [, owner, name] = repo as unknown as [string, string, string];
       const issueNumber = Number(options.pr);
 
-      let body: string;
-      try {
-        body = readFileSync(options.report, 'utf8');
-      } catch (error) {
-        throw new DriftError(`cannot read the report ${options.report}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}. Write it with \`drift diff --format markdown --output ${options.report}\`.`);
-      }
-      const marker = readMarker(body);
-      if (!marker) throw new DriftError(`${options.report} is not a drift markdown report: its first line is not drift's marker <!-- drift-report: ID -->. Write it with \`drift diff --format markdown\`.`);
+      // The report is data, never text to post: drift renders it, so every string in it is escaped.
+      const report = readReportArtifact(options.report);
+      const body = renderMarkdown(report, { id: options.id, note: provenance(options.runUrl) });
 
       const token = process.env.GITHUB_TOKEN ?? '';
       if (!token.trim()) throw new DriftError('GITHUB_TOKEN is not set: drift comment needs a token that may write pull-request comments (in a workflow: `env: GITHUB_TOKEN: ${{ github.token }}` with `permissions: pull-requests: write`).');
       // Octokit is loaded only by the command that talks to GitHub.
-      const { DEFAULT_API_URL, explainGitHubError, upsertStickyComment } = await import('../github/comment.js');
+      const { apiUrl, DEFAULT_API_URL } = await import('../github/api.js');
+      const { explainGitHubError, upsertStickyComment } = await import('../github/comment.js');
       const baseUrl = process.env.GITHUB_API_URL || DEFAULT_API_URL;
-      if (!/^https?:\/\/[^\s]+$/.test(baseUrl)) throw new DriftError(`GITHUB_API_URL must be an http(s) URL, got ${JSON.stringify(baseUrl)}`);
+      apiUrl(baseUrl); // refused before anything is sent
 
       const target = { owner, repo: name, issueNumber, baseUrl };
       try {
-        const result = await upsertStickyComment({ token: token.trim(), baseUrl, owner, repo: name, issueNumber, body, marker });
-        process.stdout.write(`drift: ${result.action} comment ${result.id} on ${owner}/${name}#${issueNumber}: ${result.url}\n`);
+        const result = await upsertStickyComment({
+          token: token.trim(),
+          baseUrl,
+          owner,
+          repo: name,
+          issueNumber,
+          body,
+          marker,
+          author: options.author,
+          inActions: process.env.GITHUB_ACTIONS === 'true',
+        });
+        process.stdout.write(`drift: ${result.action} comment ${result.id} on ${owner}/${name}#${issueNumber} (as ${result.author}): ${result.url}\n`);
       } catch (error) {
         const explained = error instanceof DriftError ? error : explainGitHubError(error, target);
         throw new DriftError(redact(explained.message, token.trim()));

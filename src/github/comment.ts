@@ -1,10 +1,14 @@
-/** One sticky pull-request comment, found again by drift's hidden marker and updated in place. */
-import { Octokit } from '@octokit/rest';
+/**
+ * One sticky pull-request comment, found again by drift's hidden marker and updated in place. Only
+ * a comment the token's own account wrote counts as drift's: a person's comment that starts with the
+ * marker is left alone, whatever it says, and drift writes its own next to it.
+ */
 import { DriftError } from '../errors.js';
 import { GITHUB_COMMENT_LIMIT } from '../report/markdown.js';
+import { apiUrl, ForeignOriginError, githubClient } from './api.js';
+import { tokenLogin, writtenBy } from './identity.js';
 
-export const DEFAULT_API_URL = 'https://api.github.com';
-const TIMEOUT_MS = 60_000;
+export { DEFAULT_API_URL } from './api.js';
 
 export interface StickyComment {
   token: string;
@@ -18,6 +22,10 @@ export interface StickyComment {
   body: string;
   /** The marker line that identifies drift's comment, `<!-- drift-report: <id> -->`. */
   marker: string;
+  /** The login drift's comments are written as; asked of GitHub when absent. */
+  author?: string | undefined;
+  /** Inside GitHub Actions: the Actions bot is the fallback identity. */
+  inActions?: boolean;
   userAgent?: string;
 }
 
@@ -25,13 +33,15 @@ export interface StickyResult {
   action: 'created' | 'updated' | 'unchanged';
   id: number;
   url: string;
+  /** Whose comments drift took as its own. */
+  author: string;
 }
 
 interface IssueComment {
   id: number;
   body?: string | null;
   html_url: string;
-  user?: { type?: string } | null;
+  user?: { login?: string; type?: string } | null;
 }
 
 /** Whether a comment is one drift wrote with this marker: the marker is its first line. */
@@ -42,42 +52,30 @@ export function carriesMarker(body: string | null | undefined, marker: string): 
 }
 
 /**
- * Creates or updates the comment on `owner/repo#issueNumber` that starts with `marker`. Reads every
- * page of the pull request's comments; when several carry the marker, one written by a bot (the
- * Actions token) wins over one a person pasted, else the oldest. Leaves an identical comment alone.
+ * Creates or updates the comment on `owner/repo#issueNumber` that the token's account wrote and that
+ * starts with `marker`. Reads every page of the pull request's comments; when several qualify, the
+ * oldest wins. Leaves an identical comment alone.
  */
 export async function upsertStickyComment(options: StickyComment): Promise<StickyResult> {
   if (options.body.length > GITHUB_COMMENT_LIMIT) {
-    throw new DriftError(`the report has ${options.body.length} characters, more than GitHub's ${GITHUB_COMMENT_LIMIT}: render it with \`drift diff --format markdown\`, which keeps within budget`);
+    throw new DriftError(`the comment has ${options.body.length} characters, more than GitHub's ${GITHUB_COMMENT_LIMIT}`);
   }
-  const octokit = new Octokit({
-    auth: options.token,
-    baseUrl: options.baseUrl.replace(/\/+$/, ''),
-    userAgent: options.userAgent ?? 'drift',
-    // Errors are explained by explainGitHubError; only deprecation warnings are worth printing.
-    log: { debug: () => {}, info: () => {}, warn: (message: string) => process.stderr.write(`drift: ${message}\n`), error: () => {} },
-    request: { fetch: (url: string, init: RequestInit) => fetch(url, { ...init, signal: AbortSignal.timeout(TIMEOUT_MS) }) },
-  });
+  const octokit = githubClient(options.token, apiUrl(options.baseUrl), options.userAgent);
+  const author = await tokenLogin(octokit, { author: options.author, inActions: options.inActions ?? false });
   const where = { owner: options.owner, repo: options.repo, issue_number: options.issueNumber };
   let found: IssueComment | undefined;
-  let foundBot = false;
   for await (const page of octokit.paginate.iterator(octokit.rest.issues.listComments, { ...where, per_page: 100 })) {
     for (const comment of page.data as IssueComment[]) {
-      if (!carriesMarker(comment.body, options.marker)) continue;
-      const bot = comment.user?.type === 'Bot';
-      if (!found || (bot && !foundBot)) {
-        found = comment;
-        foundBot = bot;
-      }
+      if (!found && carriesMarker(comment.body, options.marker) && writtenBy(comment.user, author)) found = comment;
     }
   }
   if (found) {
-    if (found.body === options.body) return { action: 'unchanged', id: found.id, url: found.html_url };
+    if (found.body === options.body) return { action: 'unchanged', id: found.id, url: found.html_url, author };
     const { data } = await octokit.rest.issues.updateComment({ owner: options.owner, repo: options.repo, comment_id: found.id, body: options.body });
-    return { action: 'updated', id: data.id, url: data.html_url };
+    return { action: 'updated', id: data.id, url: data.html_url, author };
   }
   const { data } = await octokit.rest.issues.createComment({ ...where, body: options.body });
-  return { action: 'created', id: data.id, url: data.html_url };
+  return { action: 'created', id: data.id, url: data.html_url, author };
 }
 
 interface RequestErrorLike {
@@ -100,6 +98,9 @@ function deepestMessage(error: unknown): string {
 
 /** Turns what Octokit throws into a DriftError that says what to check. Never includes the token. */
 export function explainGitHubError(error: unknown, target: { owner: string; repo: string; issueNumber: number; baseUrl: string }): DriftError {
+  for (let cause = error, depth = 0; cause instanceof Error && depth < 5; cause = cause.cause, depth += 1) {
+    if (cause instanceof ForeignOriginError) return cause;
+  }
   const e = (typeof error === 'object' && error !== null ? error : {}) as RequestErrorLike;
   const pr = `${target.owner}/${target.repo}#${target.issueNumber}`;
   const said = typeof e.message === 'string' && e.message ? ` (GitHub said: ${e.message})` : '';

@@ -25,6 +25,11 @@ export interface MarkdownOptions {
   id?: string;
   /** Maximum length of the result in UTF-16 code units (never fewer than characters). Default 60,000. */
   budget?: number;
+  /**
+   * A line of drift's own Markdown under the title, such as where the comment's verdict comes from.
+   * Trusted: never pass text from a report or a function here.
+   */
+  note?: string;
 }
 
 /** The hidden first line that lets `drift comment` find its own comment again. */
@@ -49,27 +54,37 @@ function oneLine(text: string): string {
   return text.replace(LINE_BREAKS, ' ').replace(/\u0000/g, '\uFFFD');
 }
 
-/** Text for HTML contexts (inside `<summary>`): entities for the five HTML specials, one line. */
+/**
+ * Text for HTML contexts (inside `<summary>`): entities for the five HTML specials, one line, and no
+ * mentions or references (GitHub links those in HTML text too).
+ */
 export function escapeHtml(text: string): string {
-  return oneLine(text).replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
+  return breakAutolinks(oneLine(text).replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!));
 }
 
 const INLINE_SPECIALS = /[\\`*_[\]()!|~#<>&]/g;
 
-/** What GitHub turns into links without any Markdown syntax: `http://`, `https://`, `www.` and e-mail addresses. */
-const AUTOLINK_STARTS = /https?|www|@/gi;
+/**
+ * What GitHub turns into links without any Markdown syntax: `http://`, `https://`, `www.`, e-mail
+ * addresses and @mentions (`@`), and issue or pull-request references: `#123`, `owner/repo#123` and
+ * `GH-123`. A backslash does not stop a reference; a zero-width space after its start does.
+ */
+const AUTOLINK_STARTS = /https?|www|@|#(?=\d)|\bgh-(?=\d)/gi;
 const ZERO_WIDTH_SPACE = '\u200B';
+
+function breakAutolinks(text: string): string {
+  return text.replace(AUTOLINK_STARTS, (start) => `${start}${ZERO_WIDTH_SPACE}`);
+}
 
 /**
  * Text for Markdown inline contexts, table cells included: one line; `<`, `>` and `&` as entities
  * (no HTML, no entity tricks); every character that could start emphasis, a link, an image, code,
  * strikethrough or a table cell backslash-escaped; and a zero-width space after `http`, `https`,
- * `www` and `@`, so GitHub autolinks no URL, www. host or e-mail address.
+ * `www`, `@` and the start of a reference, so GitHub links no URL, www. host, e-mail address, mention,
+ * issue or pull request.
  */
 export function escapeInline(text: string): string {
-  return oneLine(text)
-    .replace(INLINE_SPECIALS, (ch) => (ch === '<' ? '&lt;' : ch === '>' ? '&gt;' : ch === '&' ? '&amp;' : `\\${ch}`))
-    .replace(AUTOLINK_STARTS, (start) => `${start}${ZERO_WIDTH_SPACE}`);
+  return breakAutolinks(oneLine(text).replace(INLINE_SPECIALS, (ch) => (ch === '<' ? '&lt;' : ch === '>' ? '&gt;' : ch === '&' ? '&amp;' : `\\${ch}`)));
 }
 
 function longestRun(text: string, ch: string): number {
@@ -143,6 +158,9 @@ const CELL: Record<CellState, string> = {
   error: '💥 error',
 };
 
+/** A state a newer drift's report may carry (see schemas/report.schema.json) is shown by its name. */
+const cellLabel = (state: string) => (Object.hasOwn(CELL, state) ? CELL[state as CellState] : `❔ ${escapeInline(state)}`);
+
 const CLASSES: readonly FindingClass[] = ['contract', 'behavioral', 'stylistic'];
 const CLASS_TITLE: Record<FindingClass, string> = { contract: '⛔ Contract', behavioral: '⚠️ Behavioral', stylistic: '🎨 Stylistic' };
 const TYPE_LABEL: Partial<Record<string, string>> = {
@@ -153,6 +171,8 @@ const TYPE_LABEL: Partial<Record<string, string>> = {
   error: '💥 error',
   'accepted-stale': '🗑️ stale acceptance',
 };
+/** A type a newer drift's report may carry is shown by its name (own keys only: never `constructor`). */
+const typeLabel = (type: string) => (Object.hasOwn(TYPE_LABEL, type) ? TYPE_LABEL[type]! : escapeInline(type));
 const DROP_ADVICE = "run `drift diff` locally or see the job's artifact";
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -207,7 +227,7 @@ function splitMessage(message: string): { headline: string; more?: string } {
 function findingDetail(finding: Finding, maxDiff: number, providers: ReadonlySet<string>): string {
   const { headline, more } = splitMessage(finding.message);
   const parts = [
-    `**${TYPE_LABEL[finding.type] ?? escapeInline(finding.type)}** ${codeSpan(clip(finding.subject, 500))}: ${inlineWithCode(clip(headline, 2_000))}<br>\n` +
+    `**${typeLabel(finding.type)}** ${codeSpan(clip(finding.subject, 500))}: ${inlineWithCode(clip(headline, 2_000))}<br>\n` +
       `<sub>→ ${inlineWithCode(clip(finding.hint, 2_000))} · id ${codeSpan(clip(finding.id, 500))}</sub>`,
   ];
   if (more !== undefined) parts.push(fence(clipDiff(more, maxDiff, 'output'), 'text'));
@@ -250,7 +270,7 @@ function matrixLines(report: Report, rows: number): string[] {
   const rule = `| --- |${report.providers.map(() => ' --- |').join('')}`;
   const body = report.scenarios.slice(0, rows).map((scenario) => {
     const row = report.cells[scenario] ?? {};
-    return `| ${escapeInline(scenario)} |${report.providers.map((provider) => ` ${CELL[row[provider] ?? 'clean']} |`).join('')}`;
+    return `| ${escapeInline(scenario)} |${report.providers.map((provider) => ` ${cellLabel(row[provider] ?? 'clean')} |`).join('')}`;
   });
   return [header, rule, ...body];
 }
@@ -285,13 +305,14 @@ interface ClassPieces {
 
 interface Pieces {
   marker: string;
+  note: string | undefined;
   classes: ClassPieces[];
   accepted: string[];
 }
 
 function assemble(report: Report, pieces: Pieces, layout: Layout): string {
   const { summary } = report;
-  const out: string[] = [pieces.marker, title(report), ''];
+  const out: string[] = [pieces.marker, title(report), '', ...(pieces.note ? [pieces.note, ''] : [])];
   const scope = `${plural(report.providers.length, 'provider')} × ${plural(report.scenarios.length, 'scenario')}`;
   out.push(summary.clean ? `No findings: every provider × scenario cell is clean (${scope})${summary.accepted ? `; ${summary.accepted} accepted` : ''}.` : `${scope}${summary.accepted ? ` · ${summary.accepted} accepted` : ''}`);
 
@@ -379,7 +400,7 @@ export function renderMarkdown(report: Report, options: MarkdownOptions = {}): s
     offset += findings.length;
     return piece;
   });
-  const pieces: Pieces = { marker: markerFor(options.id ?? DEFAULT_REPORT_ID), classes, accepted: groupAccepted(report.accepted).map((group) => acceptedLine(group, report.scenarios.length)) };
+  const pieces: Pieces = { marker: markerFor(options.id ?? DEFAULT_REPORT_ID), note: options.note, classes, accepted: groupAccepted(report.accepted).map((group) => acceptedLine(group, report.scenarios.length)) };
   const total = offset;
   const all = total + report.accepted.length;
   const rows = report.scenarios.length;

@@ -3,6 +3,8 @@
  *   GET   /repos/:owner/:repo/issues/:number/comments   (page/per_page, Link headers)
  *   POST  /repos/:owner/:repo/issues/:number/comments
  *   PATCH /repos/:owner/:repo/issues/comments/:id
+ *   GET   /user      a person's token answers with its login; an integration's (Actions, an app) gets 403
+ *   POST  /graphql   `viewer { login }`, which also answers for an integration's token
  * node:http on 127.0.0.1 with a random port; records every request; can be told to fail.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -29,8 +31,14 @@ export interface FakeGitHubOptions {
   maxPerPage?: number;
   /** Pull requests that exist, as "owner/repo#n"; others answer 404. Default: any. */
   pulls?: string[];
-  /** The login comments created through the API get (a bot, as with the Actions token). */
-  login?: string;
+  /**
+   * Whose token it is: a person (GET /user answers, comments are the User's) or an integration such
+   * as the Actions GITHUB_TOKEN (GET /user answers 403, GraphQL's viewer names the bot, comments are
+   * the Bot's). Default: the integration github-actions[bot].
+   */
+  token?: { kind: 'person' | 'integration'; login: string; graphql?: boolean };
+  /** Where `Link` headers point, instead of this server: another origin, to see whether drift follows. */
+  linkBase?: string;
 }
 
 export interface FakeGitHub {
@@ -54,7 +62,8 @@ const json = (res: ServerResponse, status: number, data: unknown, headers: Recor
 
 export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<FakeGitHub> {
   const maxPerPage = options.maxPerPage ?? 100;
-  const login = options.login ?? 'github-actions[bot]';
+  const token = options.token ?? { kind: 'integration', login: 'github-actions[bot]' };
+  const author: FakeComment['user'] = { login: token.login, type: token.kind === 'person' ? 'User' : 'Bot' };
   const requests: RecordedRequest[] = [];
   const comments: FakeComment[] = [];
   let nextId = 1000;
@@ -82,6 +91,17 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     const url = new URL(req.url ?? '/', base);
     requests.push({ method: req.method ?? '', url: `${url.pathname}${url.search}`, headers: req.headers, body });
     if (failure) return json(res, failure.status, { message: failure.message, documentation_url: 'https://docs.github.com/rest' });
+    if (url.pathname === '/user' && req.method === 'GET') {
+      if (token.kind === 'integration') return json(res, 403, { message: 'Resource not accessible by integration', documentation_url: 'https://docs.github.com/rest/users/users#get-the-authenticated-user' });
+      return json(res, 200, { login: token.login, id: 1, type: 'User' });
+    }
+    if (url.pathname === '/graphql' && req.method === 'POST') {
+      if (token.graphql === false) return json(res, 403, { message: 'Resource not accessible by integration' });
+      const query = String((JSON.parse(body || '{}') as { query?: unknown }).query ?? '');
+      if (!/viewer\s*\{\s*login\s*\}/.test(query)) return json(res, 200, { errors: [{ message: 'this fake answers only viewer { login }' }] });
+      // GraphQL names an app's bot as REST does, with [bot].
+      return json(res, 200, { data: { viewer: { login: token.login } } });
+    }
     const list = /^\/repos\/([^/]+)\/([^/]+)\/issues\/(\d+)\/comments$/.exec(url.pathname);
     const one = /^\/repos\/([^/]+)\/([^/]+)\/issues\/comments\/(\d+)$/.exec(url.pathname);
     if (list && req.method === 'GET') {
@@ -92,7 +112,7 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
       const all = comments.filter((comment) => comment.on === on);
       const last = Math.max(1, Math.ceil(all.length / perPage));
       const link = (p: number, rel: string) => {
-        const next = new URL(url.pathname, base);
+        const next = new URL(url.pathname, options.linkBase ?? base);
         next.searchParams.set('per_page', String(perPage));
         next.searchParams.set('page', String(p));
         return `<${next.href}>; rel="${rel}"`;
@@ -108,7 +128,7 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
       const text = (JSON.parse(body || '{}') as { body?: unknown }).body;
       if (typeof text !== 'string' || text === '') return json(res, 422, { message: 'Validation Failed' });
       if (text.length > 65_536) return json(res, 422, { message: 'Validation Failed', errors: [{ message: 'body is too long (maximum is 65536 characters)' }] });
-      const comment: FakeComment = { id: nextId++, body: text, user: { login, type: 'Bot' }, on };
+      const comment: FakeComment = { id: nextId++, body: text, user: author, on };
       comments.push(comment);
       return json(res, 201, view(comment));
     }

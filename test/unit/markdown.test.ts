@@ -97,6 +97,32 @@ describe('escaping', () => {
     expect(inlineWithCode('run `drift diff` on https://x.y')).toBe('run `drift diff` on https\u200B://x.y');
   });
 
+  it('escapeInline and escapeHtml link no issue, pull request or person: #123, owner/repo#1, GH-1, @someone', () => {
+    const text = 'fixes #123 and acme/widgets#7, see GH-1 and gh-22, cc @octocat; keep #tag and issue-#x';
+    const inline = escapeInline(text);
+    expect(inline).toBe('fixes \\#\u200B123 and acme/widgets\\#\u200B7, see GH-\u200B1 and gh-\u200B22, cc @\u200Boctocat; keep \\#tag and issue-\\#x');
+    const html = escapeHtml(text);
+    expect(html).toBe('fixes #\u200B123 and acme/widgets#\u200B7, see GH-\u200B1 and gh-\u200B22, cc @\u200Boctocat; keep #tag and issue-#x');
+    // What GitHub reads as a reference or a mention: none is left in either.
+    for (const out of [inline, html]) expect(out).not.toMatch(/#\d|\bgh-\d|@[a-z]/i);
+  });
+
+  it('shows a finding type or cell state it does not know (a newer report) by its name', () => {
+    const report = buildReport(PROVIDERS, SCENARIOS, []);
+    const newer = {
+      ...report,
+      cells: { ...report.cells, [SCENARIOS[0]!]: { ...report.cells[SCENARIOS[0]!], [PROVIDERS[0]!]: 'split' } },
+      findings: [{ id: 'split:x', type: 'split', class: 'behavioral', provider: PROVIDERS[0]!, scenario: SCENARIOS[0]!, subject: 'pool', message: 'providers split in two camps', hint: 'look' }],
+      summary: { ...report.summary, findings: 1, behavioral: 1, clean: false },
+    } as unknown as typeof report;
+    const out = renderMarkdown(newer);
+    expect(out).toContain('**split** `pool`: providers split in two camps');
+    expect(out).toContain('❔ split');
+    const constructorType = renderMarkdown({ ...newer, findings: [{ ...newer.findings[0]!, type: 'constructor' as never }] });
+    expect(constructorType).toContain('**constructor** `pool`');
+    expect(constructorType).not.toContain('native code');
+  });
+
   it('escapeInline keeps a pipe after a backslash escaped', () => {
     expect(cellPipes(escapeInline('a\\|b'))).toBe(0);
     expect(cellPipes(escapeInline('a\\\\|b\\\\\\|c'))).toBe(0);

@@ -84,13 +84,20 @@ describe('JSON report', () => {
     };
     const broken = [
       { ...report, schemaVersion: 2 },
-      { ...report, extra: true },
+      { ...report, tool: 'other' },
       { ...report, findings: [{ ...report.findings[0], accepted: { reason: 'x' } }] },
       { ...report, accepted: [{ ...report.accepted[0], accepted: undefined }] },
       { ...report, findings: [{ ...report.findings[0], class: 'cosmetic' }] },
-      { ...report, cells: { default: { eks: 'fine' } } },
+      { ...report, cells: { default: { eks: 'Fine!' } } },
+      { ...report, findings: [{ ...report.findings[0], type: 'Split <b>' }] },
     ].map((data) => JSON.parse(JSON.stringify(data)) as unknown);
     for (const data of broken) expect(validate(data)).toBe(false);
+  });
+
+  it("accepts what a newer drift may add without a version bump: fields, finding types, cell states", () => {
+    const report = JSON.parse(renderJson(buildReport(PROVIDERS, SCENARIOS, variedFindings()))) as Record<string, unknown> & { findings: Array<Record<string, unknown>> };
+    const newer = { ...report, newField: { any: 'thing' }, cells: { default: { eks: 'split' } }, findings: [{ ...report.findings[0], type: 'split', groups: [['eks'], ['gke']] }] };
+    assertValid(JSON.parse(JSON.stringify(newer)));
   });
 
   it('describes every field', () => {

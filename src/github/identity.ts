@@ -1,0 +1,50 @@
+/**
+ * Which account a token writes as, so drift touches only comments that account wrote. A person's
+ * token answers `GET /user`. The Actions GITHUB_TOKEN and other app installation tokens get 403
+ * ("Resource not accessible by integration") there, but GraphQL's `viewer` names their bot.
+ */
+import type { Octokit } from '@octokit/rest';
+import { DriftError } from '../errors.js';
+
+/** Who comments with the Actions GITHUB_TOKEN. */
+export const ACTIONS_BOT = 'github-actions[bot]';
+
+export interface IdentityOptions {
+  /** --author: the login to trust, without asking GitHub. */
+  author?: string | undefined;
+  /** Running inside GitHub Actions (GITHUB_ACTIONS=true): the fallback is the Actions bot. */
+  inActions: boolean;
+}
+
+const statusOf = (error: unknown) => (typeof error === 'object' && error !== null ? (error as { status?: unknown }).status : undefined);
+
+export async function tokenLogin(octokit: Octokit, options: IdentityOptions): Promise<string> {
+  if (options.author) return options.author;
+  try {
+    const { data } = await octokit.rest.users.getAuthenticated();
+    if (data.login) return data.login;
+  } catch (error) {
+    // Only an integration's 403 means "ask another way"; a 401 (bad token) or no network is explained as such.
+    if (statusOf(error) !== 403) throw error;
+  }
+  try {
+    const answer = await octokit.graphql<{ viewer?: { login?: unknown } }>('query { viewer { login } }');
+    if (typeof answer.viewer?.login === 'string' && answer.viewer.login) return answer.viewer.login;
+  } catch (error) {
+    if (statusOf(error) === 401) throw error;
+    // Some installation tokens may not query GraphQL: fall back below.
+  }
+  if (options.inActions) return ACTIONS_BOT;
+  throw new DriftError('cannot tell which account the token belongs to (GET /user and GraphQL viewer both refused): pass --author LOGIN, the login the comments are written as');
+}
+
+/**
+ * Whether `login` wrote a comment. Logins compare case-insensitively; GraphQL may name an app's bot
+ * without the `[bot]` that REST puts after a Bot's login.
+ */
+export function writtenBy(user: { login?: string; type?: string } | null | undefined, login: string): boolean {
+  const author = user?.login?.toLowerCase();
+  if (!author) return false;
+  const wanted = login.toLowerCase();
+  return author === wanted || (user?.type === 'Bot' && author === `${wanted}[bot]`);
+}

@@ -1,0 +1,59 @@
+/**
+ * Reads a JSON report that someone else's run wrote, such as the artifact of a pull request's drift
+ * run: its code wrote the file, so nothing in it is trusted. The file is size-capped, parsed as
+ * strict JSON, checked for a schemaVersion this drift knows, and validated against
+ * schemas/report.schema.json; only then is it a Report, whose every string the renderers escape.
+ */
+import { readFileSync, statSync } from 'node:fs';
+import { parse as parseJsonc, type ParseError } from 'jsonc-parser';
+import { packageFile } from '../config/paths.js';
+import { readYamlFile } from '../config/yamlFile.js';
+import { DriftError, InputError } from '../errors.js';
+import type { Report } from './model.js';
+
+/** The incompatible report versions this drift reads (schemas/report.schema.json's schemaVersion). */
+export const READABLE_SCHEMA_VERSIONS: readonly number[] = [1];
+/** Far above any real report (GitHub's comment limit is 64 KiB), far below what could hurt. */
+export const REPORT_FILE_LIMIT = 8 * 1024 * 1024;
+
+export function readReportArtifact(file: string): Report {
+  let size: number;
+  try {
+    size = statSync(file).size;
+  } catch (error) {
+    throw new DriftError(`cannot read the report ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}. Write it with \`drift diff --format json --output ${file}\`.`);
+  }
+  if (size > REPORT_FILE_LIMIT) throw new DriftError(`${file} has ${size} bytes, more than the ${REPORT_FILE_LIMIT} a drift report may have: it is not a report drift wrote`);
+  const text = readFileSync(file, 'utf8');
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    const { line, col } = positionOf(text, error as Error);
+    throw new InputError(file, line, col, `not valid JSON: ${(error as Error).message.replace(/ in JSON at position \d+.*$/s, '').replace(/, ".*$/s, '')}; write the report with \`drift diff --format json\``);
+  }
+  const record = (typeof data === 'object' && data !== null && !Array.isArray(data) ? data : {}) as Record<string, unknown>;
+  if (record.tool !== 'drift' || !('schemaVersion' in record)) throw new DriftError(`${file} is not a drift JSON report (no "tool": "drift" and schemaVersion); write it with \`drift diff --format json\``);
+  const version = record.schemaVersion;
+  if (typeof version !== 'number' || !READABLE_SCHEMA_VERSIONS.includes(version)) {
+    throw new DriftError(
+      `${file} is a drift report of schemaVersion ${JSON.stringify(version)}, which this drift cannot read (it reads ${READABLE_SCHEMA_VERSIONS.join(', ')}): update drift where it reads the report (the default branch, for the comment job)`,
+    );
+  }
+  // JSON is YAML: the YAML reader validates it and names the line and column of what is wrong.
+  return readYamlFile<Report>(file, packageFile('schemas/report.schema.json'), text);
+}
+
+/**
+ * Where JSON.parse stopped, as a 1-based line and column: Node names the position only for some
+ * errors, so a JSON scanner that reports every error's offset finds it.
+ */
+function positionOf(text: string, error: Error): { line: number; col: number } {
+  const at = /position (\d+)/.exec(error.message);
+  const errors: ParseError[] = [];
+  if (!at) parseJsonc(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+  const offset = at ? Number(at[1]) : (errors[0]?.offset ?? text.length);
+  const before = text.slice(0, offset);
+  const line = before.split('\n').length;
+  return { line, col: offset - before.lastIndexOf('\n') };
+}
