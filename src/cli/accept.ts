@@ -1,13 +1,40 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { isSeq, parseDocument } from 'yaml';
-import { acceptedPath, loadAccepted } from '../check.js';
+import lockfile from 'proper-lockfile';
+import { acceptedPath } from '../check.js';
+import { describeEntry, matches, type AcceptedEntry } from '../compare/accepted.js';
+import { factsOfId } from '../compare/findingId.js';
+import type { Finding } from '../compare/findings.js';
+import { appendAcceptedEntry } from '../config/acceptedText.js';
+import { packageFile } from '../config/paths.js';
+import { readLocatedYamlFile } from '../config/yamlFile.js';
 import { DriftError } from '../errors.js';
-import { GoldenStore } from '../goldens/store.js';
+import { GoldenStore, refuseUnderCI } from '../goldens/store.js';
 import { fullProject } from './context.js';
 
 const FINDING_ID = /^(div|split|rule):.+$/;
+
+/**
+ * Other `drift accept`s (several maintainers, a script, the update workflow) wait their turn:
+ * without the lock two of them read the same file and one's entry is lost. A lock whose holder died
+ * is taken over once stale.
+ */
+const LOCK = { realpath: false, stale: 10_000, retries: { retries: 200, factor: 1.2, minTimeout: 5, maxTimeout: 100 } } as const;
+
+/** Refuses an id that an entry of the file already covers, by id or by facet, naming that entry. */
+function refuseIfCovered(file: string, shown: string, text: string | undefined, id: string): void {
+  if (text === undefined) return;
+  const { data, locate } = readLocatedYamlFile<{ accepted: AcceptedEntry[] }>(file, packageFile('schemas/accepted.schema.json'), text);
+  const finding = (factsOfId(id) ?? { id }) as Finding;
+  const index = data.accepted.findIndex((entry) => matches(entry, finding));
+  if (index < 0) return;
+  const { line } = locate(['accepted', index]);
+  const entry = data.accepted[index]!;
+  throw new DriftError(`${id} is already accepted by entry ${index + 1} of ${shown} (line ${line}: ${describeEntry(entry)}; reason: ${entry.reason}): a second entry would be stale at once. Nothing changed.`);
+}
+
+const readIfThere = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8') : undefined);
 
 export function registerAccept(program: Command): void {
   program
@@ -16,22 +43,29 @@ export function registerAccept(program: Command): void {
     .requiredOption('-r, --reason <text>', 'why the difference is intended')
     .action(async (id: string, options: { reason: string }, command: Command) => {
       if (!FINDING_ID.test(id)) throw new DriftError(`"${id}" is not a divergence, split or rule finding id (div:…, split:… or rule:…); copy it from drift diff's output. Golden changes are accepted with drift update.`);
-      if (options.reason.trim().length < 3) throw new DriftError('--reason must say why the difference is intended');
+      const reason = options.reason.trim();
+      if (reason.length < 3) throw new DriftError('--reason must say why the difference is intended');
       const project = await fullProject(command);
+      refuseUnderCI();
       const file = acceptedPath(project);
-      if (loadAccepted(project).some((entry) => entry.id === id)) {
-        process.stdout.write(`${id} is already accepted in ${path.relative(process.cwd(), file)}\n`);
-        return;
+      const shown = path.relative(process.cwd(), file) || file;
+      // Checked before anything is created on disk, and again under the lock, where it counts.
+      refuseIfCovered(file, shown, readIfThere(file), id);
+      mkdirSync(path.dirname(file), { recursive: true });
+      let release: () => Promise<void>;
+      try {
+        release = await lockfile.lock(file, LOCK);
+      } catch (error) {
+        throw new DriftError(`${shown} is locked by another drift accept (${(error as Error).message}); try again`);
       }
-      // Edit the document, not the data, so the file's comments and layout survive.
-      const document = parseDocument(existsSync(file) ? readFileSync(file, 'utf8') : 'accepted: []\n');
-      const list = document.get('accepted', true);
-      if (isSeq(list)) {
-        list.flow = false;
-        list.add(document.createNode({ id, reason: options.reason.trim() }));
-      } else document.set('accepted', [{ id, reason: options.reason.trim() }]);
-      GoldenStore.of(project).writeAccepted(document.toString({ lineWidth: 0 }));
-      process.stdout.write(`accepted ${id} in ${path.relative(process.cwd(), file)}\n`);
+      try {
+        const text = readIfThere(file);
+        refuseIfCovered(file, shown, text, id);
+        GoldenStore.of(project).writeAccepted(appendAcceptedEntry(text, { id, reason }, shown));
+      } finally {
+        await release();
+      }
+      process.stdout.write(`accepted ${id} in ${shown}\n`);
       process.stdout.write('drift diff lists it under accepted; if the id matches no finding it reports the entry as stale.\n');
     });
 }

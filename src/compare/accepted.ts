@@ -1,4 +1,5 @@
 import type { Finding } from './findings.js';
+import { factsOfId } from './findingId.js';
 
 export interface AcceptedEntry {
   id?: string;
@@ -18,13 +19,12 @@ export function matches(entry: AcceptedEntry, finding: Finding): boolean {
   return true;
 }
 
-/** What an entry is about, from its fields or from the parts of its id (`div:<s>:<subject>:<facet>:<p>`, `split:<s>:<subject>:<facet>`). */
+/** What an entry is about, from its fields or from the facts its id encodes. */
 function aboutOf(entry: AcceptedEntry): { scenario?: string; subject?: string; facet?: string; providers?: string[] } | undefined {
   if (entry.id === undefined) return entry;
-  const parts = entry.id.split(':');
-  if (parts[0] === 'div' && parts.length === 5) return { scenario: parts[1]!, subject: parts[2]!, facet: parts[3]!, providers: [parts[4]!] };
-  if (parts[0] === 'split' && parts.length === 4) return { scenario: parts[1]!, subject: parts[2]!, facet: parts[3]! };
-  return undefined;
+  const facts = factsOfId(entry.id);
+  if (!facts || facts.type === 'rule') return undefined;
+  return { scenario: facts.scenario!, subject: facts.subject, facet: facts.facet!, ...(facts.provider ? { providers: [facts.provider] } : {}) };
 }
 
 /**
@@ -49,7 +49,7 @@ function successorsOf(entry: AcceptedEntry, findings: Finding[]): string[] {
   return [...new Set(found.map((finding) => finding.id))].sort();
 }
 
-function describe(entry: AcceptedEntry): string {
+export function describeEntry(entry: AcceptedEntry): string {
   if (entry.id) return entry.id;
   return [`facet ${entry.facet}`, entry.subject && `subject ${entry.subject}`, entry.scenario && `scenario ${entry.scenario}`, entry.providers && `providers ${entry.providers.join(',')}`]
     .filter(Boolean)
@@ -78,7 +78,7 @@ export function applyAccepted(findings: Finding[], entries: AcceptedEntry[], opt
       type: 'accepted-stale',
       class: 'behavioral',
       subject: 'accepted',
-      message: `entry ${index + 1} of ${options.file} (${describe(entry)}) matches no finding any more`,
+      message: `entry ${index + 1} of ${options.file} (${describeEntry(entry)}) matches no finding any more`,
       hint: successors.length
         ? `what it accepted is now reported as ${shown}: replace the entry with one for that id if its reason still holds (drift accept '${successors[0]}' --reason "..."), else remove it`
         : 'remove the entry: what it accepted is gone',

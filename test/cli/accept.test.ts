@@ -1,0 +1,103 @@
+/**
+ * `drift accept` as users run it, several at once: no entry lost, no other byte of
+ * goldens/accepted.yaml changed, and no entry added that an existing one already covers.
+ */
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { execa, type Result } from 'execa';
+import { parse } from 'yaml';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildDrift } from '../helpers/build.js';
+import { REPO, tempProject } from '../helpers/project.js';
+
+const cleanups: Array<() => void> = [];
+afterAll(() => cleanups.forEach((remove) => remove()));
+
+let DRIFT_BIN = '';
+beforeAll(async () => {
+  const build = await buildDrift();
+  cleanups.push(build.remove);
+  DRIFT_BIN = build.bin;
+}, 120_000);
+
+/** A project on the bundled providers and scenarios with its own copy of goldens/accepted.yaml. */
+function project(acceptedText?: string): { dir: string; configFile: string; accepted: string } {
+  const made = tempProject({ providers: path.join(REPO, 'providers/*/provider.yaml'), scenarios: path.join(REPO, 'scenarios/*.yaml'), goldens: 'goldens' });
+  cleanups.push(made.remove);
+  const accepted = path.join(made.dir, 'goldens/accepted.yaml');
+  mkdirSync(path.dirname(accepted), { recursive: true });
+  if (acceptedText === undefined) copyFileSync(path.join(REPO, 'goldens/accepted.yaml'), accepted);
+  else writeFileSync(accepted, acceptedText);
+  return { ...made, accepted };
+}
+
+function accept(configFile: string, id: string, reason: string, env: Record<string, string> = {}): Promise<Result<{ reject: false }>> {
+  return execa('node', [DRIFT_BIN, '--config', configFile, 'accept', id, '--reason', reason], { reject: false, env: { CI: 'false', NO_COLOR: '1', ...env } });
+}
+
+const entries = (file: string) => (parse(readFileSync(file, 'utf8')) as { accepted: Array<Record<string, unknown>> }).accepted;
+
+describe('drift accept', () => {
+  it('8 at once: 8 entries, and every line that was there stays byte-identical', async () => {
+    const { configFile, accepted } = project();
+    const before = readFileSync(accepted, 'utf8');
+    expect(before).toContain('providers: [eks]'); // a flow list a reformatting writer would respace
+    const ids = Array.from({ length: 8 }, (_, i) => `div:converge:widget-${i}:key-pattern:gke`);
+    const runs = await Promise.all(ids.map((id, i) => accept(configFile, id, `widget ${i}: "quoted", #not-a-comment, and: a colon`)));
+    for (const run of runs) expect([run.exitCode, run.stderr]).toEqual([0, '']);
+    const after = readFileSync(accepted, 'utf8');
+    expect(after.startsWith(before), 'the old text is untouched').toBe(true);
+    const added = entries(accepted).slice(entries(accepted).length - 8);
+    expect(added.map((entry) => entry.id).sort()).toEqual([...ids].sort());
+    for (const entry of added) expect(entry.reason).toMatch(/^widget \d: "quoted", #not-a-comment, and: a colon$/);
+    expect(entries(accepted)).toHaveLength(parse(before).accepted.length + 8);
+    expect(existsSync(`${accepted}.lock`), 'no lock left behind').toBe(false);
+  }, 120_000);
+
+  it('refuses an id an existing facet entry already covers (exit 2), naming that entry; nothing changes', async () => {
+    const { configFile, accepted } = project();
+    const before = readFileSync(accepted, 'utf8');
+    const run = await accept(configFile, 'div:converge:kubeconfig:writer:eks', 'EKS hands off the kubeconfig elsewhere');
+    expect(run.exitCode).toBe(2);
+    expect(run.stderr).toMatch(/div:converge:kubeconfig:writer:eks is already accepted by entry 1 of \S*goldens\/accepted\.yaml \(line 6: facet writer, subject kubeconfig, providers eks; reason: EKS hands off/);
+    expect(readFileSync(accepted, 'utf8')).toBe(before);
+  }, 60_000);
+
+  it('refuses an id accepted by id already, and a rule id a rule entry covers', async () => {
+    const { configFile, accepted } = project('accepted:\n  - id: div:converge:x:key-pattern:gke\n    reason: by design\n  - facet: key-naming\n    providers: [gke]\n    reason: legacy names\n');
+    const before = readFileSync(accepted, 'utf8');
+    const byId = await accept(configFile, 'div:converge:x:key-pattern:gke', 'again');
+    expect(byId.exitCode).toBe(2);
+    expect(byId.stderr).toContain('already accepted by entry 1');
+    const rule = await accept(configFile, 'rule:key-naming:gke/converge:node-pool', 'again and again');
+    expect(rule.exitCode).toBe(2);
+    expect(rule.stderr).toContain('already accepted by entry 2');
+    expect(readFileSync(accepted, 'utf8')).toBe(before);
+  }, 60_000);
+
+  it('keeps comments and flow lists of other layouts, and turns an empty [] into a block list', async () => {
+    for (const [text, expected] of [
+      ['# keep me\naccepted: []\n', '# keep me\naccepted:\n  - id: div:converge:y:key-pattern:gke\n    reason: by design\n'],
+      ['accepted:\n- facet: writer   # odd spacing, kept\n  providers: [ eks ]\n  reason: kept as is\n# trailing comment\n', 'accepted:\n- facet: writer   # odd spacing, kept\n  providers: [ eks ]\n  reason: kept as is\n- id: div:converge:y:key-pattern:gke\n  reason: by design\n# trailing comment\n'],
+      ['accepted: [{facet: writer, providers: [eks], reason: kept}]\n', 'accepted: [{facet: writer, providers: [eks], reason: kept}, {"id":"div:converge:y:key-pattern:gke","reason":"by design"}]\n'],
+    ] as const) {
+      const { configFile, accepted } = project(text);
+      const run = await accept(configFile, 'div:converge:y:key-pattern:gke', 'by design');
+      expect([run.exitCode, run.stderr]).toEqual([0, '']);
+      expect(readFileSync(accepted, 'utf8')).toBe(expected);
+    }
+  }, 60_000);
+
+  it('creates goldens/accepted.yaml when there is none, and writes nothing under CI', async () => {
+    const { configFile, accepted, dir } = project();
+    rmSync(accepted);
+    const ci = await accept(configFile, 'div:converge:z:key-pattern:gke', 'by design', { CI: 'true' });
+    expect(ci.exitCode).toBe(2);
+    expect(ci.stderr).toContain('drift never writes goldens in CI');
+    expect(existsSync(accepted)).toBe(false);
+    expect(existsSync(path.join(dir, 'goldens/accepted.yaml.lock'))).toBe(false);
+    const run = await accept(configFile, 'div:converge:z:key-pattern:gke', 'by design');
+    expect([run.exitCode, run.stderr]).toEqual([0, '']);
+    expect(readFileSync(accepted, 'utf8')).toBe('accepted:\n  - id: div:converge:z:key-pattern:gke\n    reason: by design\n');
+  }, 60_000);
+});
