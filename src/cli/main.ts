@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { packageFile } from '../config/paths.js';
 import { DriftError } from '../errors.js';
 import { registerAccept } from './accept.js';
 import { registerComment } from './comment.js';
@@ -13,9 +15,15 @@ function parseConcurrency(value: string): number {
   return Number(value);
 }
 
+/** The version of the installed package, as npm and `drift --version` name it. */
+function version(): string {
+  return (JSON.parse(readFileSync(packageFile('package.json'), 'utf8')) as { version: string }).version;
+}
+
 export function buildProgram(): Command {
   const program = new Command()
     .name('drift')
+    .version(version(), '-V, --version', 'print the version of drift')
     .description('Render every provider of one contract against the same scenarios and diff what they do.')
     .option('-c, --config <file>', 'drift.config.yaml to use (default: ./drift.config.yaml, else defaults)')
     .option('-v, --verbose', 'print timings and more detail')

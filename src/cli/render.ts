@@ -1,4 +1,4 @@
-import { InvalidArgumentError, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import { runMatrix } from '../render/matrix.js';
 import { renderStep } from '../render/stream.js';
 import { DriftError } from '../errors.js';
@@ -22,8 +22,8 @@ export function registerRender(program: Command): void {
     .description("render one provider × scenario and print a step's output as a YAML stream (default: the last step)")
     .requiredOption('-p, --provider <name>', 'the provider')
     .requiredOption('-s, --scenario <name>', 'the scenario')
-    .option('--step <n>', 'print only step N', parseStep)
-    .option('--all-steps', 'print every step')
+    .addOption(new Option('--step <n>', 'print only step N').argParser(parseStep).conflicts('allSteps'))
+    .addOption(new Option('--all-steps', 'print every step').conflicts('step'))
     .action(async (options: RenderOptions, command: Command) => {
       const project = await projectFor(command, [options.provider], [options.scenario]);
       const { starts, traces } = await runMatrix(project);

@@ -62,6 +62,7 @@ export function renderText(report: Report, options: { color: boolean }): string 
   const verdict = summary.clean
     ? paint('green', `no findings`)
     : paint('red', `${summary.findings} finding${summary.findings === 1 ? '' : 's'} (${summary.contract} contract, ${summary.behavioral} behavioral, ${summary.stylistic} stylistic)`);
-  out.push('', `${report.providers.length} providers × ${report.scenarios.length} scenarios: ${verdict}${summary.accepted ? `, ${summary.accepted} accepted` : ''}`);
+  const count = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  out.push('', `${count(report.providers.length, 'provider')} × ${count(report.scenarios.length, 'scenario')}: ${verdict}${summary.accepted ? `, ${summary.accepted} accepted` : ''}`);
   return `${out.join('\n')}\n`;
 }

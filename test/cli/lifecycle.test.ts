@@ -1,6 +1,7 @@
 /**
- * Whatever ends drift, no function outlives it: a hard SIGKILL (no handler of drift's runs) is left
- * to each function's watchdog, SIGHUP to drift's own handler. The built binary, as a user runs it.
+ * drift's life as a process, the built binary as a user runs it. Whatever ends drift, no function
+ * outlives it: a hard SIGKILL (no handler of drift's runs) is left to each function's watchdog,
+ * SIGHUP to drift's own handler. And the command line itself: --version, conflicting options, plurals.
  */
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
@@ -98,4 +99,29 @@ describe('no function outlives drift', () => {
       killLeftovers(tag);
     }
   });
+});
+
+describe('the command line', () => {
+  const drift = (args: string[]) => execa('node', [DRIFT_BIN, ...args], { cwd: REPO, reject: false, env: { NO_COLOR: '1' } });
+
+  it('--version prints the package version and exits 0', async () => {
+    const { version } = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { version: string };
+    for (const flag of ['--version', '-V']) {
+      const run = await drift([flag]);
+      expect([run.exitCode, run.stdout, run.stderr]).toEqual([0, version, '']);
+    }
+  });
+
+  it('refuses --step with --all-steps, before rendering anything', async () => {
+    const run = await drift(['render', '-p', 'gke', '-s', 'converge', '--step', '1', '--all-steps']);
+    expect(run.exitCode).toBe(2);
+    expect(run.stderr).toContain("option '--step <n>' cannot be used with option '--all-steps'");
+    expect(run.stdout).toBe('');
+  });
+
+  it('counts in the singular when there is one provider and one scenario', async () => {
+    const run = await drift(['diff', '-p', 'gke', '-s', 'converge']);
+    expect([run.exitCode, run.stderr]).toEqual([0, '']);
+    expect(run.stdout.trim().split('\n').at(-1)).toMatch(/^1 provider × 1 scenario: no findings/);
+  }, 60_000);
 });
