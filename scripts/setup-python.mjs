@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Creates .venv, the Python environment of the bundled example providers, from
-// providers/requirements.txt. Runs on `npm install`; re-runs only when the requirements change.
+// providers/requirements.txt. Runs from `prepare`, so on `npm install` and `npm ci` in this repository
+// but never when the packed drift is installed elsewhere; re-runs only when the requirements change.
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Packs drift as npm would publish it, installs the tarball in an empty folder as a user would, and
+# runs the installed drift on a copy of the bundled example project: --version, rules, diff.
+#
+# The installed package holds no Python set-up (that belongs to this repository: `npm install` here
+# runs it from `prepare`, which an installed tarball never runs). The copied project sets up its own
+# .venv next to its providers, as README's "Using drift as a package" says, and the adapters'
+# command (`../../.venv/bin/python`, relative to each provider.yaml) finds it there.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+work="$(mktemp -d "${TMPDIR:-/tmp}/drift-package-XXXXXX")"
+trap 'rm -rf "$work"' EXIT
+python="${DRIFT_PYTHON:-python3}"
+
+echo "drift: packing (npm pack runs prepare: the Python set-up of this repository and the build)"
+tarball="$(cd "$root" && npm pack --silent --pack-destination "$work" | tail -n 1)"
+if tar -tzf "$work/$tarball" | grep -qE '^package/(scripts|src|test|providers)/'; then
+  echo "drift: the tarball ships files meant only for this repository" >&2
+  exit 1
+fi
+
+echo "drift: installing $tarball into an empty folder"
+mkdir "$work/install"
+(cd "$work/install" && npm install --no-audit --no-fund --loglevel=warn "$work/$tarball") 2>&1 | tee "$work/install.log"
+# This repository's own install overrides them (package.json "overrides"); npm applies overrides
+# only to the root project, so a user's install still meets these: say which, without failing.
+if grep -q EBADENGINE "$work/install.log"; then
+  echo "drift: note: dependencies that declare a newer Node than $(node --version) (drift runs on it all the same):"
+  grep -A1 "EBADENGINE Unsupported engine" "$work/install.log" | grep -o "package: '[^']*'" | sort -u | sed 's/^/  /'
+fi
+drift="$work/install/node_modules/.bin/drift"
+
+want="$(node -p "require('$root/package.json').version")"
+got="$("$drift" --version)"
+if [ "$got" != "$want" ]; then
+  echo "drift: the installed drift --version says $got, package.json says $want" >&2
+  exit 1
+fi
+echo "drift --version: $got"
+"$drift" rules > "$work/rules.txt"
+echo "drift rules: $(grep -c . "$work/rules.txt") lines"
+
+echo "drift: a copy of the example project, with its own Python environment"
+example="$work/example"
+mkdir "$example"
+cp -R "$root/providers" "$root/scenarios" "$root/goldens" "$root/drift.config.yaml" "$example/"
+find "$example" \( -name __pycache__ -o -name .pytest_cache \) -prune -exec rm -rf {} +
+"$python" -m venv "$example/.venv"
+"$example/.venv/bin/python" -m pip install --quiet --disable-pip-version-check -r "$example/providers/requirements.txt"
+(cd "$example" && "$drift" --no-color diff)
+echo "drift: the packed package installs and runs"
