@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { toCanonicalYaml } from '../skeleton/canonical.js';
 import { SKELETON_VERSION, type Skeleton } from '../skeleton/types.js';
 import { isObject, stableStringify } from '../util/objects.js';
-import { parse, stringify } from 'yaml';
+import { LineCounter, parseDocument, stringify } from 'yaml';
 import type { Finding } from './findings.js';
 
 export interface GoldenComparison {
@@ -70,6 +70,22 @@ function cellId(provider: string, scenario: string) {
   return `${provider}/${scenario}`;
 }
 
+/** A golden's data, or where and why it does not parse: a hand-edited golden may be broken YAML. */
+function readGolden(text: string): { parsed: unknown; problem?: string } {
+  const lineCounter = new LineCounter();
+  const document = parseDocument(text, { lineCounter, prettyErrors: false });
+  const error = document.errors[0];
+  if (error) {
+    const { line, col } = lineCounter.linePos(error.pos[0]);
+    return { parsed: undefined, problem: `not valid YAML at line ${line}, column ${col}: ${error.message.split('\n')[0]}` };
+  }
+  try {
+    return { parsed: document.toJS({ maxAliasCount: 100 }) };
+  } catch (thrown) {
+    return { parsed: undefined, problem: `not readable: ${(thrown as Error).message}` };
+  }
+}
+
 /** Compares one cell with its golden. Returns the findings: missing, unreadable, outdated format, or changed. */
 export function compareGolden({ provider, scenario, golden, skeleton }: GoldenComparison): Finding[] {
   const cell = cellId(provider, scenario);
@@ -88,14 +104,9 @@ export function compareGolden({ provider, scenario, golden, skeleton }: GoldenCo
     ];
   }
   if (golden === toCanonicalYaml(skeleton)) return []; // the common case: no parse needed
-  let parsed: unknown;
-  try {
-    parsed = parse(golden);
-  } catch {
-    parsed = undefined;
-  }
+  const { parsed, problem } = readGolden(golden);
   if (!isObject(parsed) || parsed.skeleton !== SKELETON_VERSION) {
-    const why = isObject(parsed) && typeof parsed.skeleton === 'number' ? `skeleton format ${parsed.skeleton}, drift writes ${SKELETON_VERSION}` : 'not a drift skeleton';
+    const why = problem ?? (isObject(parsed) && typeof parsed.skeleton === 'number' ? `skeleton format ${parsed.skeleton}, drift writes ${SKELETON_VERSION}` : 'not a drift skeleton');
     return [{ ...base, id: `golden-unreadable:${cell}`, class: 'behavioral', subject: 'golden', message: `the golden of ${cell} is ${why}`, hint: update }];
   }
   const changes = diffSkeletons(parsed, skeleton as unknown as Record<string, unknown>);

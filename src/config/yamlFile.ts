@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import { isMap, isPair, isScalar, LineCounter, parseDocument, type Document, type Node } from 'yaml';
+import { isMap, isPair, isScalar, LineCounter, parseDocument, visit, type Document, type Node } from 'yaml';
 import { InputError } from '../errors.js';
 
 const ajv = new Ajv({ allErrors: false, strict: false });
@@ -51,7 +51,7 @@ export function readLocatedYamlFile<T>(file: string, schemaPath: string, text = 
     const { line, col } = at(firstError.pos[0]);
     throw new InputError(file, line, col, `not valid YAML: ${firstError.message.split('\n')[0]}`);
   }
-  const value: unknown = doc.toJS() ?? {};
+  const value: unknown = toData(doc, file, at);
   const validate = validatorFor(schemaPath);
   if (!validate(value)) {
     const error = mostSpecific(validate.errors ?? []);
@@ -67,6 +67,29 @@ export function readLocatedYamlFile<T>(file: string, schemaPath: string, text = 
     return at(doc.contents?.range?.[0] ?? 0);
   };
   return { data: value as T, locate };
+}
+
+/**
+ * Aliases make a small file expand without bound (a "billion laughs" alias bomb); yaml refuses
+ * past MAX_ALIASES expansions with a ReferenceError, which becomes an error naming the first alias.
+ */
+const MAX_ALIASES = 100;
+
+function toData(doc: Document, file: string, at: (offset: number) => { line: number; col: number }): unknown {
+  try {
+    return doc.toJS({ maxAliasCount: MAX_ALIASES }) ?? {};
+  } catch (error) {
+    if (!(error instanceof ReferenceError)) throw error;
+    let offset = 0;
+    visit(doc, {
+      Alias(_key, node) {
+        offset = node.range?.[0] ?? 0;
+        return visit.BREAK;
+      },
+    });
+    const { line, col } = at(offset);
+    throw new InputError(file, line, col, `its aliases expand too far (more than ${MAX_ALIASES} times: a YAML alias bomb?); write the values out instead of referring to them with *aliases`);
+  }
 }
 
 /** ajv reports a oneOf failure together with each branch's; the deepest path is the useful one. */

@@ -119,6 +119,16 @@ describe('the command line', () => {
     expect(run.stdout).toBe('');
   });
 
+  it('refuses a YAML alias bomb with the file, line and column, and no stack trace', async () => {
+    const bomb = ['description: boom', 'a: &a [x, x, x, x, x, x, x, x, x, x]', ...'bcdefgh'.split('').map((k, i) => `${k}: &${k} [${Array(10).fill(`*${'abcdefgh'[i]}`).join(', ')}]`)];
+    const project = tempProject({ providers: path.join(REPO, 'providers/*/provider.yaml'), scenarios: 'scenarios/*.yaml' });
+    cleanups.push(project.remove);
+    const file = writeFiles(project.dir, { 'scenarios/bomb.yaml': `${bomb.join('\n')}\n` })['scenarios/bomb.yaml']!;
+    const run = await drift(['--config', project.configFile, 'list']);
+    expect(run.exitCode).toBe(2);
+    expect(run.stderr.trim()).toBe(`drift: ${file}:3:8: its aliases expand too far (more than 100 times: a YAML alias bomb?); write the values out instead of referring to them with *aliases`);
+  });
+
   it('counts in the singular when there is one provider and one scenario', async () => {
     const run = await drift(['diff', '-p', 'gke', '-s', 'converge']);
     expect([run.exitCode, run.stderr]).toEqual([0, '']);

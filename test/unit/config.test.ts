@@ -192,6 +192,28 @@ then:
   });
 });
 
+describe('YAML input files', () => {
+  it('an alias bomb is refused with the file, line and column of its first alias, not expanded', () => {
+    const { dir, remove } = tempDir();
+    try {
+      const lines = ['description: boom', 'a: &a [x, x, x, x, x, x, x, x, x, x]', ...'bcdefgh'.split('').map((k, i) => `${k}: &${k} [${Array(10).fill(`*${'abcdefgh'[i]}`).join(', ')}]`)];
+      const file = writeFiles(dir, { 'scenarios/bomb.yaml': `${lines.join('\n')}\n` })['scenarios/bomb.yaml']!;
+      const error = (() => {
+        try {
+          loadScenario(file);
+        } catch (thrown) {
+          return thrown;
+        }
+        return undefined;
+      })();
+      expect(error).toBeInstanceOf(InputError);
+      expect((error as InputError).message).toMatch(new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:3:8: its aliases expand too far`));
+    } finally {
+      remove();
+    }
+  });
+});
+
 describe('loadAdapter', () => {
   it('loads a valid adapter and resolves paths against its folder', () => {
     const where = file('provider.yaml', ADAPTER);

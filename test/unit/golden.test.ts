@@ -76,8 +76,22 @@ describe('compareGolden', () => {
     expect(findings[0]!.hint).toContain(HINT);
   });
 
+  it('unreadable golden (broken YAML): says where it breaks, line and column', () => {
+    const findings = compare('skeleton: 1\nprovider: gke: eks\nscenario: converge\n');
+    expect(findings).toHaveLength(1);
+    expect(findings[0]).toMatchObject({ id: 'golden-unreadable:gke/converge', type: 'golden', class: 'behavioral' });
+    expect(findings[0]!.message).toMatch(/^the golden of gke\/converge is not valid YAML at line 2, column \d+: /);
+    expect(findings[0]!.hint).toContain(HINT);
+  });
+
+  it('unreadable golden (an alias bomb): refused, not expanded', () => {
+    const bomb = ['skeleton: 1', 'a: &a [x, x, x, x, x, x, x, x, x, x]', ...'bcdefgh'.split('').map((k, i) => `${k}: &${k} [${Array(10).fill(`*${'abcdefgh'[i]}`).join(', ')}]`)].join('\n');
+    const findings = compare(`${bomb}\n`);
+    expect(findings).toHaveLength(1);
+    expect(findings[0]!.message).toMatch(/^the golden of gke\/converge is not readable: .*alias/i);
+  });
+
   it.each([
-    ['broken YAML', 'skeleton: 1\nresources: {cluster: [\n'],
     ['a list', '- skeleton: 1\n'],
     ['a scalar', 'just text\n'],
     ['empty', ''],
