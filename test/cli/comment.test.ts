@@ -232,10 +232,10 @@ describe('drift comment', () => {
 
   it('renders a newer report generically, and refuses one of an unknown schemaVersion clearly', async () => {
     const data = JSON.parse(renderJson(syntheticReport(1))) as Record<string, unknown> & { findings: Array<Record<string, unknown>> };
-    const newer = { ...data, findings: [{ ...data.findings[0], type: 'split', camps: [['eks'], ['gke']] }], newField: true };
+    const newer = { ...data, findings: [{ ...data.findings[0], type: 'quarantine', cohorts: [['eks'], ['gke']] }], newField: true };
     const ok = await comment([...ARGS, '--report', writeFile('newer.json', JSON.stringify(newer))]);
     expect(ok.exitCode, ok.stderr).toBe(0);
-    expect(github.commentsOn(PR)[0]!.body).toContain('**split**');
+    expect(github.commentsOn(PR)[0]!.body).toContain('**quarantine**');
 
     const future = await comment([...ARGS, '--report', writeFile('v2.json', JSON.stringify({ ...data, schemaVersion: 2 }))]);
     expect(future.exitCode).toBe(2);

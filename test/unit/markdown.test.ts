@@ -111,13 +111,13 @@ describe('escaping', () => {
     const report = buildReport(PROVIDERS, SCENARIOS, []);
     const newer = {
       ...report,
-      cells: { ...report.cells, [SCENARIOS[0]!]: { ...report.cells[SCENARIOS[0]!], [PROVIDERS[0]!]: 'split' } },
-      findings: [{ id: 'split:x', type: 'split', class: 'behavioral', provider: PROVIDERS[0]!, scenario: SCENARIOS[0]!, subject: 'pool', message: 'providers split in two camps', hint: 'look' }],
+      cells: { ...report.cells, [SCENARIOS[0]!]: { ...report.cells[SCENARIOS[0]!], [PROVIDERS[0]!]: 'quarantined' } },
+      findings: [{ id: 'quarantine:x', type: 'quarantine', class: 'behavioral', provider: PROVIDERS[0]!, scenario: SCENARIOS[0]!, subject: 'pool', message: 'providers split in two camps', hint: 'look' }],
       summary: { ...report.summary, findings: 1, behavioral: 1, clean: false },
     } as unknown as typeof report;
     const out = renderMarkdown(newer);
-    expect(out).toContain('**split** `pool`: providers split in two camps');
-    expect(out).toContain('❔ split');
+    expect(out).toContain('**quarantine** `pool`: providers split in two camps');
+    expect(out).toContain('❔ quarantined');
     const constructorType = renderMarkdown({ ...newer, findings: [{ ...newer.findings[0]!, type: 'constructor' as never }] });
     expect(constructorType).toContain('**constructor** `pool`');
     expect(constructorType).not.toContain('native code');

@@ -96,7 +96,7 @@ describe('JSON report', () => {
 
   it("accepts what a newer drift may add without a version bump: fields, finding types, cell states", () => {
     const report = JSON.parse(renderJson(buildReport(PROVIDERS, SCENARIOS, variedFindings()))) as Record<string, unknown> & { findings: Array<Record<string, unknown>> };
-    const newer = { ...report, newField: { any: 'thing' }, cells: { default: { eks: 'split' } }, findings: [{ ...report.findings[0], type: 'split', groups: [['eks'], ['gke']] }] };
+    const newer = { ...report, newField: { any: 'thing' }, cells: { default: { eks: 'quarantined' } }, findings: [{ ...report.findings[0], type: 'quarantine', cohorts: [['eks'], ['gke']] }] };
     assertValid(JSON.parse(JSON.stringify(newer)));
   });
 
