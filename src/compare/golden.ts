@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { stripVTControlCharacters } from 'node:util';
 import { toCanonicalYaml } from '../skeleton/canonical.js';
 import { SKELETON_VERSION, type Skeleton } from '../skeleton/types.js';
 import { isObject, stableStringify } from '../util/objects.js';
@@ -58,13 +59,11 @@ export function diffSkeletons(golden: Record<string, unknown>, rendered: Record<
         contextLines: 2,
         omitAnnotationLines: false,
       }) ?? '';
-    changes.push({ section, change, diff: stripAnsi(text) });
+    // jest-diff colors by default; reports decide on color themselves.
+    changes.push({ section, change, diff: stripVTControlCharacters(text) });
   }
   return changes;
 }
-
-// jest-diff colors by default; reports decide on color themselves.
-const stripAnsi = (text: string) => text.replace(/\u001b\[[0-9;]*m/g, '');
 
 function cellId(provider: string, scenario: string) {
   return `${provider}/${scenario}`;

@@ -172,7 +172,8 @@ class World {
         }
         break;
       case 'delete':
-        for (const key of [...this.observed.keys()]) if (this.role(key) === perturbation.role) this.forget(key);
+        // A Map may lose the entry being visited without upsetting the iteration.
+        for (const key of this.observed.keys()) if (this.role(key) === perturbation.role) this.forget(key);
         this.refreshSecrets();
         break;
     }
