@@ -3,24 +3,14 @@
  * project, see `drift diff` name what changed, accept it with `drift update`, and check that drift
  * writes exactly the goldens it should, never under CI, and the same bytes every time.
  *
- * Needs `npx tsc -p .` first (runs bin/drift.js → dist/) and the Python venv in .venv.
+ * Needs the Python venv in .venv; Vitest's global set-up builds drift.
  */
 import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import pLimit from 'p-limit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  DEFAULT_CONFIG,
-  REPO,
-  changedGoldens,
-  copyProject,
-  hashGoldens,
-  mutate,
-  replaceExactly,
-  runDrift,
-  type DriftRun,
-  type ProjectCopy,
-} from '../helpers/project-copy.js';
+import { runDrift, type DriftRun } from '../helpers/drift.js';
+import { DEFAULT_CONFIG, REPO, changedGoldens, copyProject, hashGoldens, mutate, replaceExactly, type ProjectCopy } from '../helpers/project.js';
 
 // Each drift run starts Python functions; on a 2-core machine two runs at a time is the useful maximum.
 const limit = pLimit(2);

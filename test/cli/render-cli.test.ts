@@ -1,6 +1,6 @@
 /**
  * drift as a user runs it: the built binary, its output, its exit codes, and Ctrl-C. The binary is
- * compiled from the current sources once for this file, into a private folder (see helpers/build.ts).
+ * compiled from the current sources once per test run, into a private folder (test/global-setup.ts).
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -8,21 +8,14 @@ import path from 'node:path';
 import { execa, type Result } from 'execa';
 import { isMap, parseAllDocuments, type Document } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildDrift } from '../helpers/build.js';
+import { driftBin } from '../helpers/drift.js';
 import { BROKEN, brokenAdapter, REPO, tempDir, tempProject, writeFiles } from '../helpers/project.js';
 import { processesIn, waitFor } from '../helpers/processes.js';
 
 const cleanups: Array<() => void> = [];
 afterAll(() => cleanups.forEach((remove) => remove()));
 
-let DRIFT_BIN = '';
-
-beforeAll(async () => {
-  // Test what a user runs: bin/drift.js over dist/ compiled from the current sources (privately, see buildDrift).
-  const build = await buildDrift();
-  cleanups.push(build.remove);
-  DRIFT_BIN = build.bin;
-}, 120_000);
+const DRIFT_BIN = driftBin();
 
 function drift(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<Result<{ reject: false }>> {
   return execa('node', [DRIFT_BIN, ...args], { cwd: options.cwd ?? REPO, reject: false, env: { NO_COLOR: '1', ...options.env } });
