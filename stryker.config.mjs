@@ -8,6 +8,9 @@ export default {
   mutate: ['src/compare/**/*.ts', 'src/skeleton/**/*.ts', 'src/world/**/*.ts'],
   // Each mutant runs only the tests that reach it; two at a time fits a 2-core machine.
   coverageAnalysis: 'perTest',
+  // Static mutants (module-level tables and rule metadata) need every test rerun on a fresh module
+  // graph: 4% of the mutants, half the time. Left out, they are reported as ignored.
+  ignoreStatic: true,
   concurrency: 2,
   timeoutMS: 10_000,
   ignorePatterns: ['dist', '.venv', 'reports', 'coverage', '**/__pycache__'],
