@@ -1,6 +1,5 @@
-import { isObject, type JsonObject } from '../util/objects.js';
-
 /** Structural facts of one composed resource body, cloud-neutral where the contract is. */
+import { isObject, type JsonObject } from '../util/objects.js';
 
 /** In-cluster resources (ProviderConfigs, Objects) are served by Crossplane's own providers; cloud resources are not. */
 export function isInCluster(apiVersion: string): boolean {
