@@ -6,7 +6,7 @@ import { DriftError, InputError } from '../errors.js';
 import { packageFile } from './paths.js';
 import { CONTRACT_ROLES } from './roles.js';
 import type { Adapter, DriftConfig, Perturbation, Project, Scenario, ScenarioPool } from './types.js';
-import { readLocatedYamlFile, readYamlFile, type Locator } from './yamlFile.js';
+import { readLocatedYamlFile, type Locator } from './yamlFile.js';
 
 export const CONFIG_FILE = 'drift.config.yaml';
 
