@@ -63,7 +63,7 @@ export function loadConfig(configPath: string | undefined, cwd = process.cwd()):
 type RawAdapter = {
   name: string;
   function: { command: string[]; cwd?: string; env?: Record<string, string> };
-  xr: { apiVersion: string; kind: string; spec?: Record<string, unknown>; gpus?: Adapter['xr']['gpus'] };
+  xr: { apiVersion: string; kind: string; spec?: Record<string, unknown>; gpus?: Adapter['xr']['gpus']; ignore?: Record<string, string> };
   xrd?: string;
   world?: Partial<Adapter['world']>;
   roles?: Record<string, string>;
@@ -101,7 +101,7 @@ function adapterFrom(file: string, raw: RawAdapter, locate: Locator): Adapter {
     file,
     dir,
     function: { command: [resolvedProgram, ...args], cwd: path.resolve(dir, raw.function.cwd ?? '.'), env: raw.function.env ?? {} },
-    xr: { apiVersion: raw.xr.apiVersion, kind: raw.xr.kind, spec: raw.xr.spec ?? {}, gpus: raw.xr.gpus ?? {} },
+    xr: { apiVersion: raw.xr.apiVersion, kind: raw.xr.kind, spec: raw.xr.spec ?? {}, gpus: raw.xr.gpus ?? {}, ignore: raw.xr.ignore ?? {} },
     ...(raw.xrd === undefined ? {} : { xrd: xrdOf(file, raw, locate) }),
     world: { credentials: raw.world?.credentials ?? [], observe: raw.world?.observe ?? [] },
     roles: raw.roles ?? {},

@@ -40,6 +40,8 @@ export interface Adapter {
     spec: Record<string, unknown>;
     /** Scenario GPU name -> this cloud's GPU facts, `gpus` in the template's scope. */
     gpus: Record<string, Record<string, unknown>>;
+    /** Intent fields (`pools[].zones`) this cloud has no place for -> why; they need not be read. */
+    ignore: Record<string, string>;
   };
   /** The XRD the adapter names: every XR drift builds is validated and defaulted against it. */
   xrd?: Xrd;

@@ -183,6 +183,7 @@ export function fillSpec(adapter: Adapter, scenario: Scenario): FilledTemplate {
   };
   const errors: TemplateError[] = [];
   const filled = withoutNulls(fill(adapter.xr.spec, scope, ['xr', 'spec'], errors));
-  const unplaced = errors.length ? [] : intentFields(scenario).filter((field) => !wasRead(field.name, reads));
+  const ignored = (field: IntentField) => adapter.xr.ignore[field.name.replace(/\[\d+\]/g, '[]')] !== undefined;
+  const unplaced = errors.length ? [] : intentFields(scenario).filter((field) => !wasRead(field.name, reads) && !ignored(field));
   return { spec: isObject(filled) ? filled : {}, unplaced, errors };
 }

@@ -241,7 +241,7 @@ describe('loadAdapter', () => {
     const adapter = loadAdapter(where);
     expect(adapter.function.command).toEqual(['python3', 'main.py']);
     expect(adapter.function.cwd).toBe(path.dirname(where));
-    expect(adapter.xr).toEqual({ apiVersion: 'v1', kind: 'K', spec: {}, gpus: {} });
+    expect(adapter.xr).toEqual({ apiVersion: 'v1', kind: 'K', spec: {}, gpus: {}, ignore: {} });
     expect(adapter.xrd).toBeUndefined();
   });
 
@@ -575,6 +575,7 @@ function adapter(overrides: Partial<Adapter> = {}): Adapter {
           '${pools.map(p, {"name": p.name, "nodeCount": p.nodeCount, "maxNodeCount": p.?maxNodeCount.orValue(null), "machineType": has(p.gpu) ? gpus[p.gpu].machineType : null, "gpu": has(p.gpu) ? dyn({"type": gpus[p.gpu].type, "count": p.gpuCount}) : null})}',
       },
       gpus: { L4: { machineType: 'g2-standard-8', type: 'nvidia-l4' } },
+      ignore: {},
     },
     world: { credentials: [], observe: [] },
     roles: {},

@@ -8,7 +8,7 @@ function adapter(spec: Record<string, unknown>, extra: Partial<Adapter> = {}): A
     file: '/x/provider.yaml',
     dir: '/x',
     function: { command: ['python3'], cwd: '/x', env: {} },
-    xr: { apiVersion: 'example.org/v1', kind: 'Demo', spec, gpus: { L4: { machine: 'g2-standard-8', type: 'nvidia-l4' } } },
+    xr: { apiVersion: 'example.org/v1', kind: 'Demo', spec, gpus: { L4: { machine: 'g2-standard-8', type: 'nvidia-l4' } }, ignore: {} },
     world: { credentials: [], observe: [] },
     roles: {},
     values: { region: 'us-central1' },
@@ -120,6 +120,14 @@ describe('fillSpec', () => {
   it('refuses a list or map interpolated into text', () => {
     const filled = fillSpec(adapter({ name: 'x-${pools}' }), scenario({ nodePools: [{ name: 'a', nodeCount: 1 }] }));
     expect(filled.errors[0]!.problem).toContain('is a list inside text');
+  });
+
+  it('lets an adapter name intent fields its cloud has no place for', () => {
+    const template = { nodePools: '${pools.map(p, {"name": p.name, "nodeCount": p.nodeCount})}' };
+    const pools = [{ name: 'a', nodeCount: 1, zones: 2 }, { name: 'b', nodeCount: 1, zones: 1, gpu: 'L4' }];
+    const declared = adapter(template, {});
+    declared.xr.ignore = { 'pools[].zones': 'no zones on this cloud' };
+    expect(fillSpec(declared, scenario({ nodePools: pools })).unplaced.map((field) => field.name)).toEqual(['pools[1].gpu']);
   });
 
   it('lists every field a scenario sets as intent', () => {

@@ -1,0 +1,24 @@
+"""gRPC servicer: turns one RunFunctionRequest into one RunFunctionResponse."""
+
+from crossplane.function import response
+from crossplane.function.proto.v1 import run_function_pb2 as fnv1
+from crossplane.function.proto.v1 import run_function_pb2_grpc as grpcv1
+
+from function.composer import Composer, InvalidSpecError
+
+
+class FunctionRunner(grpcv1.FunctionRunnerServiceServicer):
+    """Runs the AKS composer for every reconcile of an AKSCluster."""
+
+    async def RunFunction(  # noqa: N802 - name fixed by the gRPC service
+        self, req: fnv1.RunFunctionRequest, _context
+    ) -> fnv1.RunFunctionResponse:
+        """Compose the desired state, or fail fatally when the XR cannot be composed."""
+        rsp = response.to(req)
+        try:
+            composer = Composer(req, rsp)
+        except InvalidSpecError as err:
+            response.fatal(rsp, str(err))
+            return rsp
+        composer.compose()
+        return rsp
