@@ -83,7 +83,8 @@ class Composer:
             name = pool["name"]
             if len(name) > POOL_NAME_LIMIT or not name.isalnum() or not name.islower():
                 raise InvalidSpecError(
-                    f"node pool {name}: Azure pool names are at most {POOL_NAME_LIMIT} lowercase letters and digits"
+                    f"node pool {name}: Azure pool names are at most {POOL_NAME_LIMIT} "
+                    "lowercase letters and digits"
                 )
             if "gpu" in pool and not pool["gpu"].get("type"):
                 raise InvalidSpecError(f"node pool {name}: gpu.type is required")
@@ -118,7 +119,9 @@ class Composer:
 
     def compose_resource_group(self) -> None:
         """The resource group every Azure resource of this cluster lives in."""
-        self._desire("resource-group", self._cloud(AZURE, "ResourceGroup", {"location": self.location}))
+        self._desire(
+            "resource-group", self._cloud(AZURE, "ResourceGroup", {"location": self.location})
+        )
 
     def compose_network(self) -> None:
         """A dedicated virtual network and the subnet the nodes live in."""
@@ -148,7 +151,7 @@ class Composer:
         )
 
     def compose_cluster(self) -> None:
-        """The AKS cluster, with the system pool as its default node pool; it writes the kubeconfig."""
+        """The AKS cluster, the system pool as its default node pool; it writes the kubeconfig."""
         default_pool = self._pool_profile(SYSTEM_POOL)
         default_pool["name"] = SYSTEM_POOL["name"]
         default_pool["vnetSubnetIdSelector"] = {"matchControllerRef": True}
@@ -233,7 +236,7 @@ class Composer:
             )
 
     def compose_storage_class(self) -> None:
-        """The Azure Files NFS StorageClass, once Azure has named the resource group it provisions in.
+        """The Azure Files NFS StorageClass, once Azure has named the resource group it uses.
 
         The name is the observed resource group's external name; a StorageClass already observed
         is kept with the name it was created with.
@@ -250,7 +253,11 @@ class Composer:
             "kind": "StorageClass",
             "metadata": {"name": STORAGE_CLASS},
             "provisioner": "file.csi.azure.com",
-            "parameters": {"protocol": "nfs", "skuName": "Premium_LRS", "resourceGroup": resource_group},
+            "parameters": {
+                "protocol": "nfs",
+                "skuName": "Premium_LRS",
+                "resourceGroup": resource_group,
+            },
         }
         self._desire(
             "storage-class-rwx",
@@ -283,7 +290,10 @@ class Composer:
         """Ready: in-cluster resources once composed, Azure resources once observed Ready."""
         for key in sorted(self.desired):
             observed = self.observed_resources.get(key)
-            if key in READY_WHEN_COMPOSED or resource.get_condition(observed, "Ready").status == "True":
+            if (
+                key in READY_WHEN_COMPOSED
+                or resource.get_condition(observed, "Ready").status == "True"
+            ):
                 self.rsp.desired.resources[key].ready = fnv1.READY_TRUE
 
     def _identity_secret(self) -> dict[str, str] | None:
@@ -300,7 +310,11 @@ class Composer:
         ]
         for ref in [credentials.get("secretRef", {}), *published]:
             if ref.get("name"):
-                return {"type": IDENTITY_SECRET_TYPE, "name": ref["name"], "key": ref.get("key", "")}
+                return {
+                    "type": IDENTITY_SECRET_TYPE,
+                    "name": ref["name"],
+                    "key": ref.get("key", ""),
+                }
         return None
 
     def _cloud(

@@ -24,7 +24,10 @@ GPU_POOL: dict[str, Any] = {
 
 
 def xr(status: dict[str, Any] | None = None, **spec: Any) -> dict[str, Any]:
-    """An AKSCluster in westeurope with one GPU pool; keyword arguments replace spec fields (None removes one)."""
+    """An AKSCluster in westeurope with one GPU pool; keyword arguments replace spec fields.
+
+    A keyword set to None removes that field.
+    """
     body: dict[str, Any] = {"location": "westeurope", "nodePools": [copy.deepcopy(GPU_POOL)]}
     body.update(spec)
     body = {k: v for k, v in body.items() if v is not None}
@@ -39,7 +42,9 @@ def xr(status: dict[str, Any] | None = None, **spec: Any) -> dict[str, Any]:
     return composite
 
 
-def observed(body: dict[str, Any], key: str, *, ready: bool = True, external_name: str | None = None) -> dict[str, Any]:
+def observed(
+    body: dict[str, Any], key: str, *, ready: bool = True, external_name: str | None = None
+) -> dict[str, Any]:
     """What the world reports for a composed resource created from `body`."""
     annotations = {"crossplane.io/composition-resource-name": key}
     if external_name:
@@ -48,16 +53,29 @@ def observed(body: dict[str, Any], key: str, *, ready: bool = True, external_nam
     return {
         **copy.deepcopy(body),
         "metadata": {"name": f"{NAME}-{key}", "namespace": NAMESPACE, "annotations": annotations},
-        "status": {"conditions": [{"type": "Ready", "status": state}, {"type": "Synced", "status": "True"}]},
+        "status": {
+            "conditions": [{"type": "Ready", "status": state}, {"type": "Synced", "status": "True"}]
+        },
     }
 
 
-def provider_config(kind: str = "ClusterProviderConfig", name: str = "default", secret: str | None = "azure-sp") -> dict[str, Any]:
+def provider_config(
+    kind: str = "ClusterProviderConfig", name: str = "default", secret: str | None = "azure-sp"
+) -> dict[str, Any]:
     """An Azure (Cluster)ProviderConfig whose Secret holds a service principal."""
     spec: dict[str, Any] = {"credentials": {"source": "Secret"}}
     if secret is not None:
-        spec["credentials"]["secretRef"] = {"namespace": "crossplane-system", "name": secret, "key": "credentials"}
-    return {"apiVersion": "azure.m.upbound.io/v1beta1", "kind": kind, "metadata": {"name": name}, "spec": spec}
+        spec["credentials"]["secretRef"] = {
+            "namespace": "crossplane-system",
+            "name": secret,
+            "key": "credentials",
+        }
+    return {
+        "apiVersion": "azure.m.upbound.io/v1beta1",
+        "kind": kind,
+        "metadata": {"name": name},
+        "spec": spec,
+    }
 
 
 def request(

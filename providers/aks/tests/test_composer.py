@@ -53,7 +53,9 @@ def test_cloud_resources_use_kinds_selectors_and_credentials():
     }
     for key in CLOUD_KEYS:
         assert got[key]["spec"]["providerConfigRef"] == DEFAULT_REF
-    assert got["subnet"]["spec"]["forProvider"]["virtualNetworkNameSelector"] == {"matchControllerRef": True}
+    assert got["subnet"]["spec"]["forProvider"]["virtualNetworkNameSelector"] == {
+        "matchControllerRef": True
+    }
     assert got["network"]["spec"]["forProvider"]["location"] == "westeurope"
 
 
@@ -84,7 +86,10 @@ def test_node_pools_appear_once_the_cluster_is_observed():
     resources.pop("cluster")
     assert "nodepool-gpu" not in desired(run(request(resources=resources)))
     pool = desired(run(request(resources=world())))["nodepool-gpu"]
-    assert (pool["apiVersion"], pool["kind"]) == ("containerservice.azure.m.upbound.io/v1beta1", "KubernetesClusterNodePool")
+    assert (pool["apiVersion"], pool["kind"]) == (
+        "containerservice.azure.m.upbound.io/v1beta1",
+        "KubernetesClusterNodePool",
+    )
     spec = pool["spec"]["forProvider"]
     assert spec["kubernetesClusterIdSelector"] == {"matchControllerRef": True}
     assert spec["mode"] == "User"
@@ -108,8 +113,12 @@ def test_node_pools_are_kept_once_observed():
 
 
 def test_pool_without_upper_bound_keeps_a_fixed_size():
-    fixed = {key: value for key, value in GPU_POOL.items() if key not in ("minNodeCount", "maxNodeCount")}
-    spec = desired(run(request(composite=xr(nodePools=[fixed]), resources=world())))["nodepool-gpu"]["spec"]["forProvider"]
+    fixed = {
+        key: value for key, value in GPU_POOL.items() if key not in ("minNodeCount", "maxNodeCount")
+    }
+    spec = desired(run(request(composite=xr(nodePools=[fixed]), resources=world())))[
+        "nodepool-gpu"
+    ]["spec"]["forProvider"]
     assert "autoScalingEnabled" not in spec
     assert spec["nodeCount"] == 1
 
@@ -125,7 +134,11 @@ def test_storage_class_carries_the_resource_group_name():
     manifest = obj["spec"]["forProvider"]["manifest"]
     assert manifest["metadata"] == {"name": "modelplane-rwx"}
     assert manifest["provisioner"] == "file.csi.azure.com"
-    assert manifest["parameters"] == {"protocol": "nfs", "skuName": "Premium_LRS", "resourceGroup": "demo-rg-x7k2q"}
+    assert manifest["parameters"] == {
+        "protocol": "nfs",
+        "skuName": "Premium_LRS",
+        "resourceGroup": "demo-rg-x7k2q",
+    }
     assert obj["spec"]["providerConfigRef"] == {"kind": "ProviderConfig", "name": NAME}
     assert obj["spec"]["managementPolicies"] == ["Observe", "Create", "Update", "LateInitialize"]
     assert obj["spec"]["readiness"] == {"policy": "SuccessfulCreate"}
@@ -163,12 +176,18 @@ def test_cloud_resources_are_ready_when_observed_ready():
 
 def test_status_lists_kubeconfig_and_identity_and_cache():
     got = status(run(request(resources=world(), provider_configs=[provider_config()])))
-    assert got == {"secrets": [KUBECONFIG_ENTRY, IDENTITY_ENTRY], "cache": {"storageClassName": "modelplane-rwx"}}
+    assert got == {
+        "secrets": [KUBECONFIG_ENTRY, IDENTITY_ENTRY],
+        "cache": {"storageClassName": "modelplane-rwx"},
+    }
 
 
 def test_identity_entry_is_kept_while_the_provider_config_is_missing():
     published = xr(status={"secrets": [KUBECONFIG_ENTRY, IDENTITY_ENTRY]})
-    assert status(run(request(composite=published, provider_configs=[])))["secrets"] == [KUBECONFIG_ENTRY, IDENTITY_ENTRY]
+    assert status(run(request(composite=published, provider_configs=[])))["secrets"] == [
+        KUBECONFIG_ENTRY,
+        IDENTITY_ENTRY,
+    ]
     assert status(run(request(provider_configs=[])))["secrets"] == [KUBECONFIG_ENTRY]
 
 
@@ -177,7 +196,11 @@ def test_identity_entry_is_kept_while_the_provider_config_is_missing():
 
 def test_requirement_defaults_to_cluster_provider_config():
     selector = run(request()).requirements.resources["azure-provider-config"]
-    assert (selector.api_version, selector.kind, selector.match_name) == ("azure.m.upbound.io/v1beta1", "ClusterProviderConfig", "default")
+    assert (selector.api_version, selector.kind, selector.match_name) == (
+        "azure.m.upbound.io/v1beta1",
+        "ClusterProviderConfig",
+        "default",
+    )
     assert not selector.HasField("namespace")
 
 
@@ -185,8 +208,15 @@ def test_provider_config_field_names_a_namespaced_config():
     composite = xr(providerConfig={"kind": "ProviderConfig", "name": "team"})
     rsp = run(request(composite=composite, provider_configs=[]))
     selector = rsp.requirements.resources["azure-provider-config"]
-    assert (selector.kind, selector.match_name, selector.namespace) == ("ProviderConfig", "team", NAMESPACE)
-    assert desired(rsp)["cluster"]["spec"]["providerConfigRef"] == {"kind": "ProviderConfig", "name": "team"}
+    assert (selector.kind, selector.match_name, selector.namespace) == (
+        "ProviderConfig",
+        "team",
+        NAMESPACE,
+    )
+    assert desired(rsp)["cluster"]["spec"]["providerConfigRef"] == {
+        "kind": "ProviderConfig",
+        "name": "team",
+    }
     assert messages(rsp) == [(fnv1.SEVERITY_NORMAL, "Waiting for Azure ProviderConfig team")]
 
 

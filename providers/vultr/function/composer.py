@@ -1,4 +1,4 @@
-"""Composes a VultrCluster: a VKE cluster, its node pools, workload plumbing and a cluster-info ConfigMap.
+"""Composes a VultrCluster: a VKE cluster, node pools, workload plumbing, a cluster-info ConfigMap.
 
 Vultr Kubernetes Engine brings its own network, so nothing network-shaped is composed. A VKE
 cluster is created with one node pool inside it, which is the system pool; every requested pool is
@@ -19,7 +19,12 @@ CORE = "v1"
 
 # Ready as soon as composed: in-cluster resources have nothing to wait for in Vultr, and the
 # cluster-info ConfigMap is a plain object of the control plane.
-READY_WHEN_COMPOSED = ("cluster-info", "provider-config-helm", "provider-config-kubernetes", "storage-class-rwx")
+READY_WHEN_COMPOSED = (
+    "cluster-info",
+    "provider-config-helm",
+    "provider-config-kubernetes",
+    "storage-class-rwx",
+)
 
 DEFAULT_CREDENTIALS = {"kind": "ClusterProviderConfig", "name": "default"}
 STORAGE_CLASS = "modelplane-rwx"
@@ -44,7 +49,10 @@ class Composer:
     """Computes the desired state of one VultrCluster from its observed state."""
 
     def __init__(self, req: fnv1.RunFunctionRequest, rsp: fnv1.RunFunctionResponse) -> None:
-        """Read the XR (observed resources are read on demand); reject a spec that cannot compose."""
+        """Read the XR (observed resources are read on demand); reject a spec that cannot compose.
+
+        Nothing is required from the ProviderConfig, so there is no requirement to read.
+        """
         self.req = req
         self.rsp = rsp
         self.xr = resource.struct_to_dict(req.observed.composite.resource)
@@ -103,7 +111,8 @@ class Composer:
         """One NodePools resource per spec pool, once the cluster is observed.
 
         A pool's clusterIdSelector resolves to the cluster's Vultr ID, which exists only once the
-        cluster does; a pool already observed is kept even if the cluster drops out of observed state.
+        cluster does; a pool already observed is kept even if the cluster drops out of observed
+        state.
         """
         for pool in self.pools:
             key = f"nodepool-{pool['name']}"
@@ -160,7 +169,7 @@ class Composer:
             )
 
     def compose_storage_class(self) -> None:
-        """The Vultr File System RWX StorageClass; VFS is provisioned per volume, so nothing gates it."""
+        """The Vultr File System RWX StorageClass; VFS is made per volume, so nothing gates it."""
         manifest = {
             "apiVersion": "storage.k8s.io/v1",
             "kind": "StorageClass",
@@ -207,17 +216,22 @@ class Composer:
     def write_status(self) -> None:
         """Tell consumers where the kubeconfig Secret is and which StorageClass to use."""
         status: dict[str, Any] = {
-            "secrets": [{"type": "Kubeconfig", "name": self.kubeconfig_secret, "key": "kubeconfig"}],
+            "secrets": [
+                {"type": "Kubeconfig", "name": self.kubeconfig_secret, "key": "kubeconfig"}
+            ],
         }
         if "storage-class-rwx" in self.desired:
             status["cache"] = {"storageClassName": STORAGE_CLASS}
         resource.update(self.rsp.desired.composite, {"status": status})
 
     def mark_readiness(self) -> None:
-        """Ready: plain and in-cluster objects once composed, Vultr resources once observed Ready."""
+        """Ready: plain and in-cluster objects on compose, Vultr resources when observed Ready."""
         for key in sorted(self.desired):
             observed = self.observed_resources.get(key)
-            if key in READY_WHEN_COMPOSED or resource.get_condition(observed, "Ready").status == "True":
+            if (
+                key in READY_WHEN_COMPOSED
+                or resource.get_condition(observed, "Ready").status == "True"
+            ):
                 self.rsp.desired.resources[key].ready = fnv1.READY_TRUE
 
     def _cloud(

@@ -23,7 +23,10 @@ GPU_POOL: dict[str, Any] = {
 
 
 def xr(status: dict[str, Any] | None = None, **spec: Any) -> dict[str, Any]:
-    """A VultrCluster in ewr with one GPU pool; keyword arguments replace spec fields (None removes one)."""
+    """A VultrCluster in ewr with one GPU pool; keyword arguments replace spec fields.
+
+    A keyword set to None removes that field.
+    """
     body: dict[str, Any] = {"region": "ewr", "nodePools": [copy.deepcopy(GPU_POOL)]}
     body.update(spec)
     body = {k: v for k, v in body.items() if v is not None}
@@ -38,7 +41,9 @@ def xr(status: dict[str, Any] | None = None, **spec: Any) -> dict[str, Any]:
     return composite
 
 
-def observed(body: dict[str, Any], key: str, *, ready: bool = True, external_name: str | None = None) -> dict[str, Any]:
+def observed(
+    body: dict[str, Any], key: str, *, ready: bool = True, external_name: str | None = None
+) -> dict[str, Any]:
     """What the world reports for a composed resource created from `body`."""
     annotations = {"crossplane.io/composition-resource-name": key}
     if external_name:
@@ -47,7 +52,9 @@ def observed(body: dict[str, Any], key: str, *, ready: bool = True, external_nam
     return {
         **copy.deepcopy(body),
         "metadata": {"name": f"{NAME}-{key}", "namespace": NAMESPACE, "annotations": annotations},
-        "status": {"conditions": [{"type": "Ready", "status": state}, {"type": "Synced", "status": "True"}]},
+        "status": {
+            "conditions": [{"type": "Ready", "status": state}, {"type": "Synced", "status": "True"}]
+        },
     }
 
 

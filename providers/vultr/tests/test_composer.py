@@ -16,7 +16,13 @@ from builders import (
     xr,
 )
 
-FIRST_STEP = {"cluster", "provider-config-kubernetes", "provider-config-helm", "storage-class-rwx", "cluster-info"}
+FIRST_STEP = {
+    "cluster",
+    "provider-config-kubernetes",
+    "provider-config-helm",
+    "storage-class-rwx",
+    "cluster-info",
+}
 DEFAULT_REF = {"kind": "ClusterProviderConfig", "name": "default"}
 VKE = "kubernetes.vultr.m.upbound.io/v1alpha1"
 
@@ -88,8 +94,12 @@ def test_node_pools_are_kept_once_observed():
 
 
 def test_pool_without_upper_bound_keeps_a_fixed_size():
-    fixed = {key: value for key, value in GPU_POOL.items() if key not in ("minNodeCount", "maxNodeCount")}
-    spec = desired(run(request(composite=xr(nodePools=[fixed]), resources=world())))["nodepool-gpu"]["spec"]["forProvider"]
+    fixed = {
+        key: value for key, value in GPU_POOL.items() if key not in ("minNodeCount", "maxNodeCount")
+    }
+    spec = desired(run(request(composite=xr(nodePools=[fixed]), resources=world())))[
+        "nodepool-gpu"
+    ]["spec"]["forProvider"]
     assert "autoScaler" not in spec
     assert spec["nodeQuantity"] == 1
 
@@ -99,7 +109,10 @@ def test_storage_class_object_never_deletes():
     assert (obj["apiVersion"], obj["kind"]) == ("kubernetes.m.crossplane.io/v1alpha1", "Object")
     assert obj["metadata"] == {"name": f"{NAME}-storage-class-rwx"}
     manifest = obj["spec"]["forProvider"]["manifest"]
-    assert (manifest["metadata"], manifest["provisioner"]) == ({"name": "modelplane-rwx"}, "block.csi.vultr.com")
+    assert (manifest["metadata"], manifest["provisioner"]) == (
+        {"name": "modelplane-rwx"},
+        "block.csi.vultr.com",
+    )
     assert manifest["parameters"]["block_type"] == "vfs"
     assert obj["spec"]["providerConfigRef"] == {"kind": "ProviderConfig", "name": NAME}
     assert obj["spec"]["managementPolicies"] == ["Observe", "Create", "Update", "LateInitialize"]
@@ -125,11 +138,16 @@ def test_plain_and_in_cluster_objects_are_ready_when_composed():
 
 def test_cloud_resources_are_ready_when_observed_ready():
     resources = world()
-    resources["nodepool-gpu"] = observed(desired(run(request(resources=resources)))["nodepool-gpu"], "nodepool-gpu", ready=False)
+    resources["nodepool-gpu"] = observed(
+        desired(run(request(resources=resources)))["nodepool-gpu"], "nodepool-gpu", ready=False
+    )
     marks = {key: r.ready for key, r in run(request(resources=resources)).desired.resources.items()}
     assert marks["cluster"] == fnv1.READY_TRUE
     assert marks["nodepool-gpu"] == fnv1.READY_UNSPECIFIED
-    unready = {key: r.ready for key, r in run(request(resources=world(ready=False))).desired.resources.items()}
+    unready = {
+        key: r.ready
+        for key, r in run(request(resources=world(ready=False))).desired.resources.items()
+    }
     assert unready["cluster"] == fnv1.READY_UNSPECIFIED
 
 
@@ -148,7 +166,10 @@ def test_status_lists_the_kubeconfig_and_the_cache():
 
 def test_custom_provider_config_is_referenced_and_never_required():
     rsp = run(request(composite=xr(credentials={"kind": "ProviderConfig", "name": "team"})))
-    assert desired(rsp)["cluster"]["spec"]["providerConfigRef"] == {"kind": "ProviderConfig", "name": "team"}
+    assert desired(rsp)["cluster"]["spec"]["providerConfigRef"] == {
+        "kind": "ProviderConfig",
+        "name": "team",
+    }
     assert len(rsp.requirements.resources) == 0
     assert messages(rsp) == []
 
