@@ -37,15 +37,26 @@ export function mapIntent(adapter: Adapter, scenario: Scenario): MappedIntent {
   return { ...mapped, xr: checked.xr as K8sObject, violations: checked.violations, unchecked: checked.unchecked };
 }
 
+// Every simulation of a cell (ablations, replays) starts from the same XR: build it once.
+const built = new WeakMap<Adapter, WeakMap<Scenario, K8sObject>>();
+
 /**
- * The provider's XR for a scenario. loadProject has already mapped every adapter × scenario and
- * reported problems with their locations; one here means the project was not loaded through it.
+ * The provider's XR for a scenario, a fresh copy each call (a world writes its status). loadProject
+ * has already mapped every adapter × scenario and reported problems with their locations; one here
+ * means the project was not loaded through it.
  */
 export function buildXR(adapter: Adapter, scenario: Scenario): K8sObject {
-  const mapped = mapIntent(adapter, scenario);
-  const problem = mapped.errors[0]?.problem ?? mapped.violations[0]?.problem ?? (mapped.unplaced[0] && `${mapped.unplaced[0].name} is not placed`);
-  if (problem) throw new DriftError(`${adapter.file}: the XR for scenario ${scenario.name} is invalid: ${problem}`);
-  return mapped.xr;
+  let byScenario = built.get(adapter);
+  if (!byScenario) built.set(adapter, (byScenario = new WeakMap()));
+  let xr = byScenario.get(scenario);
+  if (!xr) {
+    const mapped = mapIntent(adapter, scenario);
+    const problem = mapped.errors[0]?.problem ?? mapped.violations[0]?.problem ?? (mapped.unplaced[0] && `${mapped.unplaced[0].name} is not placed`);
+    if (problem) throw new DriftError(`${adapter.file}: the XR for scenario ${scenario.name} is invalid: ${problem}`);
+    xr = mapped.xr;
+    byScenario.set(scenario, xr);
+  }
+  return structuredClone(xr);
 }
 
 /**

@@ -631,6 +631,12 @@ describe('buildXR', () => {
   it('gives the same XR, uid included, every time; other names get other uids', () => {
     const s = scenario({ nodePools: [{ name: 'gpu', gpu: 'L4', gpuCount: 1, nodeCount: 1 }] });
     expect(buildXR(adapter(), s)).toEqual(buildXR(adapter(), s));
+    // Built once per adapter × scenario, but each caller gets its own copy: a world writes its status.
+    const a = adapter();
+    const first = buildXR(a, s);
+    first.status = { written: true };
+    (first.spec as { region: string }).region = 'changed';
+    expect(buildXR(a, s)).toEqual(buildXR(adapter(), s));
     expect(xrUid(s)).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-8[0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(xrUid(scenario({ name: 'other' }))).not.toBe(xrUid(s));
     expect(xrUid(scenario({ namespace: 'other' }))).not.toBe(xrUid(s));
