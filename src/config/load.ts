@@ -63,7 +63,7 @@ export function loadConfig(configPath: string | undefined, cwd = process.cwd()):
 type RawAdapter = {
   name: string;
   function: { command: string[]; cwd?: string; env?: Record<string, string> };
-  xr: { apiVersion: string; kind: string; spec?: Record<string, unknown>; gpus?: Adapter['xr']['gpus']; ignore?: Record<string, string> };
+  xr: { apiVersion: string; kind: string; spec?: Record<string, unknown>; nodePool?: unknown; gpus?: Adapter['xr']['gpus']; ignore?: Record<string, string> };
   xrd?: string;
   world?: Partial<Adapter['world']>;
   roles?: Record<string, string>;
@@ -92,6 +92,16 @@ function xrdOf(file: string, raw: RawAdapter, locate: Locator): Adapter['xrd'] {
 }
 
 function adapterFrom(file: string, raw: RawAdapter, locate: Locator): Adapter {
+  if (raw.xr.nodePool !== undefined) {
+    const { line, col } = locate(['xr', 'nodePool']);
+    throw new InputError(
+      file,
+      line,
+      col,
+      'xr.nodePool is no longer read: map the pools in xr.spec with CEL instead, e.g. nodePools: "${pools.map(p, {\"name\": p.name, ...})}", ' +
+        'where "${pool.x}" becomes p.x and "${gpu.x}" gpus[p.gpu].x (README, "The XR template")',
+    );
+  }
   const dir = path.dirname(file);
   const [program, ...args] = raw.function.command;
   // A program given as a path (../../.venv/bin/python) belongs to the adapter; a bare name is looked up on PATH.

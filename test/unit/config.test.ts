@@ -252,6 +252,13 @@ describe('loadAdapter', () => {
     expect(error.message).toMatch(/"reference" is retired: no provider breaks ties any more .*split.*; remove this line/);
   });
 
+  it('rejects the old per-pool template with a migration hint', () => {
+    const where = file('provider.yaml', 'name: x\nfunction: {command: [python3]}\nxr:\n  apiVersion: v1\n  kind: K\n  nodePool: {machineType: "${gpu.machineType}"}\n');
+    const error = inputError(() => loadAdapter(where));
+    expectLocated(error, where, 6, 13);
+    expect(error.problem).toMatch(/^xr\.nodePool is no longer read: map the pools in xr\.spec with CEL/);
+  });
+
   it('rejects an unknown key', () => {
     const where = file('provider.yaml', 'name: x\nfunction: {command: [python3]}\nxr: {apiVersion: v1, kind: K}\nrole: {}\n');
     const error = inputError(() => loadAdapter(where));
