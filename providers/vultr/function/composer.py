@@ -53,7 +53,6 @@ class Composer:
 
         Nothing is required from the ProviderConfig, so there is no requirement to read.
         """
-        self.req = req
         self.rsp = rsp
         self.xr = resource.struct_to_dict(req.observed.composite.resource)
         self.name: str = self.xr["metadata"]["name"]
@@ -227,11 +226,7 @@ class Composer:
     def mark_readiness(self) -> None:
         """Ready: plain and in-cluster objects on compose, Vultr resources when observed Ready."""
         for key in sorted(self.desired):
-            observed = self.observed_resources.get(key)
-            if (
-                key in READY_WHEN_COMPOSED
-                or resource.get_condition(observed, "Ready").status == "True"
-            ):
+            if key in READY_WHEN_COMPOSED or self._observed_ready(key):
                 self.rsp.desired.resources[key].ready = fnv1.READY_TRUE
 
     def _cloud(
@@ -251,6 +246,10 @@ class Composer:
     def _credentials_ref(self) -> dict[str, str]:
         """The providerConfigRef that spec.credentials names (default: ClusterProviderConfig)."""
         return {"kind": self.credentials["kind"], "name": self.credentials["name"]}
+
+    def _observed_ready(self, key: str) -> bool:
+        """Whether the observed resource reports condition Ready=True."""
+        return resource.get_condition(self.observed_resources.get(key), "Ready").status == "True"
 
     def _desire(self, key: str, body: dict[str, Any]) -> None:
         """Add `body` to the desired resources under `key`."""
