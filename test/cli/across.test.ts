@@ -1,23 +1,15 @@
 /**
- * Comparison ACROSS providers, end to end: one more provider (gcp2, a copy of gke) joins the bundled
- * ones, gets its own goldens, and each seeded change must surface as exactly the divergences and
+ * Comparison ACROSS providers, end to end: a fourth provider (gcp2, a copy of gke) joins the bundled
+ * three, gets its own goldens, and each seeded change must surface as exactly the divergences and
  * contract findings it causes, named for gcp2, and nothing else. The built CLI, as a user runs it.
  */
-import { appendFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
+import { appendFileSync, readFileSync } from 'node:fs';
 import { execa } from 'execa';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFourth, FOURTH, ids, REPO, SEEDS, type FourthProject, type JsonReport, type ReportFinding, type Seed } from '../helpers/fourth.js';
 
 const SLOW = 180_000;
-/** The bundled providers gcp2 joins: every folder of providers/ with an adapter. */
-const BUNDLED = readdirSync(path.join(REPO, 'providers')).filter((name) => existsSync(path.join(REPO, 'providers', name, 'provider.yaml')));
-
-/** A divergence's values when every bundled provider has `bundled` (or its entry in `except`) and gcp2 has `fourth`. */
-function valuesOf(bundled: unknown, fourth: unknown, except: Record<string, unknown> = {}): Record<string, unknown> {
-  return { ...Object.fromEntries(BUNDLED.map((name) => [name, name in except ? except[name] : bundled])), [FOURTH]: fourth };
-}
 const projects: FourthProject[] = [];
 afterAll(() => projects.forEach((project) => project.remove()));
 
@@ -41,7 +33,7 @@ async function diffOf(built: FourthProject, scenarios: string[]): Promise<JsonRe
   const { exitCode, stderr, report } = await built.diff(scenarios);
   expect(stderr).toBe('');
   expect(exitCode).toBe(1);
-  expect(report.providers).toEqual([...BUNDLED, FOURTH].sort());
+  expect(report.providers).toEqual(['eks', FOURTH, 'gke', 'nebius']);
   expect(report.scenarios).toEqual([...scenarios].sort());
   // No golden, error or stale findings: gcp2's goldens were written from the seeded function.
   expect(report.findings.filter((finding) => finding.type !== 'divergence' && finding.type !== 'rule')).toEqual([]);
@@ -88,15 +80,15 @@ describe('a fourth provider that is a plain copy of gke', () => {
     expect(report.findings).toEqual([]);
     expect(report.summary).toMatchObject({ findings: 0, contract: 0, behavioral: 0, stylistic: 0, clean: true });
     expect(exitCode).toBe(0);
-    expect(report.providers).toEqual([...BUNDLED, FOURTH].sort());
+    expect(report.providers).toEqual(['eks', FOURTH, 'gke', 'nebius']);
     for (const row of Object.values(report.cells)) expect(row[FOURTH]).toBe('clean');
-    // The one accepted difference of gcp2 is the GKE one it inherits with its reason; every other
-    // accepted finding belongs to a bundled provider, exactly as without gcp2.
-    const gcp2 = report.accepted.filter((finding) => finding.provider === FOURTH);
-    expect(ids(gcp2)).toEqual([`div:credentials-missing:status:identity-entry:${FOURTH}`]);
-    expect(gcp2[0]!.accepted!.reason).toMatch(/^GKE's identity is its own service-account key/);
-    // Accepted rule findings are bundled providers' own (Vultr's directly composed ConfigMap).
-    expect(report.accepted.every((finding) => finding.type === 'divergence' || (finding.type === 'rule' && finding.provider !== FOURTH))).toBe(true);
+    // Nothing blames gcp2. GKE's accepted identity entry is two against two with gcp2 beside it: a
+    // split, accepted with GKE's reason; every other accepted finding blames a bundled provider.
+    expect(report.accepted.filter((finding) => finding.provider === FOURTH)).toEqual([]);
+    const split = report.accepted.find((finding) => finding.id === 'split:credentials-missing:status:identity-entry');
+    expect(split?.accepted?.reason).toMatch(/^GKE's identity is its own service-account key/);
+    // The intent split (what each cloud's pool API lets the intent change) is accepted for everyone.
+    expect(report.accepted.filter((finding) => finding.type !== 'divergence').map((finding) => finding.id)).toEqual(['split:converge:node-pool:intent', 'split:credentials-missing:status:identity-entry']);
     expectFacetsAgree(report);
   }, SLOW);
 
@@ -125,17 +117,21 @@ describe('a fourth provider that is a plain copy of gke', () => {
 });
 
 it(
-  "without the GKE acceptance extended to it, the GKE copy diverges only on GKE's accepted identity entry",
+  "without the GKE acceptance extended to it, the GKE copy turns GKE's accepted identity entry into a split (2-2), blaming nobody",
   async () => {
     const built = await project(undefined, ['credentials-missing'], { gcp2LikeGke: false });
     const { exitCode, report } = await built.diff(['credentials-missing']);
     expect(exitCode).toBe(1);
     expect(ids(report.findings)).toEqual(['split:credentials-missing:status:identity-entry']);
     const [finding] = report.findings;
-    expect(finding).toMatchObject({ type: 'divergence', class: 'behavioral', provider: FOURTH, subject: 'status' });
-    // Only GKE's identity needs no ProviderConfig: every other provider publishes none while it is missing.
-    expect(finding!.values).toEqual(valuesOf(false, true, { gke: true }));
-    expect(finding!.consensus).toBe(false);
+    expect(finding).toMatchObject({ type: 'split', class: 'behavioral', subject: 'status', facet: 'identity-entry' });
+    expect(finding!.provider).toBeUndefined();
+    expect(finding!.values).toEqual({ eks: false, [FOURTH]: true, gke: true, nebius: false });
+    expect(finding!.groups).toEqual([
+      { value: false, providers: ['eks', 'nebius'] },
+      { value: true, providers: [FOURTH, 'gke'] },
+    ]);
+    expect(Object.values(report.cells['credentials-missing']!)).toEqual(['split', 'split', 'split', 'split']);
     expectFacetsAgree(report);
     // The GKE-only acceptance names gke's divergence, which no longer exists; it does not accept the split.
     expect(report.accepted.filter((f) => f.scenario === 'credentials-missing' && f.facet === 'identity-entry')).toEqual([]);
@@ -160,7 +156,7 @@ describe('node-pool keys renamed nodepool-<pool> → node-pool-<pool> (user pool
     for (const finding of report.findings) {
       expect(finding).toMatchObject({ type: 'divergence', class: 'stylistic', provider: FOURTH, subject: 'node-pool' });
       expect(facetOf(finding)).toBe('key-pattern');
-      expect(finding.values).toEqual(valuesOf(['nodepool-{pool}'], ['node-pool-{pool}']));
+      expect(finding.values).toEqual({ eks: ['nodepool-{pool}'], [FOURTH]: ['node-pool-{pool}'], gke: ['nodepool-{pool}'], nebius: ['nodepool-{pool}'] });
       expect(finding.consensus).toEqual(['nodepool-{pool}']);
     }
     expect(report.summary).toMatchObject({ findings: 2, contract: 0, behavioral: 0, stylistic: 2, clean: false });
@@ -205,7 +201,7 @@ it(
     ]);
     const presence = find(report, `div:converge:provider-config-helm:presence:${FOURTH}`);
     expect(presence).toMatchObject({ class: 'behavioral', subject: 'provider-config-helm', consensus: true });
-    expect(presence.values).toEqual(valuesOf(true, false));
+    expect(presence.values).toEqual({ eks: true, [FOURTH]: false, gke: true, nebius: true });
     expect(find(report, `rule:provider-configs-read-kubeconfig:${FOURTH}/converge:provider-config-helm`)).toMatchObject({
       type: 'rule',
       class: 'contract',
@@ -304,7 +300,7 @@ it(
     const [finding] = report.findings;
     expect(finding).toMatchObject({ class: 'behavioral', scenario: 'converge', subject: 'node-pool' });
     // Without credentials the cluster is never Ready, so pools that wait for Ready also wait for the credentials.
-    expect(finding!.values).toEqual(valuesOf(['cluster.exists'], ['cluster.ready', 'credentials']));
+    expect(finding!.values).toEqual({ eks: ['cluster.exists'], [FOURTH]: ['cluster.ready', 'credentials'], gke: ['cluster.exists'], nebius: ['cluster.exists'] });
     expect(finding!.consensus).toEqual(['cluster.exists']);
   },
   SLOW,

@@ -1,10 +1,10 @@
 /**
  * A throwaway drift project with a FOURTH provider, `gcp2`: a copy of providers/gke under another
- * name, optionally with one seeded change. Its goldens are written first (`drift update --provider
+ * name, optionally with one seeded change, beside three of the bundled providers (PEERS). Its goldens are written first (`drift update --provider
  * gcp2`), so every finding `drift diff` reports afterwards comes from comparing providers with each
  * other (divergences) or with the contract (rules), never from goldens.
  */
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,6 +18,8 @@ import type { Report } from '../../src/report/model.js';
 export const REPO = fileURLToPath(new URL('../../', import.meta.url)).replace(/\/$/, '');
 export const DRIFT_BIN = path.join(REPO, 'bin/drift.js');
 export const FOURTH = 'gcp2';
+/** The bundled providers gcp2 joins (test/fixtures/across/accepted.yaml holds their accepted entries). */
+export const PEERS = ['eks', 'gke', 'nebius'];
 
 /** drift.config.yaml with every path at its default and no `reference` provider. */
 const CONFIG = ['providers: [providers/*/provider.yaml]', 'scenarios: [scenarios/*.yaml]', 'goldens: goldens', ''].join('\n');
@@ -157,6 +159,15 @@ export async function buildFourth(options: FourthOptions = {}): Promise<FourthPr
     cpSync(path.join(REPO, 'providers'), path.join(dir, 'providers'), { recursive: true, filter: skipCaches });
     cpSync(path.join(REPO, 'scenarios'), path.join(dir, 'scenarios'), { recursive: true });
     cpSync(path.join(REPO, 'goldens'), path.join(dir, 'goldens'), { recursive: true });
+    // gcp2 is judged against a fixed set of peers with their own accepted entries, so what each
+    // seed must cause stays the same when the bundled set grows: a copy of gke adds a vote to
+    // gke's side, turning the bundled providers' 3-2 splits into conventions that blame them.
+    for (const name of readdirSync(path.join(dir, 'providers'))) {
+      if (!existsSync(path.join(dir, 'providers', name, 'provider.yaml')) || PEERS.includes(name)) continue;
+      rmSync(path.join(dir, 'providers', name), { recursive: true, force: true });
+      rmSync(path.join(dir, 'goldens', name), { recursive: true, force: true });
+    }
+    cpSync(path.join(REPO, 'test/fixtures/across/accepted.yaml'), path.join(dir, 'goldens', 'accepted.yaml'));
     writeFileSync(path.join(dir, 'drift.config.yaml'), CONFIG);
     // provider.yaml starts ../../.venv/bin/python relative to itself.
     symlinkSync(path.join(REPO, '.venv'), path.join(dir, '.venv'), 'dir');
