@@ -60,6 +60,12 @@ export function loadConfig(configPath: string | undefined, cwd = process.cwd()):
   };
 }
 
+/**
+ * `break-credentials` where the adapter does not say what unusable means: a credentials source that
+ * is not a Secret (injected identity, which a control plane outside the cloud does not have).
+ */
+export const DEFAULT_BROKEN_CREDENTIALS = { spec: { credentials: { source: 'InjectedIdentity', secretRef: null } } };
+
 type RawAdapter = {
   name: string;
   function: { command: string[]; cwd?: string; env?: Record<string, string> };
@@ -67,6 +73,7 @@ type RawAdapter = {
   xrd?: string;
   world?: Partial<Adapter['world']>;
   roles?: Record<string, string>;
+  inline?: Record<string, string>;
   values?: Record<string, string>;
   labelFields?: string[];
 };
@@ -113,8 +120,13 @@ function adapterFrom(file: string, raw: RawAdapter, locate: Locator): Adapter {
     function: { command: [resolvedProgram, ...args], cwd: path.resolve(dir, raw.function.cwd ?? '.'), env: raw.function.env ?? {} },
     xr: { apiVersion: raw.xr.apiVersion, kind: raw.xr.kind, spec: raw.xr.spec ?? {}, gpus: raw.xr.gpus ?? {}, ignore: raw.xr.ignore ?? {} },
     ...(raw.xrd === undefined ? {} : { xrd: xrdOf(file, raw, locate) }),
-    world: { credentials: raw.world?.credentials ?? [], observe: raw.world?.observe ?? [] },
+    world: {
+      credentials: raw.world?.credentials ?? [],
+      observe: raw.world?.observe ?? [],
+      brokenCredentials: raw.world?.brokenCredentials ?? DEFAULT_BROKEN_CREDENTIALS,
+    },
     roles: raw.roles ?? {},
+    inline: raw.inline ?? {},
     values: raw.values ?? {},
     ...(raw.labelFields ? { labelFields: raw.labelFields } : {}),
   };
@@ -197,8 +209,10 @@ export async function loadProject(configPath: string | undefined, cwd = process.
   }
   // Roles a scenario may name: the contract's and every role an adapter's `roles` map declares. A
   // cloud-only key's own role is unknowable before rendering, so a scenario cannot target one.
-  const roles = new Set([...CONTRACT_ROLES, ...adapters.flatMap(({ adapter }) => Object.values(adapter.roles))]);
+  const roles = new Set([...CONTRACT_ROLES, ...adapters.flatMap(({ adapter }) => [...Object.values(adapter.roles), ...Object.keys(adapter.inline)])]);
   const known = [...roles].sort().join(', ');
+  // Facts a withdraw-fact may name: every adapter's declared cloud facts (a cloud without it is unaffected).
+  const facts = new Set(adapters.flatMap(({ adapter }) => adapter.world.observe.map((rule) => rule.fact)));
   for (const { scenario, locate } of scenarios) {
     const unknown = (role: string, where: Array<string | number>, what: string) => {
       if (roles.has(role)) return;
@@ -207,6 +221,10 @@ export async function loadProject(configPath: string | undefined, cwd = process.
     };
     scenario.then.forEach((perturbation, index) => {
       if (perturbation.role !== undefined) unknown(perturbation.role, ['then', index, 'role'], `then.${index}.role`);
+      if (perturbation.fact !== undefined && !facts.has(perturbation.fact)) {
+        const { line, col } = locate(['then', index, 'fact']);
+        throw new InputError(scenario.file, line, col, `then.${index}.fact: "${perturbation.fact}" is no adapter's cloud fact; use one an adapter's world.observe declares: ${[...facts].sort().join(', ') || '(none)'}`);
+      }
     });
     const ready = scenario.world.ready;
     if (typeof ready === 'object') ready.except.forEach((role, index) => unknown(role, ['world', 'ready', 'except', index], `world.ready.except.${index}`));

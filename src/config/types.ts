@@ -1,4 +1,5 @@
 import type { Xrd } from './xrd.js';
+import type { JsonObject } from '../util/objects.js';
 
 /** A Kubernetes object as plain data. */
 export type K8sObject = {
@@ -45,8 +46,19 @@ export interface Adapter {
   };
   /** The XRD the adapter names: every XR drift builds is validated and defaulted against it. */
   xrd?: Xrd;
-  world: { credentials: K8sObject[]; observe: FactRule[] };
+  world: {
+    credentials: K8sObject[];
+    observe: FactRule[];
+    /**
+     * What "credentials unusable" means on this cloud: a JSON merge patch (RFC 7386: null removes)
+     * applied to each credentials resource by `break-credentials`.
+     */
+    brokenCredentials: JsonObject;
+  };
+  /** Overrides of inferred roles: composed key pattern → role. */
   roles: Record<string, string>;
+  /** Roles played inside another resource: role → the role of the resource that holds it (`system-pool: cluster`). */
+  inline: Record<string, string>;
   values: Record<string, string>;
   /** Fields that hold node labels beside `labels` and `nodeLabels`, e.g. `kubernetesLabels`. */
   labelFields?: string[];
@@ -65,11 +77,14 @@ export interface ScenarioPool {
 
 export type Readiness = 'all' | 'none' | { except: string[] };
 
-export type PerturbationKind = 'remove-credentials' | 'restore-credentials' | 'unready' | 'delete';
+export type PerturbationKind = 'remove-credentials' | 'restore-credentials' | 'break-credentials' | 'unready' | 'delete' | 'withdraw-fact';
 
 export interface Perturbation {
   do: PerturbationKind;
+  /** The role `unready` and `delete` act on; for `withdraw-fact`, narrows it to that role's resources. */
   role?: string;
+  /** For `withdraw-fact`: the cloud fact (an adapter `observe` entry's `fact`) that disappears. */
+  fact?: string;
   steps: number;
 }
 

@@ -2,11 +2,6 @@ import { isObject, type JsonObject } from '../util/objects.js';
 
 /** Structural facts of one composed resource body, cloud-neutral where the contract is. */
 
-/** In-cluster resources (ProviderConfigs, Objects) are served by Crossplane's own providers; cloud resources are not. */
-export function isInCluster(apiVersion: string): boolean {
-  return /\.crossplane\.io\//.test(`${apiVersion}/`);
-}
-
 export function providerConfigRef(resource: JsonObject): { kind: string; name: string } | undefined {
   const spec = isObject(resource.spec) ? resource.spec : {};
   const ref = spec.providerConfigRef;

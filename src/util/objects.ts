@@ -52,6 +52,29 @@ export function withPath(target: JsonObject, path: string[], value: unknown): Js
   return { ...target, [head]: rest.length === 0 ? value : withPath(isObject(child) ? child : {}, rest, value) };
 }
 
+/** A copy of `target` without the field at `path`; only the objects along the path are copied. */
+export function withoutPath(target: JsonObject, path: string[]): JsonObject {
+  const [head, ...rest] = path;
+  if (head === undefined || !(head in target)) return target;
+  if (rest.length === 0) {
+    const { [head]: _removed, ...others } = target;
+    return others;
+  }
+  const child = target[head];
+  return isObject(child) ? { ...target, [head]: withoutPath(child, rest) } : target;
+}
+
+/** A JSON merge patch (RFC 7386): objects merge recursively, null removes a field, anything else replaces. */
+export function mergePatch(target: unknown, patch: unknown): unknown {
+  if (!isObject(patch)) return patch;
+  const out: JsonObject = isObject(target) ? { ...target } : {};
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === null) delete out[key];
+    else out[key] = mergePatch(out[key], value);
+  }
+  return out;
+}
+
 /** Merges objects recursively; arrays and scalars from `overlay` replace those in `base`. */
 export function deepMerge(base: JsonObject, overlay: JsonObject): JsonObject {
   const out: JsonObject = { ...base };

@@ -65,7 +65,7 @@ const keyOf = (doc: Record<string, unknown>) =>
   ((doc.metadata as { annotations?: Record<string, string> } | undefined)?.annotations ?? {})[RESOURCE_NAME];
 
 describe.concurrent('drift list', () => {
-  it('lists the bundled providers and seven scenarios', async () => {
+  it('lists the bundled providers and ten scenarios', async () => {
     const run = await drift(['list']);
     expect(run.exitCode).toBe(0);
     expect(run.stderr).toBe('');
@@ -80,11 +80,14 @@ describe.concurrent('drift list', () => {
       ['vultr', 'VultrCluster', 'providers/vultr/provider.yaml'],
     ]);
     expect(scenarios.map((line) => line.trim().split(/\s+/)[0])).toEqual([
+      'cluster-lost',
       'cluster-regresses',
       'converge',
+      'credentials-broken',
       'credentials-lost',
       'credentials-missing',
       'custom-credentials',
+      'fact-withdrawn',
       'never-ready',
       'two-pools',
     ]);
@@ -200,7 +203,7 @@ describe.concurrent('drift render', () => {
   it('rejects an unknown scenario with exit code 2, naming the known ones', async () => {
     const run = await drift(['render', '--provider', 'gke', '--scenario', 'nope']);
     expect(run.exitCode).toBe(2);
-    expect(run.stderr).toContain('no scenario named "nope"; known: cluster-regresses, converge,');
+    expect(run.stderr).toContain('no scenario named "nope"; known: cluster-lost, cluster-regresses, converge,');
   });
 
   it('rejects a bad config with exit code 2 and file:line:col', async () => {

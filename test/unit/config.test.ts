@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadAdapter, loadConfig, loadProject, loadScenario } from '../../src/config/load.js';
-import { keyPattern, roleOf } from '../../src/config/roles.js';
+import { keyPattern, overrideRole } from '../../src/config/roles.js';
 import type { Adapter, FactRule, Scenario } from '../../src/config/types.js';
 import { DriftError, InputError } from '../../src/errors.js';
 import { COMPOSITION_RESOURCE_NAME, composedName, FIXED_TIME, materialize } from '../../src/world/materialize.js';
@@ -420,6 +420,40 @@ describe('loadProject', () => {
     );
   });
 
+  it('accepts withdraw-fact of a fact some adapter publishes, and roles the adapters play inline', async () => {
+    const { dir } = project({
+      'providers/a/provider.yaml': adapterText('a', 'world:\n  observe:\n    - {kind: Network, fact: external-name, set: {status.id: "{name}"}}\ninline: {boot-pool: cluster}\n'),
+      'scenarios/s.yaml': `description: d\n${pools}then:\n  - {do: withdraw-fact, fact: external-name}\n  - {do: withdraw-fact, role: network, fact: external-name}\n  - {do: unready, role: boot-pool}\n  - {do: break-credentials}\n`,
+    });
+    const loaded = await loadProject(undefined, dir);
+    expect(loaded.scenarios[0]!.then).toEqual([
+      { do: 'withdraw-fact', fact: 'external-name', steps: 3 },
+      { do: 'withdraw-fact', role: 'network', fact: 'external-name', steps: 3 },
+      { do: 'unready', role: 'boot-pool', steps: 3 },
+      { do: 'break-credentials', steps: 3 },
+    ]);
+    expect(loaded.adapters[0]!.inline).toEqual({ 'boot-pool': 'cluster' });
+    // No brokenCredentials: unusable means a source that is not a Secret.
+    expect(loaded.adapters[0]!.world.brokenCredentials).toEqual({ spec: { credentials: { source: 'InjectedIdentity', secretRef: null } } });
+  });
+
+  it('rejects withdraw-fact of a fact no adapter publishes, at the fact, listing the known ones', async () => {
+    const { dir, files } = project({
+      'providers/a/provider.yaml': adapterText('a', 'world:\n  observe:\n    - {kind: Network, fact: external-name, set: {status.id: "{name}"}}\n    - {kind: Role, fact: arn, set: {status.arn: "{name}"}}\n'),
+      'scenarios/s.yaml': `description: d\n${pools}then:\n  - {do: withdraw-fact, fact: email}\n`,
+    });
+    const error = await projectError(dir);
+    expectLocated(error, files['scenarios/s.yaml']!, 5, 31); // `email`
+    expect(error.problem).toBe('then.0.fact: "email" is no adapter\'s cloud fact; use one an adapter\'s world.observe declares: arn, external-name');
+  });
+
+  it('rejects withdraw-fact without a fact, and a fact on another verb', async () => {
+    const missing = project({ 'providers/a/provider.yaml': adapterText('a'), 'scenarios/s.yaml': `description: d\n${pools}then:\n  - {do: withdraw-fact}\n` });
+    expect((await projectError(missing.dir)).problem).toMatch(/fact/);
+    const stray = project({ 'providers/a/provider.yaml': adapterText('a'), 'scenarios/s.yaml': `description: d\n${pools}then:\n  - {do: remove-credentials, fact: email}\n` });
+    await expect(loadProject(undefined, stray.dir)).rejects.toBeInstanceOf(InputError);
+  });
+
   it('rejects an unknown role in world.ready.except, at the entry', async () => {
     const { dir, files } = project({
       'providers/a/provider.yaml': adapterText('a'),
@@ -584,8 +618,9 @@ function adapter(overrides: Partial<Adapter> = {}): Adapter {
       gpus: { L4: { machineType: 'g2-standard-8', type: 'nvidia-l4' } },
       ignore: {},
     },
-    world: { credentials: [], observe: [] },
+    world: { credentials: [], observe: [], brokenCredentials: {} },
     roles: {},
+    inline: {},
     values: {},
     ...overrides,
   };
@@ -650,43 +685,28 @@ describe('buildXR', () => {
   });
 });
 
-describe('roleOf', () => {
-  const plain = { roles: {} };
-
-  it('maps the contract keys', () => {
-    expect(roleOf(plain, 'cluster', ['gpu'])).toBe('cluster');
-    expect(roleOf(plain, 'provider-config-helm', ['gpu'])).toBe('provider-config-helm');
-    expect(roleOf(plain, 'storage-class-rwx', ['gpu'])).toBe('cache-storage-class');
+describe('overrideRole: the adapter roles map', () => {
+  it('gives no role where the adapter says nothing: inference decides', () => {
+    expect(overrideRole({ roles: {} }, 'cluster', ['gpu'])).toBeUndefined();
+    expect(overrideRole({ roles: {} }, 'nodepool-gpu', ['gpu'])).toBeUndefined();
   });
 
-  it('prefers an exact key over a pattern: nodepool-system is the system pool, not a node pool', () => {
-    expect(roleOf(plain, 'nodepool-system', ['gpu'])).toBe('system-pool');
-    expect(roleOf(plain, 'nodepool-system', [])).toBe('system-pool');
-  });
-
-  it("matches {pool} against the scenario's pool names only", () => {
-    expect(roleOf(plain, 'nodepool-gpu', ['gpu', 'cpu'])).toBe('node-pool');
-    expect(roleOf(plain, 'nodepool-cpu', ['gpu', 'cpu'])).toBe('node-pool');
-    expect(roleOf(plain, 'nodepool-tpu', ['gpu'])).toBe('nodepool-tpu');
-    expect(roleOf(plain, 'nodepool-gpu-extra', ['gpu'])).toBe('nodepool-gpu-extra');
+  it("prefers an exact key over a pattern, and matches {pool} against the scenario's pool names only", () => {
+    const roles = { roles: { 'nodegroup-{pool}': 'node-pool', 'nodegroup-system': 'system-pool', 'subnet-{zone}': 'subnet' } };
+    expect(overrideRole(roles, 'nodegroup-system', ['gpu'])).toBe('system-pool');
+    expect(overrideRole(roles, 'nodegroup-gpu', ['gpu', 'cpu'])).toBe('node-pool');
+    expect(overrideRole(roles, 'nodegroup-tpu', ['gpu'])).toBeUndefined();
+    expect(overrideRole(roles, 'nodegroup-gpu-extra', ['gpu'])).toBeUndefined();
     // Without pool names, any slug counts.
-    expect(roleOf(plain, 'nodepool-anything', [])).toBe('node-pool');
+    expect(overrideRole(roles, 'nodegroup-anything', [])).toBe('node-pool');
+    expect(overrideRole(roles, 'subnet-a', ['gpu'])).toBe('subnet');
+    expect(overrideRole(roles, 'subnet-A', ['gpu'])).toBeUndefined(); // placeholders match lowercase slugs
   });
 
-  it("lets an adapter's roles extend and override the contract's", () => {
-    const eksLike = { roles: { 'nodegroup-{pool}': 'node-pool', 'subnet-{zone}': 'subnet', cluster: 'control-plane' } };
-    expect(roleOf(eksLike, 'nodegroup-gpu', ['gpu'])).toBe('node-pool');
-    expect(roleOf(eksLike, 'subnet-a', ['gpu'])).toBe('subnet');
-    expect(roleOf(eksLike, 'subnet-A', ['gpu'])).toBe('subnet-A'); // placeholders match lowercase slugs
-    expect(roleOf(eksLike, 'cluster', ['gpu'])).toBe('control-plane');
-    expect(roleOf(eksLike, 'network', ['gpu'])).toBe('network');
-  });
-
-  it('treats pattern text literally and keys matching nothing as their own role', () => {
+  it('treats pattern text literally', () => {
     const dotted = { roles: { 'pool.{pool}': 'node-pool' } };
-    expect(roleOf(dotted, 'pool.gpu', ['gpu'])).toBe('node-pool');
-    expect(roleOf(dotted, 'poolxgpu', ['gpu'])).toBe('poolxgpu');
-    expect(roleOf(plain, 'service-account', ['gpu'])).toBe('service-account');
+    expect(overrideRole(dotted, 'pool.gpu', ['gpu'])).toBe('node-pool');
+    expect(overrideRole(dotted, 'poolxgpu', ['gpu'])).toBeUndefined();
   });
 });
 
