@@ -9,6 +9,8 @@
 const LAYERS = {
   base: '^src/(util/|errors\\.ts$)',
   config: '^src/config/',
+  // What the contract says a composed resource is: its role and its plane (cloud, in-cluster, neither).
+  contract: '^src/contract/',
   world: '^src/world/',
   skeleton: '^src/skeleton/',
   compare: '^src/compare/',
@@ -25,15 +27,16 @@ const LAYERS = {
 const MAY_IMPORT = {
   base: [],
   config: ['base'],
-  world: ['base', 'config'],
-  skeleton: ['base', 'config', 'world'],
-  compare: ['base', 'config', 'world', 'skeleton'],
+  contract: ['base', 'config'],
+  world: ['base', 'config', 'contract'],
+  skeleton: ['base', 'config', 'contract', 'world'],
+  compare: ['base', 'config', 'contract', 'world', 'skeleton'],
   report: ['base', 'config', 'compare'],
   render: ['base', 'config', 'world'],
   goldens: ['base', 'config', 'skeleton', 'compare'],
   github: ['base', 'config', 'report'],
-  pipeline: ['base', 'config', 'world', 'skeleton', 'compare', 'report', 'render', 'goldens', 'github'],
-  cli: ['base', 'config', 'world', 'skeleton', 'compare', 'report', 'render', 'goldens', 'github', 'pipeline'],
+  pipeline: ['base', 'config', 'contract', 'world', 'skeleton', 'compare', 'report', 'render', 'goldens', 'github'],
+  cli: ['base', 'config', 'contract', 'world', 'skeleton', 'compare', 'report', 'render', 'goldens', 'github', 'pipeline'],
 };
 
 // The edges: the only modules that spawn processes or touch the file system. Everything else takes
@@ -62,7 +65,7 @@ const SPAWNERS = [...FUNCTION_PROCESSES];
 const FILE_SYSTEM = [...FUNCTION_PROCESSES, ...CONFIG_READERS, ...STORES, ...CLI_OUTPUT, ...NOT_YET_PURE];
 
 /** The pure cores: data in, data out. */
-const PURE_CORES = ['world', 'skeleton', 'compare', 'report'].map((layer) => LAYERS[layer]);
+const PURE_CORES = ['contract', 'world', 'skeleton', 'compare', 'report'].map((layer) => LAYERS[layer]);
 
 const either = (patterns) => `(${patterns.join('|')})`;
 

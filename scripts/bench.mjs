@@ -5,7 +5,7 @@
 //           skeletons, goldens, divergences, rules)
 //   ratio:  full / floor, medians of several repetitions, printed last
 //   scale:  synthetic adapters reusing the example functions under many names × a generated scenario set
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -92,13 +92,15 @@ async function full(project) {
 
 function syntheticProject(providers, scenarios) {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'drift-bench-'));
-  const examples = ['gke', 'eks', 'nebius'];
+  // Every bundled example, so the synthetic set is as heterogeneous as the real one.
+  const examples = readdirSync(path.join(root, 'providers')).filter((name) => existsSync(path.join(root, 'providers', name, 'provider.yaml'))).sort();
   for (let i = 0; i < providers; i += 1) {
     const example = examples[i % examples.length];
     const adapter = readFileSync(path.join(root, 'providers', example, 'provider.yaml'), 'utf8')
       .replace(/^name: .*$/m, `name: ${example}-${i}`)
       .replace('../../.venv/bin/python', path.join(root, '.venv/bin/python'))
-      .replace(/^  cwd: .*$/m, `  cwd: ${path.join(root, 'providers', example)}`);
+      .replace(/^  cwd: .*$/m, `  cwd: ${path.join(root, 'providers', example)}`)
+      .replace(/^xrd: (\S+)/m, (_line, xrd) => `xrd: ${path.join(root, 'providers', example, xrd)}`);
     mkdirSync(path.join(dir, 'providers', `${example}-${i}`), { recursive: true });
     writeFileSync(path.join(dir, 'providers', `${example}-${i}`, 'provider.yaml'), adapter);
   }

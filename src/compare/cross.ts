@@ -1,5 +1,5 @@
 import { CONTRACT_ROLES, keyPattern } from '../config/roles.js';
-import { isInCluster } from '../skeleton/facets.js';
+import { presenceOf, rolesPresent, subjectRole } from '../skeleton/presence.js';
 import type { ResourceSkeleton, SecretEntry, Skeleton } from '../skeleton/types.js';
 import { kubeconfigWiring } from '../skeleton/wiring.js';
 import { stableStringify } from '../util/objects.js';
@@ -17,18 +17,13 @@ interface Facet {
 }
 
 /** A gate made comparable across clouds: `<contract role>.<exists|ready>`, `cloud-resource.<...>`, `cloud-fact`, `credentials`. */
-function normalizeGate(gate: string, roles: Map<string, string>): string {
+function normalizeGate(gate: string, skeleton: Skeleton): string {
   if (gate === 'credentials') return gate;
   const dot = gate.lastIndexOf('.');
   const key = gate.slice(0, dot);
   const what = gate.slice(dot + 1);
   if (what !== 'exists' && what !== 'ready') return 'cloud-fact';
-  const role = roles.get(key) ?? key;
-  return `${CONTRACT_ROLES.has(role) ? role : 'cloud-resource'}.${what}`;
-}
-
-function rolesOf(skeleton: Skeleton): Map<string, string> {
-  return new Map(Object.entries(skeleton.resources).map(([key, resource]) => [key, resource.role]));
+  return `${subjectRole(skeleton, key)}.${what}`;
 }
 
 /** Keys per contract role, e.g. node-pool → [nodepool-gpu]. */
@@ -50,14 +45,13 @@ function roleFacets(skeleton: Skeleton, role: string, keys: Array<[string, Resou
   const cluster = role === 'cluster' ? undefined : Object.values(skeleton.resources).find((resource) => resource.role === 'cluster');
   const relative = (step: number | null, base: number | null | undefined) => (step === null ? null : base === null || base === undefined ? step : step - base);
   const resources = keys.map(([, resource]) => resource);
-  const roles = rolesOf(skeleton);
   const distinct = <T>(values: T[]) => [...new Map(values.map((value) => [stableStringify(value), value])).entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, value]) => value);
   const facets: Array<Omit<Facet, 'values'> & { value: unknown }> = [
     { subject: role, facet: 'key-pattern', class: 'stylistic', value: [...new Set(keys.map(([key]) => keyPattern(key, pools)))].sort() },
     { subject: role, facet: 'appears', class: 'behavioral', value: Math.min(...resources.map((r) => relative(r.appears, cluster?.appears) ?? 0)) },
     { subject: role, facet: 'ready', class: 'behavioral', value: resources.some((r) => r.ready === null) ? null : Math.min(...resources.map((r) => relative(r.ready, cluster?.ready) ?? 0)) },
     { subject: role, facet: 'ready-by', class: 'behavioral', value: [...new Set(resources.map((r) => r.readyBy))].sort() },
-    { subject: role, facet: 'gated-on', class: 'behavioral', value: [...new Set(resources.flatMap((r) => (r.gatedOn ?? []).map((gate) => normalizeGate(gate, roles))))].sort() },
+    { subject: role, facet: 'gated-on', class: 'behavioral', value: [...new Set(resources.flatMap((r) => (r.gatedOn ?? []).map((gate) => normalizeGate(gate, skeleton))))].sort() },
     // Which intent values reach the pool's resources (in INTENT_FIELDS order): one it ignores is lost.
     { subject: role, facet: 'intent', class: 'behavioral', value: INTENT_FIELDS.filter((field) => resources.some((r) => r.intent?.includes(field))) },
     { subject: role, facet: 'management-policies', class: 'behavioral', value: distinct(resources.map((r) => r.managementPolicies ?? null)) },
@@ -70,8 +64,8 @@ function roleFacets(skeleton: Skeleton, role: string, keys: Array<[string, Resou
     { subject: role, facet: 'metadata-labels', class: 'stylistic', value: [...new Set(resources.flatMap((r) => r.metadata?.labels ?? []))].sort() },
     { subject: role, facet: 'metadata-annotations', class: 'stylistic', value: [...new Set(resources.flatMap((r) => r.metadata?.annotations ?? []))].sort() },
   ];
-  // Cloud APIs differ by nature; in-cluster APIs (ProviderConfigs, Objects) must not.
-  if (resources.every((r) => isInCluster(r.apiVersion))) {
+  // Cloud APIs differ by nature; in-cluster APIs (Objects, Releases) and composed ProviderConfigs must not.
+  if (resources.every((r) => r.plane !== 'cloud')) {
     facets.push({ subject: role, facet: 'api', class: 'behavioral', value: distinct(resources.map((r) => `${r.apiVersion} ${r.kind}`)) });
     facets.push({ subject: role, facet: 'manifest', class: 'behavioral', value: distinct(resources.map((r) => r.manifest ?? null)) });
   }
@@ -98,13 +92,12 @@ function entryShape(entry: SecretEntry): string {
 function cellFacets(skeleton: Skeleton): Array<Omit<Facet, 'values'> & { value: unknown }> {
   const { entry: kubeconfig, writers, readers: readerKeys } = kubeconfigWiring(skeleton);
   const readers = readerKeys.map(([, r]) => r.role).sort();
-  const roles = rolesOf(skeleton);
   const identities = skeleton.status.secrets.filter((entry) => entry.type !== 'Kubeconfig');
   const requirements = Object.values(skeleton.requirements)
     .map((r) => ({ kind: r.kind, select: r.select, satisfied: r.satisfied }))
     .sort((a, b) => (stableStringify(a) < stableStringify(b) ? -1 : 1));
-  // Cloud-only keys are not matched by name: they count as `cloud-resource`.
-  const asRoles = (keys: string[]) => [...new Set(keys.map((key) => roles.get(key) ?? key).map((role) => (CONTRACT_ROLES.has(role) ? role : 'cloud-resource')))].sort();
+  // Keys that play no contract role are not matched by name: they count by plane (`cloud-resource`, ...).
+  const asRoles = (keys: string[]) => [...new Set(keys.map((key) => subjectRole(skeleton, key)))].sort();
   const facets: Array<Omit<Facet, 'values'> & { value: unknown }> = [
     // Whether and how it converges, not after how many steps: a cloud may wait for more facts.
     { subject: 'converged', facet: 'converged', class: 'behavioral', value: convergence(skeleton) },
@@ -125,7 +118,7 @@ function cellFacets(skeleton: Skeleton): Array<Omit<Facet, 'values'> & { value: 
   // providers that publish one take part: absence is identity-entry's.
   if (identities.length) facets.push({ subject: 'status', facet: 'identity-shape', class: 'behavioral', value: identities.map(entryShape).sort() });
   skeleton.then.forEach((perturbation, index) => {
-    const subject = `then[${index}] ${perturbation.do}${perturbation.role ? ` ${perturbation.role}` : ''}`;
+    const subject = `then[${index}] ${[perturbation.do, perturbation.role, perturbation.fact].filter(Boolean).join(' ')}`;
     // What it did to the world apart from what it said: a provider that only words it differently
     // must not make one that drops resources look like one more opinion.
     facets.push({
@@ -210,11 +203,11 @@ export function compareAcross({ scenario, skeletons, pools, ablated, established
     entry.values.set(provider, facet.value);
     facets.set(id, entry);
   };
-  const allRoles = new Set(usable.flatMap((skeleton) => [...byRole(skeleton).keys()]));
+  const allRoles = new Set(usable.flatMap(rolesPresent));
   for (const skeleton of usable) {
     const roles = byRole(skeleton);
     for (const role of [...allRoles].sort()) {
-      add(skeleton.provider, { subject: role, facet: 'presence', class: 'behavioral', value: roles.has(role) });
+      add(skeleton.provider, { subject: role, facet: 'presence', class: 'behavioral', value: presenceOf(skeleton, role) });
       const keys = roles.get(role);
       if (keys) for (const facet of roleFacets(skeleton, role, keys, pools, ablated)) add(skeleton.provider, facet);
     }

@@ -2,22 +2,19 @@ import { escapeRegExp } from '../util/objects.js';
 import type { Adapter } from './types.js';
 
 /**
- * The contract's roles and the keys the bundled providers use for them. An adapter's `roles` map
- * extends or overrides these; a key matching neither is cloud-only and plays the role of its own key.
+ * The contract's roles. drift infers which composed resource plays each one (src/contract/roles.ts);
+ * an adapter's `roles` map only overrides that inference. A key playing none is cloud-only.
  */
-export const CONTRACT_KEYS: Readonly<Record<string, string>> = {
-  network: 'network',
-  subnet: 'subnet',
-  cluster: 'cluster',
-  'nodepool-system': 'system-pool',
-  'nodepool-{pool}': 'node-pool',
-  'provider-config-kubernetes': 'provider-config-kubernetes',
-  'provider-config-helm': 'provider-config-helm',
-  'storage-class-rwx': 'cache-storage-class',
-};
-
-export const CONTRACT_ROLES: ReadonlySet<string> = new Set(Object.values(CONTRACT_KEYS));
-
+export const CONTRACT_ROLES: ReadonlySet<string> = new Set([
+  'network',
+  'subnet',
+  'cluster',
+  'system-pool',
+  'node-pool',
+  'provider-config-kubernetes',
+  'provider-config-helm',
+  'cache-storage-class',
+]);
 
 function patternRegExp(pattern: string, pools: readonly string[]): RegExp {
   const source = pattern
@@ -31,19 +28,14 @@ function patternRegExp(pattern: string, pools: readonly string[]): RegExp {
   return new RegExp(`^${source}$`);
 }
 
-/** The role a composed key plays for this adapter, given the scenario's pool names. */
-export function roleOf(adapter: Pick<Adapter, 'roles'>, key: string, pools: readonly string[]): string {
-  const tables = [adapter.roles, CONTRACT_KEYS];
-  for (const table of tables) {
-    const exact = table[key];
-    if (exact !== undefined) return exact;
+/** The role an adapter's `roles` map gives a key (exact keys before patterns), if it gives one. */
+export function overrideRole(adapter: Pick<Adapter, 'roles'>, key: string, pools: readonly string[]): string | undefined {
+  const exact = adapter.roles[key];
+  if (exact !== undefined) return exact;
+  for (const [pattern, role] of Object.entries(adapter.roles)) {
+    if (pattern.includes('{') && patternRegExp(pattern, pools).test(key)) return role;
   }
-  for (const table of tables) {
-    for (const [pattern, role] of Object.entries(table)) {
-      if (pattern.includes('{') && patternRegExp(pattern, pools).test(key)) return role;
-    }
-  }
-  return key;
+  return undefined;
 }
 
 /** The key with pool names abstracted (`nodepool-gpu` → `nodepool-{pool}`), for comparing naming styles. */

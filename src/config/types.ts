@@ -1,3 +1,6 @@
+import type { Xrd } from './xrd.js';
+import type { JsonObject } from '../util/objects.js';
+
 /** A Kubernetes object as plain data. */
 export type K8sObject = {
   apiVersion: string;
@@ -34,12 +37,28 @@ export interface Adapter {
   xr: {
     apiVersion: string;
     kind: string;
+    /** The XR spec as a template: strings may hold `${...}` CEL expressions over the scenario's intent. */
     spec: Record<string, unknown>;
-    nodePool: Record<string, unknown>;
+    /** Scenario GPU name -> this cloud's GPU facts, `gpus` in the template's scope. */
     gpus: Record<string, Record<string, unknown>>;
+    /** Intent fields (`pools[].zones`) this cloud has no place for -> why; they need not be read. */
+    ignore: Record<string, string>;
   };
-  world: { credentials: K8sObject[]; observe: FactRule[] };
+  /** The XRD the adapter names: every XR drift builds is validated and defaulted against it. */
+  xrd?: Xrd;
+  world: {
+    credentials: K8sObject[];
+    observe: FactRule[];
+    /**
+     * What "credentials unusable" means on this cloud: a JSON merge patch (RFC 7386: null removes)
+     * applied to each credentials resource by `break-credentials`.
+     */
+    brokenCredentials: JsonObject;
+  };
+  /** Overrides of inferred roles: composed key pattern → role. */
   roles: Record<string, string>;
+  /** Roles played inside another resource: role → the role of the resource that holds it (`system-pool: cluster`). */
+  inline: Record<string, string>;
   values: Record<string, string>;
   /** Fields that hold node labels beside `labels` and `nodeLabels`, e.g. `kubernetesLabels`. */
   labelFields?: string[];
@@ -52,16 +71,20 @@ export interface ScenarioPool {
   nodeCount: number;
   minNodeCount?: number;
   maxNodeCount?: number;
-  zones?: number;
+  /** How many zones to spread over, or the zones by name. */
+  zones?: number | string[];
 }
 
 export type Readiness = 'all' | 'none' | { except: string[] };
 
-export type PerturbationKind = 'remove-credentials' | 'restore-credentials' | 'unready' | 'delete';
+export type PerturbationKind = 'remove-credentials' | 'restore-credentials' | 'break-credentials' | 'unready' | 'delete' | 'withdraw-fact';
 
 export interface Perturbation {
   do: PerturbationKind;
+  /** The role `unready` and `delete` act on; for `withdraw-fact`, narrows it to that role's resources. */
   role?: string;
+  /** For `withdraw-fact`: the cloud fact (an adapter `observe` entry's `fact`) that disappears. */
+  fact?: string;
   steps: number;
 }
 
@@ -84,4 +107,6 @@ export interface Project {
   config: DriftConfig;
   adapters: Adapter[];
   scenarios: Scenario[];
+  /** Things drift could not check (an XRD rule it cannot evaluate), printed before a run. */
+  warnings?: string[];
 }

@@ -1,11 +1,6 @@
 /** Structural facts of one composed resource body, cloud-neutral where the contract is. */
 import { isObject, type JsonObject } from '../util/objects.js';
 
-/** In-cluster resources (ProviderConfigs, Objects) are served by Crossplane's own providers; cloud resources are not. */
-export function isInCluster(apiVersion: string): boolean {
-  return /\.crossplane\.io\//.test(`${apiVersion}/`);
-}
-
 export function providerConfigRef(resource: JsonObject): { kind: string; name: string } | undefined {
   const spec = isObject(resource.spec) ? resource.spec : {};
   const ref = spec.providerConfigRef;

@@ -1,8 +1,9 @@
-import { roleOf } from '../config/roles.js';
 import type { Adapter } from '../config/types.js';
 import type { EventRecord, StepRecord, Trace } from '../world/trace.js';
 import { isObject, stableStringify, type JsonObject } from '../util/objects.js';
 import { labelKeys, managementPolicies, manifestOf, metadataOf, providerConfigRef, readinessPolicy, readsSecrets, writesSecret } from './facets.js';
+import { DEFAULT_CREDENTIALS, type Plane } from '../contract/plane.js';
+import { resolveRoles } from '../contract/roles.js';
 import { makeTemplater, templateStrings } from './template.js';
 import {
   SKELETON_VERSION,
@@ -16,7 +17,7 @@ import {
 
 export interface SkeletonInput {
   trace: Trace;
-  adapter: Pick<Adapter, 'roles' | 'values'> & Partial<Pick<Adapter, 'labelFields'>>;
+  adapter: Pick<Adapter, 'roles' | 'values'> & Partial<Pick<Adapter, 'labelFields' | 'inline'>>;
   pools: string[];
   /** Gating analysis results by key, when it ran. */
   gates?: Record<string, string[]>;
@@ -35,15 +36,19 @@ function distinctEvents(steps: StepRecord[]): EventSkeleton[] {
   return [...seen.values()];
 }
 
-function resourceSkeleton(key: string, steps: StepRecord[], role: string, gates: string[] | undefined, labelFields: readonly string[]): ResourceSkeleton {
+/** Each key's body as the function last desired it. */
+function latestBodies(keys: string[], steps: StepRecord[]): Record<string, JsonObject> {
+  return Object.fromEntries(keys.map((key) => [key, [...steps].reverse().find((step) => key in step.resources)!.resources[key]!.resource]));
+}
+
+function resourceSkeleton(key: string, steps: StepRecord[], body: JsonObject, role: string, plane: Plane, gates: string[] | undefined, labelFields: readonly string[]): ResourceSkeleton {
   const appears = steps.find((step) => key in step.resources)!;
   const readyStep = steps.find((step) => step.resources[key]?.ready === 'True');
-  const latest = [...steps].reverse().find((step) => key in step.resources)!;
-  const body = latest.resources[key]!.resource;
   const dropped = steps.find((step) => step.dropped.includes(key));
   const apiVersion = String(body.apiVersion ?? '');
   const out: ResourceSkeleton = {
     role,
+    plane,
     apiVersion,
     kind: String(body.kind ?? ''),
     appears: appears.index,
@@ -108,6 +113,7 @@ function perturbationSkeletons(trace: Trace, before: StepRecord | undefined): Pe
     const out: PerturbationSkeleton = {
       do: perturbation.do,
       ...(perturbation.role ? { role: perturbation.role } : {}),
+      ...(perturbation.fact ? { fact: perturbation.fact } : {}),
       dropped: [...new Set(steps.flatMap((step) => step.dropped))].sort(),
       unmarked: markedBefore.filter((key) => steps.some((step) => step.resources[key]?.ready !== 'True')).sort(),
       statusKept: stableStringify(last?.status ?? {}) === stableStringify(previous?.status ?? {}),
@@ -128,10 +134,16 @@ export function skeletonize({ trace, adapter, pools, gates, coverage }: Skeleton
   const convergeSteps = trace.steps.filter((step) => step.phase === 'converge');
   const final = trace.converged ? trace.steps[trace.converged.step] : convergeSteps[convergeSteps.length - 1];
   const keys = [...new Set(convergeSteps.flatMap((step) => Object.keys(step.resources)))].sort();
+  const bodies = latestBodies(keys, convergeSteps);
+  const { roles, planes, inline } = resolveRoles(bodies, {
+    adapter: { roles: adapter.roles, inline: adapter.inline ?? {} },
+    pools,
+    credentials: trace.credentials ?? DEFAULT_CREDENTIALS,
+  });
   const resources: Record<string, ResourceSkeleton> = {};
   for (const key of keys) {
-    const role = roleOf(adapter, key, pools);
-    resources[key] = resourceSkeleton(key, convergeSteps, role, gates?.[key], adapter.labelFields ?? []);
+    const role = roles[key]!;
+    resources[key] = resourceSkeleton(key, convergeSteps, bodies[key]!, role, planes[key]!, gates?.[key], adapter.labelFields ?? []);
     // Recorded on the pool's role only, where the contract says the intent must land; empty is a finding.
     if (coverage && role === 'node-pool') resources[key] = { ...resources[key], intent: coverage[key] ?? [] };
   }
@@ -144,6 +156,7 @@ export function skeletonize({ trace, adapter, pools, gates, coverage }: Skeleton
     requirements: requirementSkeletons(final),
     status: statusSkeleton(convergeSteps, final),
     resources,
+    ...(Object.keys(inline).length ? { inline } : {}),
     events: distinctEvents(convergeSteps),
     then: perturbationSkeletons(trace, final),
   };

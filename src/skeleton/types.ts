@@ -1,12 +1,19 @@
+import type { Plane } from '../contract/plane.js';
+
 /**
  * The skeleton format version, written in every golden's header. Bump it when the format changes.
  * 2: `metadata` per resource; `labels` only what the resource labels (node and template labels),
  * read from maps and key/value lists; `intent` on node pools of ablated scenarios.
+ * 3: `plane` per resource (cloud, in-cluster, neither: by wiring); roles inferred; `inline` roles;
+ * `fact` on withdraw-fact perturbations.
  */
-export const SKELETON_VERSION = 2;
+export const SKELETON_VERSION = 3;
 
 export interface ResourceSkeleton {
+  /** The contract role it plays (inferred; see contract/roles.ts), or its own key when cloud-only. */
   role: string;
+  /** Where it lives, by its wiring: cloud, in-cluster (through a composed ProviderConfig) or neither. */
+  plane: Plane;
   apiVersion: string;
   kind: string;
   /** Step the key first appears in the desired state. */
@@ -70,6 +77,8 @@ export interface EventSkeleton {
 export interface PerturbationSkeleton {
   do: string;
   role?: string;
+  /** For withdraw-fact: the cloud fact withdrawn. */
+  fact?: string;
   /** Keys deleted in the steps after it. */
   dropped: string[];
   /** Keys whose READY_TRUE mark was withdrawn. */
@@ -89,6 +98,8 @@ export interface Skeleton {
   requirements: Record<string, RequirementSkeleton>;
   status: StatusSkeleton;
   resources: Record<string, ResourceSkeleton>;
+  /** Roles played inside another composed resource: role → that resource's key (e.g. system-pool → cluster). */
+  inline?: Record<string, string>;
   events: EventSkeleton[];
   then: PerturbationSkeleton[];
 }

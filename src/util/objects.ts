@@ -33,23 +33,35 @@ export function splitPath(dotted: string): string[] {
   return dotted.split(/(?<!\\)\./).map((part) => part.replace(/\\\./g, '.'));
 }
 
-export function getPath(value: unknown, path: string[]): unknown {
-  let current = value;
-  for (const part of path) {
-    if (Array.isArray(current) && /^\d+$/.test(part)) current = current[Number(part)];
-    else if (isObject(current)) current = current[part];
-    else return undefined;
-  }
-  return current;
-}
-
-
 /** A copy of `target` with `value` at `path`; only the objects along the path are copied. */
 export function withPath(target: JsonObject, path: string[], value: unknown): JsonObject {
   const [head, ...rest] = path;
   if (head === undefined) return target;
   const child = target[head];
   return { ...target, [head]: rest.length === 0 ? value : withPath(isObject(child) ? child : {}, rest, value) };
+}
+
+/** A copy of `target` without the field at `path`; only the objects along the path are copied. */
+export function withoutPath(target: JsonObject, path: string[]): JsonObject {
+  const [head, ...rest] = path;
+  if (head === undefined || !(head in target)) return target;
+  if (rest.length === 0) {
+    const { [head]: _removed, ...others } = target;
+    return others;
+  }
+  const child = target[head];
+  return isObject(child) ? { ...target, [head]: withoutPath(child, rest) } : target;
+}
+
+/** A JSON merge patch (RFC 7386): objects merge recursively, null removes a field, anything else replaces. */
+export function mergePatch(target: unknown, patch: unknown): unknown {
+  if (!isObject(patch)) return patch;
+  const out: JsonObject = isObject(target) ? { ...target } : {};
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === null) delete out[key];
+    else out[key] = mergePatch(out[key], value);
+  }
+  return out;
 }
 
 /** Merges objects recursively; arrays and scalars from `overlay` replace those in `base`. */

@@ -1,10 +1,12 @@
 import type { RunFunctionRequest, RunFunctionResponse } from '@crossplane-org/function-sdk-typescript';
-import { roleOf } from '../config/roles.js';
 import type { Adapter, K8sObject, Perturbation, Scenario } from '../config/types.js';
-import { isObject, type JsonObject } from '../util/objects.js';
+import { DEFAULT_CREDENTIALS, referencesCredentials, type Credentials } from '../contract/plane.js';
+import { resolveRoles, type RoleResolution } from '../contract/roles.js';
+import { isObject, splitPath, withoutPath, type JsonObject } from '../util/objects.js';
 import { buildRequest, readResponse, type Answer } from './protocol.js';
 import { condition, connectionSecret, materialize, stall } from './materialize.js';
 import type { PerturbationRecord, Selector, StepRecord, Trace } from './trace.js';
+import { brokenCredentials } from './credentials.js';
 import { buildXR, worldCredentials } from './xr.js';
 
 /** Sends one RunFunction request to the provider's function. */
@@ -42,10 +44,18 @@ class World {
   /** What each observed object was materialized from, to keep it when that has not changed. */
   private readonly sources = new Map<string, string>();
   readonly pools: string[];
+  /** The XR's credentials reference: resources naming it are reconciled through the cloud credentials. */
+  readonly credentialsRef: Credentials;
   credentialsPresent: boolean;
-  readonly credentials: K8sObject[];
+  /** False once `break-credentials` made them unusable: still found, but nothing reconciles through them. */
+  credentialsUsable = true;
+  credentials: K8sObject[];
   readonly secrets = new Map<string, K8sObject>();
   readonly unready = new Set<string>();
+  /** Cloud facts withdrawn from existing resources (`key\u0000fact`): the cloud no longer reports them. */
+  private readonly withdrawn = new Set<string>();
+  /** Roles of the keys the function last desired, inferred as the skeleton infers them. */
+  private resolution: RoleResolution = { roles: {}, planes: {}, inline: {} };
 
   constructor(
     readonly adapter: Adapter,
@@ -55,18 +65,12 @@ class World {
     this.xr = buildXR(adapter, scenario);
     this.pools = scenario.xr.nodePools.map((pool) => pool.name);
     this.credentials = worldCredentials(adapter, scenario);
+    this.credentialsRef = scenario.xr.credentials ?? DEFAULT_CREDENTIALS;
     this.credentialsPresent = scenario.world.credentials === 'present' && withhold?.what !== 'credentials';
   }
 
-  private readonly roles = new Map<string, string>();
-
   role(key: string): string {
-    let role = this.roles.get(key);
-    if (role === undefined) {
-      role = roleOf(this.adapter, key, this.pools);
-      this.roles.set(key, role);
-    }
-    return role;
+    return this.resolution.roles[key] ?? key;
   }
 
   isReady(key: string): boolean {
@@ -96,27 +100,27 @@ class World {
     return Object.fromEntries(Object.keys(requirements).map((name) => [name, this.resolve(requirements[name]!)]));
   }
 
-  /** Whether a resource is reconciled through the XR's cloud credentials (its providerConfigRef names them). */
-  private usesCredentials(resource: JsonObject): boolean {
-    const spec = isObject(resource.spec) ? resource.spec : {};
-    const ref = isObject(spec.providerConfigRef) ? spec.providerConfigRef : undefined;
-    const expected = this.scenario.xr.credentials ?? { kind: 'ClusterProviderConfig', name: 'default' };
-    return ref !== undefined && ref.kind === expected.kind && ref.name === expected.name;
-  }
-
   /** Applies the function's answer: composed resources observed, the rest deleted, the XR's status fed back. */
   apply(answer: Answer): { dropped: string[]; xrReady: boolean } {
     const dropped = [...this.observed.keys()].filter((key) => !(key in answer.resources)).sort();
     for (const key of dropped) this.forget(key);
+    this.resolution = resolveRoles(
+      Object.fromEntries(Object.entries(answer.resources).map(([key, desired]) => [key, desired.resource])),
+      { adapter: this.adapter, pools: this.pools, credentials: this.credentialsRef },
+    );
+    // Without usable credentials a managed resource that references them cannot be reconciled: a new
+    // one is never created (never Ready, no cloud facts); one that exists keeps the state it had.
+    const reconcilable = this.credentialsPresent && this.credentialsUsable;
     for (const key of Object.keys(answer.resources).sort()) {
       if (this.withhold?.what === 'exists' && this.withhold.key === key) continue;
       const desired = answer.resources[key]!.resource;
       const existing = this.observed.get(key);
-      // Without its ProviderConfig a managed resource cannot be reconciled: a new one is never created
-      // (never Ready, no cloud facts); one that exists keeps the state it had.
-      const stalled = !this.credentialsPresent && this.usesCredentials(desired);
+      const stalled = !reconcilable && referencesCredentials(desired, this.credentialsRef);
       const facts = this.adapter.world.observe.filter(
-        (rule) => rule.kind === desired.kind && !(this.withhold?.what === 'fact' && this.withhold.key === key && this.withhold.fact === rule.fact),
+        (rule) =>
+          rule.kind === desired.kind &&
+          !this.withdrawn.has(`${key}\u0000${rule.fact}`) &&
+          !(this.withhold?.what === 'fact' && this.withhold.key === key && this.withhold.fact === rule.fact),
       );
       if (stalled && existing) {
         this.observed.set(key, stall(existing, desired));
@@ -137,6 +141,20 @@ class World {
     const xrReady = answer.compositeReady !== 'Unspecified' ? answer.compositeReady === 'True' : marks.every((mark) => mark === 'True');
     this.xr.status = { ...answer.status, conditions: [condition('Ready', xrReady, xrReady ? 'Available' : 'Creating')] };
     return { dropped, xrReady };
+  }
+
+  /** One cloud fact disappears from the existing resources that carry it (of one role, if given); their conditions stay. */
+  private withdrawFact(fact: string, role: string | undefined): void {
+    for (const [key, resource] of this.observed) {
+      if (role !== undefined && this.role(key) !== role) continue;
+      const rules = this.adapter.world.observe.filter((rule) => rule.fact === fact && rule.kind === resource.kind);
+      if (rules.length === 0) continue;
+      this.withdrawn.add(`${key}\u0000${fact}`);
+      let withdrawn = resource;
+      for (const rule of rules) for (const dotted of Object.keys(rule.set)) withdrawn = withoutPath(withdrawn, splitPath(dotted));
+      this.observed.set(key, withdrawn);
+      this.sources.delete(key);
+    }
   }
 
   private forget(key: string): void {
@@ -160,6 +178,16 @@ class World {
         break;
       case 'restore-credentials':
         this.credentialsPresent = this.withhold?.what !== 'credentials';
+        this.credentialsUsable = true;
+        this.credentials = worldCredentials(this.adapter, this.scenario);
+        break;
+      case 'break-credentials':
+        // Requirements still find the ProviderConfig, with its new content; nothing reconciles through it.
+        this.credentialsUsable = false;
+        this.credentials = brokenCredentials(this.adapter, this.scenario);
+        break;
+      case 'withdraw-fact':
+        this.withdrawFact(perturbation.fact!, perturbation.role);
         break;
       case 'unready':
         this.unready.add(perturbation.role!);
@@ -278,6 +306,7 @@ export async function simulate(call: Caller, adapter: Adapter, scenario: Scenari
     provider: adapter.name,
     scenario: scenario.name,
     xr: { name: world.xr.metadata.name, namespace: String(world.xr.metadata.namespace), uid: String(world.xr.metadata.uid) },
+    credentials: world.credentialsRef,
     steps: [],
     converged: null,
     perturbations: [],
@@ -303,10 +332,11 @@ export async function simulate(call: Caller, adapter: Adapter, scenario: Scenari
       const record: PerturbationRecord = {
         do: perturbation.do,
         ...(perturbation.role ? { role: perturbation.role } : {}),
+        ...(perturbation.fact ? { fact: perturbation.fact } : {}),
         from: trace.steps.length,
         to: trace.steps.length + perturbation.steps - 1,
       };
-      const phase = perturbation.role ? `${perturbation.do} ${perturbation.role}` : perturbation.do;
+      const phase = [perturbation.do, perturbation.role, perturbation.fact].filter(Boolean).join(' ');
       for (let n = 0; n < perturbation.steps; n += 1) {
         trace.steps.push((await reconcile(world, call, trace.steps.length, phase, options.onStep, trace.steps.at(-1)?.requirements)).step);
       }

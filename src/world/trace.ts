@@ -48,6 +48,7 @@ export interface StepRecord {
 export interface PerturbationRecord {
   do: string;
   role?: string;
+  fact?: string;
   /** Steps that followed it, by index. */
   from: number;
   to: number;
@@ -57,6 +58,8 @@ export interface Trace {
   provider: string;
   scenario: string;
   xr: { name: string; namespace: string; uid: string };
+  /** The XR's cloud credentials (its ProviderConfig): what makes a resource a cloud resource. Default ClusterProviderConfig/default. */
+  credentials?: { kind: string; name: string };
   steps: StepRecord[];
   /** The first step whose answer no longer changes, or null when the step cap came first. */
   converged: { step: number; xrReady: boolean } | null;

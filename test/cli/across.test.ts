@@ -194,8 +194,8 @@ it(
       `rule:provider-configs-read-kubeconfig:${FOURTH}/converge:provider-config-helm`,
     ]);
     const presence = find(report, `div:converge:provider-config-helm:presence:${FOURTH}`);
-    expect(presence).toMatchObject({ class: 'behavioral', subject: 'provider-config-helm', consensus: true });
-    expect(presence.values).toEqual({ eks: true, [FOURTH]: false, gke: true, nebius: true });
+    expect(presence).toMatchObject({ class: 'behavioral', subject: 'provider-config-helm', consensus: 'composed' });
+    expect(presence.values).toEqual({ eks: 'composed', [FOURTH]: 'absent', gke: 'composed', nebius: 'composed' });
     expect(find(report, `rule:provider-configs-read-kubeconfig:${FOURTH}/converge:provider-config-helm`)).toMatchObject({
       type: 'rule',
       class: 'contract',
@@ -318,6 +318,54 @@ it(
       { kind: 'ProviderConfig', select: { name: 'team-a' }, satisfied: false },
     ]);
     expect(find(report, `div:custom-credentials:events:events:${FOURTH}`).values![FOURTH]).toEqual(['Normal: Waiting for {cloud} ProviderConfig team-a']);
+  },
+  SLOW,
+);
+
+describe('the perturbation scenarios catch what only they show', () => {
+  const scenarios = ['cluster-lost', 'credentials-broken'];
+
+  it('pools not kept when the cluster leaves observed state, and a consumer dropped when the credentials become unusable', async () => {
+    const seed = { composer: [...SEEDS.poolsNotKeptOnClusterLoss.composer, ...SEEDS.bindingDroppedOnUnusableCredentials.composer] };
+    const report = await seededDiff(seed, scenarios);
+    expect(ids(report.findings)).toEqual([
+      `div:cluster-lost:then[0] delete cluster:outcome:${FOURTH}`,
+      `div:credentials-broken:then[0] break-credentials:outcome:${FOURTH}`,
+      `rule:credentials-loss-drops-nothing:${FOURTH}/credentials-broken:iam-binding`,
+      `rule:nothing-dropped:${FOURTH}/cluster-lost:nodepool-gpu`,
+      `rule:nothing-dropped:${FOURTH}/cluster-lost:nodepool-system`,
+    ]);
+    const lost = find(report, `div:cluster-lost:then[0] delete cluster:outcome:${FOURTH}`);
+    expect((lost.values as Record<string, { dropped: string[] }>)[FOURTH]!.dropped).toEqual(['node-pool', 'system-pool']);
+    expect((lost.consensus as { dropped: string[] }).dropped).toEqual([]);
+    const broken = find(report, `div:credentials-broken:then[0] break-credentials:outcome:${FOURTH}`);
+    expect((broken.values as Record<string, { dropped: string[] }>)[FOURTH]!.dropped).toEqual(['cloud-resource']);
+  }, SLOW);
+});
+
+it(
+  'a core ConfigMap composed directly and marked ready on compose is neither cloud nor in-cluster: no rule fires, nothing diverges',
+  async () => {
+    const scenarios = ['converge', 'never-ready'];
+    const built = await project(SEEDS.coreConfigMap, scenarios);
+    const { exitCode, stderr, report } = await built.diff(scenarios);
+    expect(stderr).toBe('');
+    expect(report.findings).toEqual([]);
+    expect(exitCode).toBe(0);
+    // The seed really composed it, marked on compose, with no ProviderConfig.
+    const golden = parse(readFileSync(`${built.dir}/goldens/${FOURTH}/never-ready.yaml`, 'utf8')) as { resources: Record<string, Record<string, unknown>> };
+    expect(golden.resources.settings).toMatchObject({ role: 'settings', plane: 'neither', kind: 'ConfigMap', readyBy: 'composed' });
+    expect(golden.resources.settings).not.toHaveProperty('providerConfigRef');
+  },
+  SLOW,
+);
+
+it(
+  'a Helm Release through the per-cluster ProviderConfig with Delete: contract in-cluster-no-delete naming it, and nothing else',
+  async () => {
+    const report = await seededDiff(SEEDS.releaseDeletes, ['converge']);
+    expect(ids(report.findings)).toEqual([`rule:in-cluster-no-delete:${FOURTH}/converge:gpu-operator`]);
+    expect(report.findings[0]!.message).toBe('in-cluster-no-delete: gpu-operator has management policies ["Observe","Create","Update","Delete"], which include Delete');
   },
   SLOW,
 );

@@ -58,7 +58,7 @@ const keyOf = (doc: Record<string, unknown>) =>
   ((doc.metadata as { annotations?: Record<string, string> } | undefined)?.annotations ?? {})[RESOURCE_NAME];
 
 describe.concurrent('drift list', () => {
-  it('lists the three providers and seven scenarios', async () => {
+  it('lists the bundled providers and ten scenarios', async () => {
     const run = await drift(['list']);
     expect(run.exitCode).toBe(0);
     expect(run.stderr).toBe('');
@@ -66,16 +66,21 @@ describe.concurrent('drift list', () => {
     const providers = lines.slice(lines.indexOf('providers:') + 1, lines.indexOf('scenarios:'));
     const scenarios = lines.slice(lines.indexOf('scenarios:') + 1);
     expect(providers.map((line) => line.trim().split(/\s+/))).toEqual([
+      ['aks', 'AKSCluster', 'providers/aks/provider.yaml'],
       ['eks', 'EKSCluster', 'providers/eks/provider.yaml'],
       ['gke', 'GKECluster', 'providers/gke/provider.yaml'],
       ['nebius', 'NebiusCluster', 'providers/nebius/provider.yaml'],
+      ['vultr', 'VultrCluster', 'providers/vultr/provider.yaml'],
     ]);
     expect(scenarios.map((line) => line.trim().split(/\s+/)[0])).toEqual([
+      'cluster-lost',
       'cluster-regresses',
       'converge',
+      'credentials-broken',
       'credentials-lost',
       'credentials-missing',
       'custom-credentials',
+      'fact-withdrawn',
       'never-ready',
       'two-pools',
     ]);
@@ -182,16 +187,16 @@ describe.concurrent('drift render', () => {
   });
 
   it('rejects an unknown provider with exit code 2, naming the known ones', async () => {
-    const run = await drift(['render', '--provider', 'aks', '--scenario', 'converge']);
+    const run = await drift(['render', '--provider', 'ibm', '--scenario', 'converge']);
     expect(run.exitCode).toBe(2);
     expect(run.stdout).toBe('');
-    expect(run.stderr).toBe('drift: no provider named "aks"; known: eks, gke, nebius');
+    expect(run.stderr).toBe('drift: no provider named "ibm"; known: aks, eks, gke, nebius, vultr');
   });
 
   it('rejects an unknown scenario with exit code 2, naming the known ones', async () => {
     const run = await drift(['render', '--provider', 'gke', '--scenario', 'nope']);
     expect(run.exitCode).toBe(2);
-    expect(run.stderr).toContain('no scenario named "nope"; known: cluster-regresses, converge,');
+    expect(run.stderr).toContain('no scenario named "nope"; known: cluster-lost, cluster-regresses, converge,');
   });
 
   it('rejects a bad config with exit code 2 and file:line:col', async () => {

@@ -2,6 +2,8 @@
  * The bundled providers against the bundled scenarios, through the real Python functions. The matrix
  * starts once for the file; the determinism check runs it a second time.
  */
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadProject, selectProject } from '../../src/config/load.js';
 import type { Project } from '../../src/config/types.js';
@@ -10,8 +12,11 @@ import type { RunFunctionRequest } from '@crossplane-org/function-sdk-typescript
 import type { StepRecord, Trace } from '../../src/world/trace.js';
 import { REPO } from '../helpers/project.js';
 
-const PROVIDERS = ['eks', 'gke', 'nebius'];
-const SCENARIOS = ['cluster-regresses', 'converge', 'credentials-lost', 'credentials-missing', 'custom-credentials', 'never-ready', 'two-pools'];
+/** Every bundled provider: a folder of providers/ with an adapter. */
+const PROVIDERS = readdirSync(path.join(REPO, 'providers'))
+  .filter((name) => existsSync(path.join(REPO, 'providers', name, 'provider.yaml')))
+  .sort();
+const SCENARIOS = ['cluster-lost', 'cluster-regresses', 'converge', 'credentials-broken', 'credentials-lost', 'credentials-missing', 'custom-credentials', 'fact-withdrawn', 'never-ready', 'two-pools'];
 
 let project: Project;
 let result: MatrixResult;
@@ -28,10 +33,15 @@ function trace(provider: string, scenario: string): Trace {
   return found!;
 }
 
-/** Resources of provider-kubernetes and provider-helm live in the workload cluster; everything else is the cloud's. */
+/**
+ * Resources of provider-kubernetes and provider-helm live in the workload cluster, and a core object
+ * (apiVersion without a group, e.g. Vultr's ConfigMap) is composed into the control plane directly;
+ * everything else is the cloud's.
+ */
 function isCloudResource(resource: Record<string, unknown>): boolean {
-  const group = String(resource.apiVersion).split('/')[0]!;
-  return group !== 'kubernetes.m.crossplane.io' && group !== 'helm.m.crossplane.io';
+  const apiVersion = String(resource.apiVersion);
+  const group = apiVersion.split('/')[0]!;
+  return apiVersion.includes('/') && group !== 'kubernetes.m.crossplane.io' && group !== 'helm.m.crossplane.io';
 }
 
 function readyMarks(step: StepRecord): Record<string, string> {
@@ -58,9 +68,12 @@ describe('the real matrix', () => {
     expect(step.xrReady).toBe(true);
     const marks = readyMarks(step);
     expect(Object.keys(marks).length).toBeGreaterThan(5);
-    for (const key of ['cluster', 'nodepool-system', 'nodepool-gpu', 'provider-config-kubernetes', 'storage-class-rwx']) {
+    for (const key of ['cluster', 'nodepool-gpu', 'provider-config-kubernetes', 'storage-class-rwx']) {
       expect(marks).toHaveProperty(key);
     }
+    // The system pool is composed on its own, or inline in the cluster resource (AKS, Vultr).
+    const inline = JSON.stringify(step.resources.cluster!.resource).includes('"modelplane.ai/pool":"system"');
+    expect('nodepool-system' in marks || inline, 'a system pool').toBe(true);
     expect(Object.values(marks).every((mark) => mark === 'True'), JSON.stringify(marks)).toBe(true);
     // The XR as observed carries the derived Ready condition and the status the contract requires.
     const status = step.xr.status as { conditions: Array<{ type: string; status: string }>; secrets: Array<{ type: string }>; cache: unknown };
@@ -200,5 +213,63 @@ describe('requests as they were sent', () => {
     // for the steps after, and must not have rewritten what was sent before.
     expect(clusterReady(from - 1)).toBe('True');
     expect(clusterReady(from + 1)).toBe('False');
+  });
+});
+
+type Conditions = { status?: { conditions?: Array<{ type: string; status: string }> } };
+const conditionOf = (resource: unknown, type: string) => (resource as Conditions).status?.conditions?.find((c) => c.type === type)?.status;
+
+/** The requests one cell sent, by step: what the function observed after each perturbation. */
+async function sent(provider: string, scenario: string): Promise<{ t: Trace; requests: Map<number, RunFunctionRequest> }> {
+  const requests = new Map<number, RunFunctionRequest>();
+  const { traces } = await runMatrix(selectProject(project, [provider], [scenario]), { onStep: (_cell, step, request) => requests.set(step, request) });
+  expect(traces[0]!.error).toBeUndefined();
+  return { t: traces[0]!, requests };
+}
+
+describe('perturbations as the world applies them', () => {
+  it.each(PROVIDERS.flatMap((p) => ['cluster-lost', 'credentials-broken', 'fact-withdrawn'].map((s) => [p, s])))('%s %s: the bundled function drops nothing and the XR ends Ready', (provider, scenario) => {
+    const t = trace(provider, scenario);
+    expect(t.perturbations).toHaveLength(1);
+    for (const step of t.steps) expect(step.dropped, `step ${step.index}`).toEqual([]);
+    expect(t.steps.at(-1)!.xrReady).toBe(true);
+  });
+
+  it('gke credentials-broken: the requirement still finds the ProviderConfig, with its new content; cloud resources keep their state with Synced False', async () => {
+    const { t, requests } = await sent('gke', 'credentials-broken');
+    const from = t.perturbations[0]!.from;
+    const found = (step: number) => requests.get(step)!.requiredResources['gcp-provider-config']!.items.map((item) => item.resource as { spec: { credentials: Record<string, unknown> } });
+    expect(found(from - 1)[0]!.spec.credentials).toMatchObject({ source: 'Secret', secretRef: expect.any(Object) });
+    expect(found(from)).toHaveLength(1);
+    expect(found(from)[0]!.spec.credentials).toEqual({ source: 'InjectedIdentity' });
+    for (const step of t.steps.slice(from)) expect(step.satisfied).toEqual(['gcp-provider-config']);
+    const network = (step: number) => requests.get(step)!.observed!.resources.network!.resource;
+    expect([conditionOf(network(from - 1), 'Ready'), conditionOf(network(from - 1), 'Synced')]).toEqual(['True', 'True']);
+    expect([conditionOf(network(from + 1), 'Ready'), conditionOf(network(from + 1), 'Synced')]).toEqual(['True', 'False']);
+    // The Kubernetes ProviderConfig is not reconciled through the cloud credentials: untouched.
+    expect(requests.get(from + 1)!.observed!.resources['provider-config-kubernetes']!.resource).toEqual(requests.get(from - 1)!.observed!.resources['provider-config-kubernetes']!.resource);
+  });
+
+  it('gke fact-withdrawn: the network loses its external name and keeps its conditions; the StorageClass built from it stays', async () => {
+    const { t, requests } = await sent('gke', 'fact-withdrawn');
+    const from = t.perturbations[0]!.from;
+    const network = (step: number) => requests.get(step)!.observed!.resources.network!.resource as { metadata: { annotations: Record<string, string> }; status: unknown };
+    expect(network(from - 1).metadata.annotations).toHaveProperty(['crossplane.io/external-name']);
+    for (const step of [from, from + 1, from + 2]) {
+      expect(network(step).metadata.annotations, `step ${step}`).not.toHaveProperty(['crossplane.io/external-name']);
+      expect(network(step).status).toEqual(network(from - 1).status);
+    }
+    for (const step of t.steps.slice(from)) expect(step.resources).toHaveProperty(['storage-class-rwx']);
+  });
+
+  it('nebius cluster-lost: the function observes no cluster, keeps its node pools, and composes the cluster again', async () => {
+    const { t, requests } = await sent('nebius', 'cluster-lost');
+    const from = t.perturbations[0]!.from;
+    expect(Object.keys(requests.get(from - 1)!.observed!.resources)).toContain('cluster');
+    expect(Object.keys(requests.get(from)!.observed!.resources)).not.toContain('cluster');
+    expect(Object.keys(requests.get(from)!.observed!.resources)).toEqual(expect.arrayContaining(['nodepool-gpu', 'nodepool-system']));
+    expect(t.steps[from]!.resources).toHaveProperty(['nodepool-gpu']);
+    expect(t.steps[from]!.resources.cluster!.ready).not.toBe('True'); // a new cluster is not Ready yet
+    expect(Object.keys(requests.get(from + 1)!.observed!.resources)).toContain('cluster');
   });
 });

@@ -101,10 +101,21 @@ describe('compareAcross: consensus and outliers', () => {
     const findings = across([goodSkeleton('a'), goodSkeleton('b', 'converge', { resources: { 'provider-config-helm': undefined } }), goodSkeleton('c')]);
     const presence = findings.filter((finding) => finding.subject === 'provider-config-helm');
     expect(presence).toEqual([
-      expect.objectContaining({ id: 'div:converge:provider-config-helm:presence:b', class: 'behavioral', values: { a: true, b: false, c: true }, consensus: true }),
+      expect.objectContaining({ id: 'div:converge:provider-config-helm:presence:b', class: 'behavioral', values: { a: 'composed', b: 'absent', c: 'composed' }, consensus: 'composed' }),
     ]);
     // The other thing that changes: one reader of the kubeconfig fewer.
     expect(ids(findings)).toEqual(['div:converge:kubeconfig:readers:b', 'div:converge:provider-config-helm:presence:b']);
+  });
+
+  it('compares presence as composed / inline / absent: a system pool inline in the cluster is not absent, and takes no part in the other facets', () => {
+    const inline = goodSkeleton('aks', 'converge', { resources: { 'nodepool-system': undefined }, inline: { 'system-pool': 'cluster' } });
+    const absent = goodSkeleton('d', 'converge', { resources: { 'nodepool-system': undefined } });
+    // Four of six compose it: a convention (two thirds), and each other value diverges on its own.
+    const findings = across([goodSkeleton('a'), goodSkeleton('b'), goodSkeleton('c'), goodSkeleton('e'), inline, absent]);
+    expect(ids(findings)).toEqual(['div:converge:system-pool:presence:aks', 'div:converge:system-pool:presence:d']);
+    expect(findings[0]!.values).toEqual({ a: 'composed', aks: 'inline', b: 'composed', c: 'composed', d: 'absent', e: 'composed' });
+    // A role composed by a resource of its own is composed, whatever else declares it.
+    expect(across([goodSkeleton('a', 'converge', { inline: { 'system-pool': 'cluster' } }), goodSkeleton('b'), goodSkeleton('c')])).toEqual([]);
   });
 
   it('classes a different key pattern for the same role as stylistic', () => {

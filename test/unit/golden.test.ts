@@ -7,6 +7,7 @@ import { SKELETON_VERSION, type ResourceSkeleton, type Skeleton } from '../../sr
 
 const storageClass: ResourceSkeleton = {
   role: 'cache-storage-class',
+  plane: 'in-cluster',
   apiVersion: 'kubernetes.m.crossplane.io/v1alpha1',
   kind: 'Object',
   appears: 1,
@@ -20,6 +21,7 @@ const storageClass: ResourceSkeleton = {
 function cloud(kind: string, appears = 0, ready = 1): ResourceSkeleton {
   return {
     role: kind.toLowerCase(),
+    plane: 'cloud',
     apiVersion: 'compute.gcp.m.upbound.io/v1beta1',
     kind,
     appears,

@@ -29,11 +29,11 @@ function without(key: string, base: Skeleton = goodSkeleton('gke')): Skeleton {
   return { ...base, resources };
 }
 
-/** The good skeleton of a world where nothing becomes Ready: cloud resources unmarked, in-cluster ones marked. */
+/** The good skeleton of a world where nothing becomes Ready: cloud resources unmarked, the others marked. */
 function neverReady(): Skeleton {
   const base = goodSkeleton('gke', 'never-ready', { converged: { step: 2, xrReady: false } });
   for (const resource of Object.values(base.resources)) {
-    if (!/\.crossplane\.io\//.test(`${resource.apiVersion}/`)) Object.assign(resource, { ready: null, readyBy: null });
+    if (resource.plane === 'cloud') Object.assign(resource, { ready: null, readyBy: null });
   }
   return base;
 }
@@ -59,7 +59,7 @@ function teamA(overrides: Parameters<typeof goodSkeleton>[2] = {}): Skeleton {
     ...overrides,
   });
   for (const resource of Object.values(skeleton.resources)) {
-    if (!/\.crossplane\.io\//.test(`${resource.apiVersion}/`)) resource.providerConfigRef = { kind: 'ProviderConfig', name: 'team-a' };
+    if (resource.plane === 'cloud') resource.providerConfigRef = { kind: 'ProviderConfig', name: 'team-a' };
   }
   return skeleton;
 }

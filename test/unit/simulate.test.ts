@@ -11,9 +11,10 @@ const adapter: Adapter = {
   file: '/nowhere/provider.yaml',
   dir: '/nowhere',
   function: { command: [], cwd: '/nowhere', env: {} },
-  xr: { apiVersion: 'example.org/v1', kind: 'Cluster', spec: {}, nodePool: {}, gpus: {} },
-  world: { credentials: [], observe: [] },
+  xr: { apiVersion: 'example.org/v1', kind: 'Cluster', spec: {}, gpus: {}, ignore: {} },
+  world: { credentials: [], observe: [], brokenCredentials: {} },
   roles: {},
+  inline: {},
   values: {},
 };
 
@@ -76,7 +77,7 @@ describe('simulate: the requirements loop', () => {
 // ---- the world: what a scripted function's answers become in the next request ---------------------------
 
 const CREDENTIALS = { apiVersion: 'example.org/v1', kind: 'ClusterProviderConfig', metadata: { name: 'default' } };
-const withCredentials: Adapter = { ...adapter, world: { credentials: [CREDENTIALS], observe: [] } };
+const withCredentials: Adapter = { ...adapter, world: { credentials: [CREDENTIALS], observe: [], brokenCredentials: {} } };
 
 type Body = Record<string, unknown>;
 const network = (extra: Body = {}): Body => ({ apiVersion: 'example.org/v1', kind: 'Network', spec: { providerConfigRef: { kind: 'ClusterProviderConfig', name: 'default' } }, ...extra });

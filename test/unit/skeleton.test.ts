@@ -125,7 +125,7 @@ describe('skeletonize: resources', () => {
     });
   });
 
-  it('maps keys to roles through the adapter roles and the scenario pools; unknown keys play themselves', () => {
+  it('infers roles from the resources, lets the adapter roles override them; unknown keys play themselves', () => {
     const t = trace([
       step(0, {
         resources: {
@@ -133,14 +133,16 @@ describe('skeletonize: resources', () => {
           'nodepool-inference': desired(res('NodeGroup')),
           'nodepool-other': desired(res('NodeGroup')),
           'iam-binding': desired(res('ProjectIAMMember')),
+          'private-network': desired(res('Network')),
         },
       }),
     ]);
-    const { resources } = skeleton(t, { adapter: { roles: { 'subnet-{zone}': 'subnet' }, values: {} }, pools: ['inference'] });
-    expect(resources['subnet-a']!.role).toBe('subnet');
+    const { resources } = skeleton(t, { adapter: { roles: { 'private-network': 'private-network' }, values: {} }, pools: ['inference'] });
+    expect(resources['subnet-a']).toMatchObject({ role: 'subnet', plane: 'cloud' });
     expect(resources['nodepool-inference']!.role).toBe('node-pool');
-    expect(resources['nodepool-other']!.role).toBe('nodepool-other'); // not one of the scenario's pools
+    expect(resources['nodepool-other']!.role).toBe('system-pool'); // a pool serving none of the scenario's pools
     expect(resources['iam-binding']!.role).toBe('iam-binding');
+    expect(resources['private-network']!.role).toBe('private-network'); // the override beats the kind
   });
 
   it('takes the facets from the latest converge step that holds the key', () => {
@@ -157,12 +159,15 @@ describe('skeletonize: resources', () => {
         },
         'kubernetes.m.crossplane.io/v1alpha1',
       );
+    // The ProviderConfig the Object is applied through, composed beside it: that makes the Object in-cluster.
+    const providerConfig = desired({ apiVersion: 'kubernetes.m.crossplane.io/v1alpha1', kind: 'ProviderConfig', metadata: { name: 'demo' }, spec: {} }, 'True');
     const t = trace([
-      step(0, { resources: { 'storage-class-rwx': desired(object(['Observe']), 'True') } }),
-      step(1, { resources: { 'storage-class-rwx': desired(object(['Observe', 'Create', 'Update', 'LateInitialize']), 'True') } }),
+      step(0, { resources: { 'storage-class-rwx': desired(object(['Observe']), 'True'), pc: providerConfig } }),
+      step(1, { resources: { 'storage-class-rwx': desired(object(['Observe', 'Create', 'Update', 'LateInitialize']), 'True'), pc: providerConfig } }),
     ]);
     expect(skeleton(t).resources['storage-class-rwx']).toMatchObject({
       role: 'cache-storage-class',
+      plane: 'in-cluster',
       providerConfigRef: { kind: 'ProviderConfig', name: '{xr}' },
       managementPolicies: ['Observe', 'Create', 'Update', 'LateInitialize'],
       readinessPolicy: 'SuccessfulCreate',

@@ -1,4 +1,4 @@
-import { isInCluster, type Rule } from './types.js';
+import type { Rule } from './types.js';
 
 export const noEarlyReady: Rule = {
   id: 'no-early-ready',
@@ -6,7 +6,7 @@ export const noEarlyReady: Rule = {
   rationale: 'Marking a cloud resource ready on compose makes the XR Ready before its infrastructure exists.',
   check({ skeleton, scenario }) {
     return Object.entries(skeleton.resources)
-      .filter(([, resource]) => !isInCluster(resource.apiVersion) && resource.ready !== null)
+      .filter(([, resource]) => resource.plane === 'cloud' && resource.ready !== null)
       .filter(([, resource]) => scenario.world.ready === 'none' || resource.readyBy === 'composed')
       .map(([key, resource]) => ({
         subject: key,

@@ -23,4 +23,3 @@ export interface Rule {
   check(context: RuleContext): Violation[];
 }
 
-export { isInCluster } from '../../skeleton/facets.js';
