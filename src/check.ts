@@ -10,6 +10,7 @@ import { packageFile } from './config/paths.js';
 import type { Project } from './config/types.js';
 import { readYamlFile } from './config/yamlFile.js';
 import { GoldenStore } from './goldens/store.js';
+import { parseGolden } from './goldens/format.js';
 import { parse } from 'yaml';
 import { SKELETON_VERSION, type Skeleton } from './skeleton/types.js';
 import { isCI } from './util/ci.js';
@@ -64,7 +65,7 @@ export async function check(project: Project, store: GoldenStore, options: Check
     const scenario = scenarios.get(skeleton.scenario)!;
     perCell.set(`${skeleton.provider}/${skeleton.scenario}`, [
       ...checkRules({ skeleton, scenario, ...(nondeterministic ? { nondeterministic } : {}) }),
-      ...compareGolden({ provider: skeleton.provider, scenario: skeleton.scenario, golden: store.read(skeleton.provider, skeleton.scenario), skeleton }),
+      ...compareGolden({ provider: skeleton.provider, scenario: skeleton.scenario, golden: store.read(skeleton.provider, skeleton.scenario), skeleton, parse: (text) => parseGolden(text, path.relative(project.config.root, store.file(skeleton.provider, skeleton.scenario))) }),
     ]);
   };
   const analysis = await analyze(project, { ...options, onSkeleton });
