@@ -5,7 +5,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadProject, selectProject } from '../../src/config/load.js';
 import type { Project } from '../../src/config/types.js';
-import { runMatrix, type MatrixResult } from '../../src/render/matrix.js';
+import { runProject, type ProviderRun } from '../../src/pipeline/run.js';
+import { FunctionProcess } from '../../src/render/process.js';
+import { buildRequest } from '../../src/world/protocol.js';
+import { simulate } from '../../src/world/simulate.js';
+import { buildXR } from '../../src/world/xr.js';
 import type { RunFunctionRequest } from '@crossplane-org/function-sdk-typescript';
 import type { StepRecord, Trace } from '../../src/world/trace.js';
 import { REPO } from '../helpers/project.js';
@@ -14,11 +18,23 @@ const PROVIDERS = ['eks', 'gke', 'nebius'];
 const SCENARIOS = ['cluster-lost', 'cluster-regresses', 'converge', 'credentials-broken', 'credentials-lost', 'credentials-missing', 'custom-credentials', 'fact-withdrawn', 'never-ready', 'two-pools'];
 
 let project: Project;
-let result: MatrixResult;
+let result: Rendered;
+
+interface Rendered {
+  providers: ProviderRun[];
+  traces: Trace[];
+  calls: number;
+}
+
+/** The pipeline with neither replays nor ablations: each cell's main render only. */
+async function renderAll(p: Project): Promise<Rendered> {
+  const run = await runProject(p, { determinism: false, gating: false });
+  return { providers: run.providers, traces: run.cells.map((cell) => cell.trace), calls: run.calls };
+}
 
 beforeAll(async () => {
   project = await loadProject(undefined, REPO);
-  result = await runMatrix(project);
+  result = await renderAll(project);
 });
 
 function trace(provider: string, scenario: string): Trace {
@@ -42,7 +58,7 @@ describe('the real matrix', () => {
   it('renders every provider × scenario without an error', () => {
     expect(project.adapters.map((a) => a.name)).toEqual(PROVIDERS);
     expect(project.scenarios.map((s) => s.name)).toEqual(SCENARIOS);
-    expect(result.starts.map((s) => [s.provider, s.error])).toEqual(PROVIDERS.map((p) => [p, undefined]));
+    expect(result.providers.map((s) => [s.provider, s.error])).toEqual(PROVIDERS.map((p) => [p, undefined]));
     expect(result.traces.map((t) => `${t.provider}/${t.scenario}`)).toEqual(PROVIDERS.flatMap((p) => SCENARIOS.map((s) => `${p}/${s}`)));
     for (const t of result.traces) expect(t.error, `${t.provider}/${t.scenario}`).toBeUndefined();
     // Every step makes at least one call; repeated requests (shared scenario prefixes) are answered once.
@@ -167,7 +183,7 @@ describe('the real matrix', () => {
   });
 
   it('gives byte-identical traces when run again', async () => {
-    const again = await runMatrix(project);
+    const again = await renderAll(project);
     expect(again.traces).toHaveLength(result.traces.length);
     for (let i = 0; i < result.traces.length; i += 1) {
       const a = result.traces[i]!;
@@ -189,8 +205,15 @@ describe('requests as they were sent', () => {
   it('keeps a recorded request unchanged when a later perturbation changes the world', async () => {
     const recorded = new Map<number, RunFunctionRequest>();
     const one = selectProject(project, ['gke'], ['cluster-regresses']);
-    const { traces } = await runMatrix(one, { onStep: (_cell, step, request) => recorded.set(step, request) });
-    const t = traces[0]!;
+    const adapter = one.adapters[0]!;
+    const scenario = one.scenarios[0]!;
+    const fn = await FunctionProcess.start(adapter, { ...one.config.timeouts, probe: buildRequest(buildXR(adapter, scenario), new Map(), undefined) });
+    let t: Trace;
+    try {
+      t = await simulate((request) => fn.call(request), adapter, scenario, { maxSteps: one.config.maxSteps, onStep: (step, request) => recorded.set(step, request) });
+    } finally {
+      await fn.stop();
+    }
     const from = t.perturbations[0]!.from;
     const clusterReady = (step: number) => {
       const cluster = recorded.get(step)!.observed!.resources.cluster!.resource as { status: { conditions: Array<{ type: string; status: string }> } };
