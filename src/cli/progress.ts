@@ -8,7 +8,7 @@ import { compareText } from '../util/objects.js';
  * One live line per provider on a terminal (phase, scenarios rendered / total); nothing when stderr
  * is not a TTY or CI is set, so logs stay clean.
  */
-export function liveProgress(providers: string[]): OnEvent | undefined {
+function liveProgress(providers: string[]): OnEvent | undefined {
   if (!process.stderr.isTTY || isCI()) return undefined;
   const lines = new Map(providers.map((provider) => [provider, 'waiting']));
   const totals = new Map<string, number>();
@@ -53,7 +53,7 @@ export function liveProgress(providers: string[]): OnEvent | undefined {
 }
 
 /** --verbose: collects process start-up and per-render wall times from the run's events, printed once it ends. */
-export function timings(): { onEvent: OnEvent; print: () => void } {
+function timings(): { onEvent: OnEvent; print: () => void } {
   const events: RunEvent[] = [];
   return {
     onEvent: (event) => events.push(event),
