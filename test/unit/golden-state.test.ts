@@ -1,9 +1,13 @@
 /** The golden state over an in-memory environment: matches, counters, additions, obsolete goldens, prune, CRLF. */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import fg from 'fast-glob';
 import { describe, expect, it } from 'vitest';
 import { parseGolden, serializeGolden } from '../../src/goldens/format.js';
 import { MemoryEnvironment } from '../../src/goldens/memory.js';
 import { GoldenState, type GoldenScope } from '../../src/goldens/state.js';
 import { SKELETON_VERSION, type Skeleton } from '../../src/skeleton/types.js';
+import { REPO } from '../helpers/project.js';
 
 function skeleton(provider: string, scenario: string, ready = 1): Skeleton {
   return {
@@ -35,6 +39,17 @@ describe('golden files: one parser, one serializer', () => {
     const parsed = parseGolden(text, 'goldens/gke/converge.yaml');
     expect(parsed).toEqual({ ok: true, skeleton: original });
     expect(serializeGolden((parsed as { skeleton: Skeleton }).skeleton)).toBe(text);
+  });
+
+  it('every committed golden is valid against the schema and is its own canonical serialization', () => {
+    const files = fg.sync('*/*.yaml', { cwd: path.join(REPO, 'goldens') }).sort();
+    expect(files.length).toBeGreaterThan(0);
+    for (const file of files) {
+      const text = readFileSync(path.join(REPO, 'goldens', file), 'utf8');
+      const parsed = parseGolden(text, file);
+      expect(parsed.ok ? 'ok' : parsed.problem, file).toBe('ok');
+      expect(serializeGolden((parsed as { skeleton: Skeleton }).skeleton), file).toBe(text);
+    }
   });
 
   it('CRLF line endings parse to the same skeleton', () => {
