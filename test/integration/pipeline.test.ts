@@ -69,7 +69,7 @@ describe('runCell', () => {
     expect(incremental).toBeLessThan(alone.sent());
   });
 
-  it('gating ablations reuse the baseline answers: with the memo they cost a fraction of the calls', async () => {
+  it('gating ablations and intent probes reuse the baseline answers: the memo saves a good part of their calls', async () => {
     const memo = countingSession();
     let unmemoized = 0;
     const everyCall: ProviderSession = {
@@ -83,7 +83,10 @@ describe('runCell', () => {
     const a = await runCell(memo.session, scenario('converge'), { ...options, determinism: false });
     const b = await runCell(everyCall, scenario('converge'), { ...options, determinism: false });
     expect(a.gates).toEqual(b.gates);
-    expect(memo.sent()).toBeLessThan(unmemoized / 2);
+    expect(a.coverage).toEqual(b.coverage);
+    // Ablations share the baseline's steps until the withheld fact would show; intent probes change
+    // the XR, so they share less. Together, at least a quarter of the calls never reach the function.
+    expect(memo.sent()).toBeLessThan(unmemoized * 0.75);
   });
 });
 
