@@ -232,9 +232,18 @@ const conditionOf = (resource: unknown, type: string) => (resource as Conditions
 /** The requests one cell sent, by step: what the function observed after each perturbation. */
 async function sent(provider: string, scenario: string): Promise<{ t: Trace; requests: Map<number, RunFunctionRequest> }> {
   const requests = new Map<number, RunFunctionRequest>();
-  const { traces } = await runMatrix(selectProject(project, [provider], [scenario]), { onStep: (_cell, step, request) => requests.set(step, request) });
-  expect(traces[0]!.error).toBeUndefined();
-  return { t: traces[0]!, requests };
+  const one = selectProject(project, [provider], [scenario]);
+  const adapter = one.adapters[0]!;
+  const cell = one.scenarios[0]!;
+  const fn = await FunctionProcess.start(adapter, { ...one.config.timeouts, probe: buildRequest(buildXR(adapter, cell), new Map(), undefined) });
+  let t: Trace;
+  try {
+    t = await simulate((request) => fn.call(request), adapter, cell, { maxSteps: one.config.maxSteps, onStep: (step, request) => requests.set(step, request) });
+  } finally {
+    await fn.stop();
+  }
+  expect(t.error).toBeUndefined();
+  return { t, requests };
 }
 
 describe('perturbations as the world applies them', () => {

@@ -18,8 +18,8 @@ function skeleton(provider: string, scenario: string, ready = 1): Skeleton {
     requirements: { pc: { apiVersion: 'gcp.m.upbound.io/v1beta1', kind: 'ClusterProviderConfig', select: { name: 'default' }, satisfied: true } },
     status: { appears: 0, secrets: [{ type: 'Kubeconfig', name: '{xr}-kubeconfig', key: 'kubeconfig', appears: 0 }], cache: { storageClassName: 'modelplane-rwx', appears: 1 } },
     resources: {
-      cluster: { role: 'cluster', apiVersion: 'container.gcp.m.upbound.io/v1beta1', kind: 'Cluster', appears: 0, ready, readyBy: 'observed', labels: ['modelplane.ai/pool'] },
-      'nodepool-gpu': { role: 'node-pool', apiVersion: 'container.gcp.m.upbound.io/v1beta1', kind: 'NodePool', appears: 1, ready: null, readyBy: null, gatedOn: ['cluster.exists'] },
+      cluster: { role: 'cluster', plane: 'cloud', apiVersion: 'container.gcp.m.upbound.io/v1beta1', kind: 'Cluster', appears: 0, ready, readyBy: 'observed', labels: ['modelplane.ai/pool'] },
+      'nodepool-gpu': { role: 'node-pool', plane: 'cloud', apiVersion: 'container.gcp.m.upbound.io/v1beta1', kind: 'NodePool', appears: 1, ready: null, readyBy: null, gatedOn: ['cluster.exists'] },
     },
     events: [{ step: 0, severity: 'Normal', message: 'Waiting for {cloud} ClusterProviderConfig "default"' }],
     then: [{ do: 'remove-credentials', dropped: [], unmarked: ['cluster'], statusKept: true, xrReady: false, events: [] }],
