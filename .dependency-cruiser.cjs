@@ -18,8 +18,7 @@ const LAYERS = {
   render: '^src/render/',
   goldens: '^src/goldens/',
   github: '^src/github/',
-  // analyze.ts and check.ts orchestrate a run until src/pipeline/ replaces them.
-  pipeline: '^src/(pipeline/|analyze\\.ts$|check\\.ts$)',
+  pipeline: '^src/pipeline/',
   cli: '^src/cli/',
 };
 
@@ -50,7 +49,7 @@ const FUNCTION_PROCESSES = ['^src/render/process\\.ts$', '^src/render/reaper\\.t
 const CONFIG_READERS = ['^src/config/load\\.ts$', '^src/config/yamlFile\\.ts$', '^src/config/xrd\\.ts$'];
 
 /** The golden and accepted stores (goldens/<provider>/<scenario>.yaml, goldens/accepted.yaml). */
-const STORES = ['^src/goldens/store\\.ts$', '^src/goldens/accepted\\.ts$', '^src/check\\.ts$'];
+const STORES = ['^src/goldens/store\\.ts$', '^src/goldens/accepted\\.ts$'];
 
 /** CLI input and output: reports written with --output, reports read by `drift comment`, accepted.yaml edits, --version. */
 const CLI_OUTPUT = ['^src/cli/diff\\.ts$', '^src/cli/comment\\.ts$', '^src/cli/accept\\.ts$', '^src/cli/main\\.ts$'];

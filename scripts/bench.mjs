@@ -10,9 +10,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { stringify } from 'yaml';
-import { check } from '../dist/check.js';
 import { loadProject } from '../dist/config/load.js';
-import { GoldenStore } from '../dist/goldens/store.js';
+import { diffProject } from '../dist/pipeline/diff.js';
 import { FunctionProcess } from '../dist/render/process.js';
 import { buildRequest } from '../dist/world/protocol.js';
 import { buildXR } from '../dist/world/xr.js';
@@ -82,11 +81,11 @@ function childMemorySampler() {
   };
 }
 
+/** What `drift diff` runs: the pipeline over every provider × scenario, then the run's findings. */
 async function full(project) {
-  const store = new GoldenStore(path.resolve(project.config.root, project.config.goldens));
   return measured(async () => {
-    const result = await check(project, store, { filtered: false });
-    return { calls: result.analysis.calls, findings: result.findings.filter((f) => !f.accepted).length };
+    const result = await diffProject({ full: project, project, filters: { providers: [], scenarios: [] } });
+    return { calls: result.run.calls, findings: result.findings.filter((f) => !f.accepted).length };
   });
 }
 

@@ -5,6 +5,7 @@
  *
  * Needs the Python venv in .venv; Vitest's global set-up builds drift.
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import pLimit from 'p-limit';
@@ -336,6 +337,36 @@ describe.concurrent('drift goldens through the CLI', () => {
     expect(prune.stdout).toContain(`0 added, 0 changed, ${SCENARIOS.length} unchanged, 1 removed`);
     expect(existsSync(obsolete)).toBe(false);
     expect(changedGoldens(before, hashGoldens(dir))).toEqual(['gke/no-such-scenario.yaml']);
+  }, SLOW);
+
+  it('temporary files a killed write left behind: the next update and diff remove them and never call them goldens', async () => {
+    const { dir } = fresh();
+    // The pid of a process that has exited: what a SIGKILLed drift leaves in its temporary file names.
+    const dead = spawnSync(process.execPath, ['-e', '']).pid!;
+    const half = 'skeleton: 1\nprovider: gk';
+    const leftovers = [`gke/converge.yaml.tmp-${dead}`, `accepted.yaml.tmp-${dead}`];
+    for (const file of leftovers) writeFileSync(path.join(dir, 'goldens', file), half);
+    // A write in progress belongs to a running process (here: this test's): it stays.
+    const inFlight = `gke/two-pools.yaml.tmp-${process.pid}`;
+    writeFileSync(path.join(dir, 'goldens', inFlight), half);
+
+    const update = await drift(['update', '--provider', 'gke', '--scenario', 'converge'], dir);
+    expect(update.exitCode, update.all).toBe(0);
+    expect(update.stdout).toBe('0 added, 0 changed, 1 unchanged\n');
+    for (const file of leftovers) {
+      expect(existsSync(path.join(dir, 'goldens', file)), file).toBe(false);
+      expect(update.stderr).toContain(`removed ${path.join('goldens', file)}, left by an interrupted write`);
+    }
+    expect(existsSync(path.join(dir, 'goldens', inFlight))).toBe(true);
+
+    const another = `eks/never-ready.yaml.tmp-${dead}`;
+    writeFileSync(path.join(dir, 'goldens', another), half);
+    const diff = await drift(['diff', '--provider', 'eks'], dir);
+    expect(diff.exitCode, diff.all).toBe(0);
+    expect(findingsIn(diff.stdout)).toEqual([]);
+    expect(existsSync(path.join(dir, 'goldens', another))).toBe(false);
+    rmSync(path.join(dir, 'goldens', inFlight));
+    expect(hashGoldens(dir)).toEqual(baselineHashes);
   }, SLOW);
 
   it('a golden written by another skeleton version is reported, and update rewrites it', async () => {

@@ -1,0 +1,27 @@
+/**
+ * Where golden files live, kept apart from what drift does with them (after Vitest's snapshot
+ * environment): the real one is the file system (store.ts), unit tests use one in memory
+ * (memory.ts). Paths are relative to the goldens folder, with `/` separators:
+ * `<provider>/<scenario>.yaml`, `accepted.yaml`.
+ */
+export interface GoldenEnvironment {
+  /** The goldens folder, as messages name it. */
+  readonly dir: string;
+  /** A file's text, or undefined when there is none. */
+  read(file: string): string | undefined;
+  /** Writes a whole file at once: a reader sees the old text or the new, never part of it. */
+  write(file: string, text: string): void;
+  remove(file: string): void;
+  /** Every `<provider>/<scenario>.yaml`, sorted. Never a leftover temporary file. */
+  list(): string[];
+  /** Removes what an interrupted write left behind, and says which files those were. */
+  sweep(): string[];
+}
+
+export const goldenFile = (provider: string, scenario: string): string => `${provider}/${scenario}.yaml`;
+
+/** `<provider>/<scenario>.yaml` back to its cell; undefined for anything else. */
+export function cellOf(file: string): { provider: string; scenario: string } | undefined {
+  const match = /^([^/]+)\/([^/]+)\.yaml$/.exec(file);
+  return match ? { provider: match[1]!, scenario: match[2]! } : undefined;
+}
