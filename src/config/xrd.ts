@@ -67,8 +67,8 @@ const XRD_SCHEMA = {
       required: ['group', 'names', 'versions'],
       properties: {
         group: { type: 'string' },
-        names: { type: 'object', required: ['kind'] },
-        versions: { type: 'array', minItems: 1, items: { type: 'object', required: ['name', 'schema'] } },
+        names: { type: 'object', required: ['kind'], properties: { kind: { type: 'string' } } },
+        versions: { type: 'array', minItems: 1, items: { type: 'object', required: ['name', 'schema'], properties: { name: { type: 'string' }, schema: { type: 'object' } } } },
       },
     },
   },
