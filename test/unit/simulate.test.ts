@@ -11,7 +11,7 @@ const adapter: Adapter = {
   file: '/nowhere/provider.yaml',
   dir: '/nowhere',
   function: { command: [], cwd: '/nowhere', env: {} },
-  xr: { apiVersion: 'example.org/v1', kind: 'Cluster', spec: {}, gpus: {}, ignore: {} },
+  xr: { apiVersion: 'example.org/v1', kind: 'Cluster', spec: { nodePools: '${pools.map(p, {"name": p.name, "nodeCount": p.nodeCount})}' }, gpus: {}, ignore: {} },
   world: { credentials: [], observe: [], brokenCredentials: {} },
   roles: {},
   inline: {},
