@@ -106,7 +106,7 @@ function syntheticProject(providers, scenarios) {
   mkdirSync(path.join(dir, 'scenarios'));
   const perturbations = [[], [{ do: 'remove-credentials', steps: 3 }], [{ do: 'unready', role: 'cluster', steps: 3 }], [{ do: 'delete', role: 'node-pool', steps: 3 }]];
   for (let i = 0; i < scenarios; i += 1) {
-    const pools = Array.from({ length: 1 + (i % 3) }, (_, p) => ({ name: `pool${p}`, gpu: p % 2 ? 'H100' : 'L4', gpuCount: 1 + p, nodeCount: 1, minNodeCount: 0, maxNodeCount: 4, zones: 1 + (p % 2) }));
+    const pools = Array.from({ length: 1 + (i % 3) }, (_, p) => ({ name: `pool${p}`, gpu: p % 2 ? 'H100' : 'L4', gpuCount: p % 2 ? 1 : 1 + ((p / 2) % 2), nodeCount: 1, minNodeCount: 0, maxNodeCount: 4, zones: 1 + (p % 2) }));
     const scenario = {
       description: `synthetic scenario ${i}`,
       xr: { nodePools: pools },
