@@ -10,9 +10,7 @@ from function.composer import Composer, InvalidSpecError
 class FunctionRunner(grpcv1.FunctionRunnerServiceServicer):
     """Runs the GKE composer for every reconcile of a GKECluster."""
 
-    async def RunFunction(  # noqa: N802 - name fixed by the gRPC service
-        self, req: fnv1.RunFunctionRequest, _context
-    ) -> fnv1.RunFunctionResponse:
+    async def RunFunction(self, req: fnv1.RunFunctionRequest, _context) -> fnv1.RunFunctionResponse:
         """Compose the desired state, or fail fatally when the XR cannot be composed."""
         rsp = response.to(req)
         try:

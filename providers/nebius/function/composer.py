@@ -80,7 +80,9 @@ class Composer:
         names = [pool.get("name") for pool in self.pools]
         for pool in self.pools:
             if not pool.get("name") or not pool.get("platform") or not pool.get("preset"):
-                raise InvalidSpecError("every spec.nodePools[] needs a name, a platform and a preset")
+                raise InvalidSpecError(
+                    "every spec.nodePools[] needs a name, a platform and a preset"
+                )
             zones = pool.get("zones", 1)
             if isinstance(zones, bool) or not isinstance(zones, int | float) or zones < 1:
                 raise InvalidSpecError(f"node pool {pool['name']}: zones must be at least 1")
@@ -121,7 +123,9 @@ class Composer:
         self._desire(
             "subnet",
             self._cloud(
-                VPC, "Subnet", {"name": self.name, "networkIdSelector": {"matchControllerRef": True}}
+                VPC,
+                "Subnet",
+                {"name": self.name, "networkIdSelector": {"matchControllerRef": True}},
             ),
         )
 
@@ -268,7 +272,10 @@ class Composer:
         """Ready: in-cluster resources once composed, Nebius resources once observed Ready."""
         for key in sorted(self.desired):
             observed = self.req.observed.resources.get(key)
-            if key in READY_WHEN_COMPOSED or resource.get_condition(observed, "Ready").status == "True":
+            if (
+                key in READY_WHEN_COMPOSED
+                or resource.get_condition(observed, "Ready").status == "True"
+            ):
                 self.rsp.desired.resources[key].ready = fnv1.READY_TRUE
 
     def _identity_secret(self) -> dict[str, str] | None:
@@ -285,7 +292,11 @@ class Composer:
         ]
         for ref in [credentials.get("secretRef", {}), *published]:
             if ref.get("name"):
-                return {"type": IDENTITY_SECRET_TYPE, "name": ref["name"], "key": ref.get("key", "")}
+                return {
+                    "type": IDENTITY_SECRET_TYPE,
+                    "name": ref["name"],
+                    "key": ref.get("key", ""),
+                }
         return None
 
     def _cloud(
