@@ -145,11 +145,15 @@ class Composer:
         )
 
     def compose_node_pools(self) -> None:
-        """The system pool plus one per spec pool, once the cluster they attach to exists."""
-        cluster_exists = "cluster" in self.req.observed.resources
+        """The system pool plus one NodePool per spec pool, once the cluster is observed.
+
+        A NodePool selects its cluster, which only resolves once the cluster exists; a pool
+        already observed is kept even if the cluster drops out of observed state.
+        """
         for pool in [SYSTEM_POOL, *self.pools]:
-            body = self._node_pool(pool) if cluster_exists else None
-            self._desire_or_keep(f"nodepool-{pool['name']}", body)
+            key = f"nodepool-{pool['name']}"
+            if "cluster" in self.req.observed.resources or key in self.req.observed.resources:
+                self._desire(key, self._node_pool(pool))
 
     def _node_pool(self, pool: dict) -> dict:
         """A NodePool spread over the pool's zones, labelled so workloads can target it."""
@@ -190,16 +194,25 @@ class Composer:
                 writeConnectionSecretToRef={"name": self.identity_secret},
             ),
         )
-        email = self._observed_fact("service-account", ("status", "atProvider", "email"))
+        # The binding needs the email GCP assigns the service account and the credentials'
+        # project; a binding already observed is kept with the member and project it was
+        # created with.
+        email = self._observed_fact("service-account", "status", "atProvider", "email")
         project = (self.provider_config or {}).get("spec", {}).get("projectID")
-        binding = None
-        if email and project:
-            binding = self._cloud(
+        member = f"serviceAccount:{email}" if email else None
+        if not (member and project):
+            member = self._observed_fact("iam-binding", "spec", "forProvider", "member")
+            project = self._observed_fact("iam-binding", "spec", "forProvider", "project")
+        if not (member and project):
+            return
+        self._desire(
+            "iam-binding",
+            self._cloud(
                 CLOUDPLATFORM,
                 "ProjectIAMMember",
-                {"project": project, "role": NODE_ROLE, "member": f"serviceAccount:{email}"},
-            )
-        self._desire_or_keep("iam-binding", binding)
+                {"project": project, "role": NODE_ROLE, "member": member},
+            ),
+        )
 
     def compose_provider_configs(self) -> None:
         """Kubernetes and Helm ProviderConfigs that reach the workload cluster by kubeconfig."""
@@ -226,18 +239,28 @@ class Composer:
             )
 
     def compose_storage_class(self) -> None:
-        """The Filestore RWX StorageClass; Filestore must be told the network by its GCP name."""
-        network = self._observed_fact("network", ("metadata", "annotations", EXTERNAL_NAME))
-        body = None
-        if network:
-            manifest = {
-                "apiVersion": "storage.k8s.io/v1",
-                "kind": "StorageClass",
-                "metadata": {"name": STORAGE_CLASS},
-                "provisioner": "filestore.csi.storage.gke.io",
-                "parameters": {"tier": "standard", "network": network},
-            }
-            body = {
+        """The Filestore RWX StorageClass, once GCP has assigned the network's name.
+
+        Filestore must be told the network by its GCP name, the observed network's external
+        name; a StorageClass already observed is kept with the network it was created with.
+        """
+        network = self._observed_fact(
+            "network", "metadata", "annotations", EXTERNAL_NAME
+        ) or self._observed_fact(
+            "storage-class-rwx", "spec", "forProvider", "manifest", "parameters", "network"
+        )
+        if not network:
+            return
+        manifest = {
+            "apiVersion": "storage.k8s.io/v1",
+            "kind": "StorageClass",
+            "metadata": {"name": STORAGE_CLASS},
+            "provisioner": "filestore.csi.storage.gke.io",
+            "parameters": {"tier": "standard", "network": network},
+        }
+        self._desire(
+            "storage-class-rwx",
+            {
                 "apiVersion": KUBERNETES,
                 "kind": "Object",
                 "metadata": {"name": f"{self.name}-storage-class-rwx"},
@@ -248,8 +271,8 @@ class Composer:
                     "managementPolicies": ["Observe", "Create", "Update", "LateInitialize"],
                     "readiness": {"policy": "SuccessfulCreate"},
                 },
-            }
-        self._desire_or_keep("storage-class-rwx", body)
+            },
+        )
 
     def write_status(self) -> None:
         """Tell consumers where the connection Secrets are and which StorageClass to use."""
@@ -310,7 +333,7 @@ class Composer:
             self._observed_dicts[key] = resource.struct_to_dict(observed.resource)
         return self._observed_dicts[key]
 
-    def _observed_fact(self, key: str, path: tuple[str, ...]) -> Any:
+    def _observed_fact(self, key: str, *path: str) -> Any:
         """A field of an observed resource (a cloud-assigned fact), or None while unknown."""
         value: Any = self._observed(key)
         for field in path:
@@ -323,22 +346,3 @@ class Composer:
         """Add `body` to the desired resources under `key`."""
         self.desired[key] = body
         resource.update(self.rsp.desired.resources[key], body)
-
-    def _desire_or_keep(self, key: str, body: dict | None) -> None:
-        """Desire `body` when its facts are known; otherwise keep what already exists.
-
-        Dropping a composed resource from desired state deletes it, so a resource whose facts
-        are missing is re-desired as observed (apiVersion, kind, spec) rather than left out.
-        """
-        observed = self._observed(key)
-        if body is not None:
-            self._desire(key, body)
-        elif observed is not None:
-            self._desire(
-                key,
-                {
-                    "apiVersion": observed["apiVersion"],
-                    "kind": observed["kind"],
-                    "spec": observed.get("spec", {}),
-                },
-            )
