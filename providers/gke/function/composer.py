@@ -20,8 +20,8 @@ GCP_PROVIDER_CONFIG = "gcp.m.upbound.io/v1beta1"
 KUBERNETES = "kubernetes.m.crossplane.io/v1alpha1"
 HELM = "helm.m.crossplane.io/v1beta1"
 
-# In-cluster resources are ready as soon as they are composed; cloud ones when observed Ready.
-IN_CLUSTER = (KUBERNETES, HELM)
+# In-cluster resources have nothing to wait for in GCP: they are ready as soon as composed.
+READY_WHEN_COMPOSED = ("provider-config-helm", "provider-config-kubernetes", "storage-class-rwx")
 
 REQUIREMENT = "gcp-provider-config"
 DEFAULT_CREDENTIALS = {"kind": "ClusterProviderConfig", "name": "default"}
@@ -49,7 +49,6 @@ class Composer:
 
     def __init__(self, req: fnv1.RunFunctionRequest, rsp: fnv1.RunFunctionResponse) -> None:
         """Read the XR, observed resources and credentials; reject a spec that cannot compose."""
-        self.req = req
         self.rsp = rsp
         xr = resource.struct_to_dict(req.observed.composite.resource)
         self.name: str = xr["metadata"]["name"]
@@ -61,6 +60,7 @@ class Composer:
         self.region: str = spec.get("region", "")
         self.pools: list[dict] = spec.get("nodePools", [])
         self.credentials: dict = {**DEFAULT_CREDENTIALS, **spec.get("credentials", {})}
+        self.observed_resources = req.observed.resources
         self._observed_dicts: dict[str, dict] = {}
         self.desired: dict[str, dict] = {}
         # Absent (first call) and empty (nothing matched) both mean: no credentials yet.
@@ -152,7 +152,7 @@ class Composer:
         """
         for pool in [SYSTEM_POOL, *self.pools]:
             key = f"nodepool-{pool['name']}"
-            if "cluster" in self.req.observed.resources or key in self.req.observed.resources:
+            if "cluster" in self.observed_resources or key in self.observed_resources:
                 self._desire(key, self._node_pool(pool))
 
     def _node_pool(self, pool: dict) -> dict:
@@ -293,11 +293,7 @@ class Composer:
     def mark_readiness(self) -> None:
         """Ready: in-cluster resources once composed, cloud resources once observed Ready."""
         for key in sorted(self.desired):
-            observed = self.req.observed.resources.get(key)
-            if (
-                self.desired[key]["apiVersion"] in IN_CLUSTER
-                or resource.get_condition(observed, "Ready").status == "True"
-            ):
+            if key in READY_WHEN_COMPOSED or self._observed_ready(key):
                 self.rsp.desired.resources[key].ready = fnv1.READY_TRUE
 
     def _cloud(self, api_version: str, kind: str, for_provider: dict, **spec: Any) -> dict:
@@ -326,7 +322,7 @@ class Composer:
         Converted to a dict on first use: a reconcile reads only a few observed resources, and
         converting every one on every call would dominate the function's time.
         """
-        observed = self.req.observed.resources.get(key)
+        observed = self.observed_resources.get(key)
         if observed is None:
             return None
         if key not in self._observed_dicts:
@@ -341,6 +337,10 @@ class Composer:
                 return None
             value = value.get(field)
         return value
+
+    def _observed_ready(self, key: str) -> bool:
+        """Whether the observed resource reports condition Ready=True."""
+        return resource.get_condition(self.observed_resources.get(key), "Ready").status == "True"
 
     def _desire(self, key: str, body: dict) -> None:
         """Add `body` to the desired resources under `key`."""

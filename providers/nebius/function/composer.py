@@ -51,7 +51,6 @@ class Composer:
 
     def __init__(self, req: fnv1.RunFunctionRequest, rsp: fnv1.RunFunctionResponse) -> None:
         """Read the XR, observed resources and credentials; reject a spec that cannot compose."""
-        self.req = req
         self.rsp = rsp
         self.xr = resource.struct_to_dict(req.observed.composite.resource)
         self.name: str = self.xr["metadata"]["name"]
@@ -271,11 +270,7 @@ class Composer:
     def mark_readiness(self) -> None:
         """Ready: in-cluster resources once composed, Nebius resources once observed Ready."""
         for key in sorted(self.desired):
-            observed = self.req.observed.resources.get(key)
-            if (
-                key in READY_WHEN_COMPOSED
-                or resource.get_condition(observed, "Ready").status == "True"
-            ):
+            if key in READY_WHEN_COMPOSED or self._observed_ready(key):
                 self.rsp.desired.resources[key].ready = fnv1.READY_TRUE
 
     def _identity_secret(self) -> dict[str, str] | None:
@@ -338,6 +333,10 @@ class Composer:
                 return None
             value = value.get(field)
         return value
+
+    def _observed_ready(self, key: str) -> bool:
+        """Whether the observed resource reports condition Ready=True."""
+        return resource.get_condition(self.observed_resources.get(key), "Ready").status == "True"
 
     def _desire(self, key: str, body: dict[str, Any]) -> None:
         """Add `body` to the desired resources under `key`."""
