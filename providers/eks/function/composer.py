@@ -68,6 +68,7 @@ class Composer:
         self.xr = resource.struct_to_dict(req.observed.composite.resource)
         self.observed_resources = req.observed.resources
         self._observed_dicts: dict[str, dict[str, Any]] = {}
+        self.desired: dict[str, dict[str, Any]] = {}
         self.name: str = self.xr["metadata"]["name"]
         self.namespace: str = self.xr["metadata"].get("namespace", "")
         spec = self.xr.get("spec", {})
@@ -284,13 +285,13 @@ class Composer:
                 {"type": "Kubeconfig", "name": self._kubeconfig_secret(), "key": "kubeconfig"}
             ],
         }
-        if "storage-class-rwx" in self.rsp.desired.resources:
+        if "storage-class-rwx" in self.desired:
             status["cache"] = {"storageClassName": STORAGE_CLASS_NAME}
         resource.update(self.rsp.desired.composite, {"status": status})
 
     def mark_readiness(self) -> None:
         """Ready: in-cluster resources as soon as composed, AWS resources once observed Ready."""
-        for key in sorted(self.rsp.desired.resources):
+        for key in sorted(self.desired):
             if key in READY_WHEN_COMPOSED or self._observed_ready(key):
                 self.rsp.desired.resources[key].ready = fnv1.READY_TRUE
 
@@ -387,8 +388,9 @@ class Composer:
         return f"{self.name}-kubeconfig"
 
     def _desire(self, key: str, body: dict[str, Any]) -> None:
-        """Add a composed resource to the desired state under its composition-resource-name."""
-        self.rsp.desired.resources[key].resource.update(body)
+        """Add `body` to the desired resources under `key`."""
+        self.desired[key] = body
+        resource.update(self.rsp.desired.resources[key], body)
 
     def _observed(self, key: str) -> dict[str, Any] | None:
         """The observed composed resource under `key`, if it exists.
