@@ -3,8 +3,9 @@
 import json
 
 import pytest
-from builder import GPU_POOL, desired, observe, request, run, status, xr
 from crossplane.function.proto.v1 import run_function_pb2 as fnv1
+
+from builders import GPU_POOL, desired, observe, request, run, status, xr
 
 FIRST_STEP = {
     "network": ("ec2.aws.m.upbound.io/v1beta1", "VPC"),
