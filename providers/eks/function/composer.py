@@ -18,12 +18,13 @@ EFS = "efs.aws.m.upbound.io/v1beta1"
 KUBERNETES = "kubernetes.m.crossplane.io/v1alpha1"
 HELM = "helm.m.crossplane.io/v1beta1"
 
+DEFAULT_CREDENTIALS = {"kind": "ClusterProviderConfig", "name": "default"}
 EXTERNAL_NAME = "crossplane.io/external-name"
 ROLE_LABEL = "modelplane.ai/role"
 ZONE_LABEL = "modelplane.ai/zone"
 POOL_LABEL = "modelplane.ai/pool"
 GPU_LABEL = "modelplane.ai/gpu"
-STORAGE_CLASS_NAME = "modelplane-rwx"
+STORAGE_CLASS = "modelplane-rwx"
 
 # EKS refuses a control plane in fewer than two availability zones, so there are always two subnets.
 VPC_CIDR = "10.0.0.0/16"
@@ -74,6 +75,7 @@ class Composer:
         spec = self.xr.get("spec", {})
         self.region: str = spec.get("region", "")
         self.pools: list[dict[str, Any]] = spec.get("nodePools", [])
+        self.credentials: dict[str, str] = {**DEFAULT_CREDENTIALS, **spec.get("credentials", {})}
         self._validate()
 
     def _validate(self) -> None:
@@ -195,7 +197,7 @@ class Composer:
         for pool in [SYSTEM_POOL, *self.pools]:
             key = f"nodepool-{pool['name']}"
             if "cluster" in self.observed_resources or key in self.observed_resources:
-                self._desire(key, self._node_group(pool))
+                self._desire(key, self._node_pool(pool))
 
     def compose_filesystem(self) -> None:
         """The EFS file system behind the RWX StorageClass."""
@@ -260,7 +262,7 @@ class Composer:
                         "manifest": {
                             "apiVersion": "storage.k8s.io/v1",
                             "kind": "StorageClass",
-                            "metadata": {"name": STORAGE_CLASS_NAME},
+                            "metadata": {"name": STORAGE_CLASS},
                             "provisioner": "efs.csi.aws.com",
                             "parameters": {
                                 "provisioningMode": "efs-ap",
@@ -286,7 +288,7 @@ class Composer:
             ],
         }
         if "storage-class-rwx" in self.desired:
-            status["cache"] = {"storageClassName": STORAGE_CLASS_NAME}
+            status["cache"] = {"storageClassName": STORAGE_CLASS}
         resource.update(self.rsp.desired.composite, {"status": status})
 
     def mark_readiness(self) -> None:
@@ -297,7 +299,7 @@ class Composer:
 
     # --- helpers ----------------------------------------------------------------------------------
 
-    def _node_group(self, pool: dict[str, Any]) -> dict[str, Any]:
+    def _node_pool(self, pool: dict[str, Any]) -> dict[str, Any]:
         """A NodeGroup for one pool: labelled with its pool (and GPU type), in its first `zones` subnets."""
         labels = {POOL_LABEL: pool["name"]}
         gpu = pool.get("gpu")
@@ -355,12 +357,8 @@ class Composer:
         return body
 
     def _credentials_ref(self) -> dict[str, str]:
-        """The AWS ProviderConfig named by spec.credentials, defaulting to ClusterProviderConfig `default`."""
-        credentials = self.xr.get("spec", {}).get("credentials", {})
-        return {
-            "kind": credentials.get("kind", "ClusterProviderConfig"),
-            "name": credentials.get("name", "default"),
-        }
+        """The providerConfigRef that spec.credentials names (default: ClusterProviderConfig)."""
+        return {"kind": self.credentials["kind"], "name": self.credentials["name"]}
 
     @staticmethod
     def _assume_role_policy(service: str) -> str:

@@ -157,9 +157,9 @@ class Composer:
         for pool in [SYSTEM_POOL, *self.pools]:
             key = f"nodepool-{pool['name']}"
             if "cluster" in self.observed_resources or key in self.observed_resources:
-                self._desire(key, self._node_group(pool))
+                self._desire(key, self._node_pool(pool))
 
-    def _node_group(self, pool: dict[str, Any]) -> dict[str, Any]:
+    def _node_pool(self, pool: dict[str, Any]) -> dict[str, Any]:
         """A NodeGroup for one pool, its nodes labelled so workloads can target it."""
         labels = {"modelplane.ai/pool": pool["name"]}
         template: dict[str, Any] = {
