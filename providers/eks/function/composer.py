@@ -72,6 +72,8 @@ class Composer:
         self.desired: dict[str, dict[str, Any]] = {}
         self.name: str = self.xr["metadata"]["name"]
         self.namespace: str = self.xr["metadata"].get("namespace", "")
+        # The Secret ClusterAuth writes and both workload ProviderConfigs read.
+        self.kubeconfig_secret = f"{self.name}-kubeconfig"
         spec = self.xr.get("spec", {})
         self.region: str = spec.get("region", "")
         self.pools: list[dict[str, Any]] = spec.get("nodePools", [])
@@ -184,7 +186,7 @@ class Composer:
                     "region": self.region,
                     "clusterNameSelector": {"matchControllerRef": True},
                 },
-                writeConnectionSecretToRef={"name": self._kubeconfig_secret()},
+                writeConnectionSecretToRef={"name": self.kubeconfig_secret},
             ),
         )
 
@@ -220,7 +222,7 @@ class Composer:
             "source": "Secret",
             "secretRef": {
                 "namespace": self.namespace,
-                "name": self._kubeconfig_secret(),
+                "name": self.kubeconfig_secret,
                 "key": "kubeconfig",
             },
         }
@@ -284,7 +286,7 @@ class Composer:
         """Tell consumers where the kubeconfig lives and, once composed, which StorageClass to use."""
         status: dict[str, Any] = {
             "secrets": [
-                {"type": "Kubeconfig", "name": self._kubeconfig_secret(), "key": "kubeconfig"}
+                {"type": "Kubeconfig", "name": self.kubeconfig_secret, "key": "kubeconfig"}
             ],
         }
         if "storage-class-rwx" in self.desired:
@@ -380,10 +382,6 @@ class Composer:
     def _zone(self, letter: str) -> str:
         """The availability zone `<region><letter>`."""
         return f"{self.region}{letter}"
-
-    def _kubeconfig_secret(self) -> str:
-        """The Secret ClusterAuth writes and both workload ProviderConfigs read."""
-        return f"{self.name}-kubeconfig"
 
     def _desire(self, key: str, body: dict[str, Any]) -> None:
         """Add `body` to the desired resources under `key`."""
