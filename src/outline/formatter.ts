@@ -29,14 +29,16 @@ export interface FormatterReport {
   ms: number;
 }
 
-/** The ruff beside the provider's interpreter (`.venv/bin/python` → `.venv/bin/ruff`), else the one on PATH. */
-export function ruffFor(adapter: Adapter): string {
+/**
+ * The ruff beside the provider's interpreter (`.venv/bin/python` → `.venv/bin/ruff`): the one its
+ * requirements pin. Never one from PATH, whose version nobody chose.
+ */
+export function ruffFor(adapter: Adapter): string | undefined {
   const program = adapter.function.command[0] ?? '';
-  if (path.isAbsolute(program)) {
-    const beside = path.join(path.dirname(program), 'ruff');
-    if (existsSync(beside)) return beside;
-  }
-  return 'ruff';
+  // A bare interpreter name (`python3`) is the one PATH finds, and so is its ruff.
+  const interpreter = path.isAbsolute(program) ? program : (process.env.PATH ?? '').split(path.delimiter).filter(Boolean).map((dir) => path.join(dir, program)).find((file) => existsSync(file));
+  const beside = interpreter ? path.join(path.dirname(interpreter), 'ruff') : undefined;
+  return beside && existsSync(beside) ? beside : undefined;
 }
 
 interface RuffRecord {
@@ -56,6 +58,10 @@ function violations(stdout: string, root: string): Violation[] {
 export async function runFormatter(adapter: Adapter, files: string[]): Promise<FormatterReport> {
   const began = performance.now();
   const ruff = ruffFor(adapter);
+  if (!ruff) {
+    const program = adapter.function.command[0] ?? '';
+    return { provider: adapter.name, unformatted: [], lint: [], error: `no ruff beside the function's interpreter ${program}`, ms: performance.now() - began };
+  }
   const cwd = adapter.source.root;
   const run = (args: string[]) => execa(ruff, [...args, '--output-format', 'json', '--no-cache', '--', ...files], { cwd, reject: false, env: { NO_COLOR: '1' } });
   const [format, lint] = await Promise.all([run(['format', '--check']), run(['check'])]);
