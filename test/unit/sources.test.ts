@@ -1,4 +1,6 @@
 /** Outline goldens, the judgement of the providers' code as a whole, and the report's source row. */
+import { readFileSync } from 'node:fs';
+import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import type { Finding } from '../../src/compare/findings.js';
 import { compareOutlineGolden } from '../../src/compare/outline-golden.js';
@@ -57,5 +59,8 @@ describe('the source row', () => {
     expect(renderText(report, { color: false })).toMatch(/\nsource +clean +divergent +-\n/);
     expect(JSON.parse(renderJson(report)).sources).toEqual({ a: 'clean', b: 'divergent' });
     expect(buildReport(['a'], ['converge'], []).sources).toBeUndefined();
+    const schema = JSON.parse(readFileSync(new URL('../../schemas/report.schema.json', import.meta.url), 'utf8')) as Record<string, unknown>;
+    const validate = new Ajv({ allErrors: true, strict: true }).compile(schema);
+    expect(validate(JSON.parse(renderJson(report))), JSON.stringify(validate.errors)).toBe(true);
   });
 });
