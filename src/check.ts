@@ -14,6 +14,7 @@ import { parse } from 'yaml';
 import { SKELETON_VERSION, type Skeleton } from './skeleton/types.js';
 import { isCI } from './util/ci.js';
 import { isObject } from './util/objects.js';
+import { judgeProjectSources, outlineSources, readProjectSources, type OutlinedSource } from './pipeline/sources.js';
 
 export function acceptedPath(project: Project): string {
   return GoldenStore.of(project).acceptedFile;
@@ -28,6 +29,8 @@ export function loadAccepted(project: Project): AcceptedEntry[] {
 export interface CheckResult {
   analysis: Analysis;
   findings: Finding[];
+  /** The providers whose source drift outlined, with their outlines and formatter reports. */
+  outlined: OutlinedSource[];
 }
 
 
@@ -67,7 +70,11 @@ export async function check(project: Project, store: GoldenStore, options: Check
       ...compareGolden({ provider: skeleton.provider, scenario: skeleton.scenario, golden: store.read(skeleton.provider, skeleton.scenario), skeleton }),
     ]);
   };
+  // The providers' code is read before anything renders (source drift cannot read stops the run),
+  // then outlined and formatted while the functions render.
+  const outlining = outlineSources(await readProjectSources(project));
   const analysis = await analyze(project, { ...options, onSkeleton });
+  const outlined = await outlining;
   // Providers finish in any order; findings keep matrix order.
   const findings: Finding[] = [...analysis.findings, ...analysis.skeletons.flatMap((skeleton) => perCell.get(`${skeleton.provider}/${skeleton.scenario}`) ?? [])];
   const rendered = new Set(project.adapters.map((adapter) => adapter.name));
@@ -84,7 +91,10 @@ export async function check(project: Project, store: GoldenStore, options: Check
     // Splits blame nobody; divergences count only for the providers this run rendered.
     findings.push(...across.filter((finding) => finding.provider === undefined || rendered.has(finding.provider)));
   }
+  // Style findings have no scenario: judged once, on every skeleton the run knows.
+  const standInSkeletons = (options.others ?? []).flatMap((provider) => project.scenarios.flatMap((scenario) => goldenSkeleton(store, provider, scenario.name) ?? []));
+  findings.push(...judgeProjectSources({ project, outlined, skeletons: [...analysis.skeletons, ...standInSkeletons], golden: (provider) => store.readOutline(provider), others: options.others ?? [] }));
   const relativeFile = path.relative(project.config.root, acceptedPath(project));
   const judged = options.filtered ? applyAccepted(findings, accepted, { strict: false, file: relativeFile }).filter((f) => f.type !== 'accepted-stale') : applyAccepted(findings, accepted, { strict: isCI(), file: relativeFile });
-  return { analysis, findings: judged };
+  return { analysis, findings: judged, outlined };
 }

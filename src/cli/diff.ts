@@ -10,7 +10,7 @@ import { GoldenStore } from '../goldens/store.js';
 import { obsoleteFinding, obsoleteGoldens } from './cells.js';
 import { DriftError } from '../errors.js';
 import { collect, fullProject, globalOptions } from './context.js';
-import { liveProgress, printTimings } from './progress.js';
+import { liveProgress, printOutlines, printTimings } from './progress.js';
 
 interface DiffOptions {
   provider: string[];
@@ -37,13 +37,17 @@ export function registerDiff(program: Command): void {
       const filtered = { providers: options.provider.length > 0, scenarios: options.scenario.length > 0 };
       const onProgress = liveProgress(project.adapters.map((a) => a.name));
       const others = full.adapters.map((adapter) => adapter.name).filter((name) => !project.adapters.some((adapter) => adapter.name === name));
-      const { analysis, findings } = await check(project, store, { filtered: filtered.providers || filtered.scenarios, others, ...(onProgress ? { onProgress } : {}) });
-      if (globals.verbose) printTimings(analysis);
+      const { analysis, findings, outlined } = await check(project, store, { filtered: filtered.providers || filtered.scenarios, others, ...(onProgress ? { onProgress } : {}) });
+      if (globals.verbose) {
+        printTimings(analysis);
+        printOutlines(outlined);
+      }
       for (const obsolete of await obsoleteGoldens(store, full, project, filtered)) findings.push(obsoleteFinding(obsolete, project.config.root));
       const report = buildReport(
         project.adapters.map((a) => a.name),
         project.scenarios.map((s) => s.name),
         findings,
+        { sources: outlined.map((source) => source.adapter.name) },
       );
       const color = options.output === undefined && process.stdout.isTTY === true && globals.color !== false && !process.env.NO_COLOR;
       const text = renderReport(report, options.format, { color });

@@ -1,5 +1,6 @@
 import { isCI } from '../util/ci.js';
 import type { Analysis } from '../analyze.js';
+import type { OutlinedSource } from '../pipeline/sources.js';
 import type { Progress } from '../render/matrix.js';
 
 /**
@@ -22,6 +23,16 @@ export function liveProgress(providers: string[]): ((progress: Progress) => void
     lines.set(progress.provider, `${progress.phase}${counts}`);
     draw();
   };
+}
+
+/** --verbose: each provider's outline (files, definitions, parse time) and formatter run, to stderr. */
+export function printOutlines(outlined: OutlinedSource[]): void {
+  const lines = outlined.map(({ adapter, result, formatter }) => {
+    const files = Object.values(result.outline.files);
+    const definitions = files.reduce((sum, file) => sum + Object.keys(file.functions).length + Object.values(file.classes).reduce((n, cls) => n + 1 + Object.keys(cls.methods).length, 0), 0);
+    return `source ${adapter.name.padEnd(12)} ${String(files.length).padStart(3)} files ${String(definitions).padStart(4)} definitions  parse ${result.ms.toFixed(1).padStart(6)} ms  ruff ${formatter.ms.toFixed(0).padStart(5)} ms`;
+  });
+  if (lines.length) process.stderr.write(`${lines.join('\n')}\n`);
 }
 
 /** --verbose: process start-up and per-render wall times, to stderr. */

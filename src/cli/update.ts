@@ -6,7 +6,9 @@ import { toCanonicalYaml } from '../skeleton/canonical.js';
 import { GoldenStore, refuseUnderCI } from '../goldens/store.js';
 import { obsoleteGoldens } from './cells.js';
 import { collect, fullProject, globalOptions } from './context.js';
-import { liveProgress, printTimings } from './progress.js';
+import { liveProgress, printOutlines, printTimings } from './progress.js';
+import { toCanonicalOutline } from '../outline/canonical.js';
+import { outlineSources, readProjectSources } from '../pipeline/sources.js';
 
 interface UpdateOptions {
   provider: string[];
@@ -27,8 +29,13 @@ export function registerUpdate(program: Command): void {
       const project = selectProject(full, options.provider, options.scenario);
       const store = GoldenStore.of(project);
       const onProgress = liveProgress(project.adapters.map((a) => a.name));
+      const outlining = outlineSources(await readProjectSources(project));
       const analysis = await analyze(project, onProgress ? { onProgress } : {});
-      if (globalOptions(command).verbose) printTimings(analysis);
+      const outlined = await outlining;
+      if (globalOptions(command).verbose) {
+        printTimings(analysis);
+        printOutlines(outlined);
+      }
       const refused = new Map(analysis.findings.map((finding) => [`${finding.provider}/${finding.scenario}`, finding.message]));
       for (const [cell, where] of analysis.nondeterministic) refused.set(cell, `the function is not deterministic: two renders differ at ${where}`);
       const counts = { added: 0, changed: 0, unchanged: 0, failed: 0, removed: 0 };
@@ -49,6 +56,26 @@ export function registerUpdate(program: Command): void {
           continue;
         }
         store.write(skeleton.provider, skeleton.scenario, text);
+        const change = before === undefined ? 'added' : 'changed';
+        counts[change] += 1;
+        process.stdout.write(`${change.padEnd(9)} ${rel(file)}\n`);
+      }
+      // Each provider's outline beside its skeletons; never one of a file that does not parse.
+      for (const { adapter, result } of outlined) {
+        const file = store.outlineFile(adapter.name);
+        if (result.syntaxErrors.length > 0) {
+          counts.failed += 1;
+          const { file: source, line } = result.syntaxErrors[0]!;
+          process.stderr.write(`not written ${rel(file)}: ${path.relative(process.cwd(), path.join(adapter.source.root, source))}:${line} does not parse\n`);
+          continue;
+        }
+        const text = toCanonicalOutline(result.outline);
+        const before = store.readOutline(adapter.name);
+        if (before === text) {
+          counts.unchanged += 1;
+          continue;
+        }
+        store.writeOutline(adapter.name, text);
         const change = before === undefined ? 'added' : 'changed';
         counts[change] += 1;
         process.stdout.write(`${change.padEnd(9)} ${rel(file)}\n`);

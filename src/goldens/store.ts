@@ -3,6 +3,7 @@ import path from 'node:path';
 import fg from 'fast-glob';
 import type { Project } from '../config/types.js';
 import { DriftError } from '../errors.js';
+import { OUTLINE_GOLDEN } from '../compare/outline-golden.js';
 import { isCI } from '../util/ci.js';
 
 /** goldens/<provider>/<scenario>.yaml: the only place drift writes, always atomically. */
@@ -18,6 +19,20 @@ export class GoldenStore {
     return path.join(this.dir, provider, `${scenario}.yaml`);
   }
 
+  /** goldens/<provider>/outline.yaml: the provider's source outline, beside its skeletons. */
+  outlineFile(provider: string): string {
+    return path.join(this.dir, provider, `${OUTLINE_GOLDEN}.yaml`);
+  }
+
+  readOutline(provider: string): string | undefined {
+    const file = this.outlineFile(provider);
+    return existsSync(file) ? readFileSync(file, 'utf8') : undefined;
+  }
+
+  writeOutline(provider: string, text: string): void {
+    this.writeAtomically(this.outlineFile(provider), text);
+  }
+
   read(provider: string, scenario: string): string | undefined {
     const file = this.file(provider, scenario);
     return existsSync(file) ? readFileSync(file, 'utf8') : undefined;
@@ -26,7 +41,8 @@ export class GoldenStore {
   /** Every golden on disk, as provider/scenario pairs. */
   async list(): Promise<Array<{ provider: string; scenario: string; file: string }>> {
     if (!existsSync(this.dir)) return [];
-    const files = await fg('*/*.yaml', { cwd: this.dir, onlyFiles: true });
+    // An outline golden is the provider's, not a scenario's.
+    const files = await fg('*/*.yaml', { cwd: this.dir, onlyFiles: true, ignore: [`*/${OUTLINE_GOLDEN}.yaml`] });
     return files.sort().map((relative) => {
       const [provider, name] = relative.split('/') as [string, string];
       return { provider, scenario: name.replace(/\.yaml$/, ''), file: path.join(this.dir, relative) };

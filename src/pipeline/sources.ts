@@ -41,10 +41,13 @@ export async function readProjectSources(project: Project): Promise<ProjectSourc
 export async function outlineSources(read: ProjectSources[]): Promise<OutlinedSource[]> {
   return Promise.all(
     read.map(async ({ adapter, sources }) => {
+      // ruff runs in its own processes meanwhile; parsing is synchronous, so each provider waits its
+      // turn on the event loop and the renders' answers are read in between.
+      const formatting = runFormatter(adapter, sources.map((source) => source.path));
       const parse = await parserFor(path.extname(sources[0]!.path));
+      await new Promise((resolve) => setImmediate(resolve));
       const result = buildOutline(adapter.name, sources, parse);
-      const formatter = await runFormatter(adapter, sources.map((source) => source.path));
-      return { adapter, result, formatter };
+      return { adapter, result, formatter: await formatting };
     }),
   );
 }
