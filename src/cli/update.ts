@@ -60,9 +60,15 @@ export function registerUpdate(program: Command): void {
         counts[change] += 1;
         process.stdout.write(`${change.padEnd(9)} ${rel(file)}\n`);
       }
-      // Each provider's outline beside its skeletons; never one of a file that does not parse.
+      // Each selected provider's outline beside its skeletons; never one of a file that does not
+      // parse. It belongs to no scenario: --scenario adds a missing one and leaves an existing one.
+      const outlines = { added: 0, changed: 0, unchanged: 0 };
+      // A provider none of whose cells could be written (it failed to render, or is not
+      // deterministic) gets no goldens at all, its outline included.
+      const written = new Set(analysis.skeletons.filter((skeleton) => !refused.has(`${skeleton.provider}/${skeleton.scenario}`)).map((skeleton) => skeleton.provider));
       for (const { adapter, result } of outlined) {
         const file = store.outlineFile(adapter.name);
+        if (!written.has(adapter.name)) continue;
         if (result.syntaxErrors.length > 0) {
           counts.failed += 1;
           const { file: source, line } = result.syntaxErrors[0]!;
@@ -71,13 +77,13 @@ export function registerUpdate(program: Command): void {
         }
         const text = toCanonicalOutline(result.outline);
         const before = store.readOutline(adapter.name);
-        if (before === text) {
-          counts.unchanged += 1;
+        if (before === text || (before !== undefined && options.scenario.length > 0)) {
+          outlines.unchanged += 1;
           continue;
         }
         store.writeOutline(adapter.name, text);
         const change = before === undefined ? 'added' : 'changed';
-        counts[change] += 1;
+        outlines[change] += 1;
         process.stdout.write(`${change.padEnd(9)} ${rel(file)}\n`);
       }
       if (options.prune) {
@@ -89,7 +95,7 @@ export function registerUpdate(program: Command): void {
         }
       }
       process.stdout.write(
-        `${counts.added} added, ${counts.changed} changed, ${counts.unchanged} unchanged${options.prune ? `, ${counts.removed} removed` : ''}${counts.failed ? `, ${counts.failed} not written` : ''}\n`,
+        `${counts.added} added, ${counts.changed} changed, ${counts.unchanged} unchanged${options.prune ? `, ${counts.removed} removed` : ''}${counts.failed ? `, ${counts.failed} not written` : ''}${outlined.length ? `; outlines: ${outlines.added} added, ${outlines.changed} changed, ${outlines.unchanged} unchanged` : ''}\n`,
       );
       if (analysis.starts.some((start) => start.error)) process.exitCode = 2;
       else process.exitCode = counts.failed ? 1 : 0;

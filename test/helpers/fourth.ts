@@ -4,6 +4,7 @@
  * gcp2`), so every finding `drift diff` reports afterwards comes from comparing providers with each
  * other (divergences) or with the contract (rules), never from goldens.
  */
+import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -55,8 +56,8 @@ export const SEEDS = {
   nodePoolKeys: {
     composer: [
       {
-        search: `self._desire_or_keep(f"nodepool-{pool['name']}", body)`,
-        replace: `self._desire_or_keep(f"nodepool-{pool['name']}" if pool is SYSTEM_POOL else f"node-pool-{pool['name']}", body)`,
+        search: `key = f"nodepool-{pool['name']}"`,
+        replace: `key = f"nodepool-{pool['name']}" if pool is SYSTEM_POOL else f"node-pool-{pool['name']}"`,
       },
     ],
   },
@@ -90,11 +91,11 @@ export const SEEDS = {
   poolsGatedOnClusterReady: {
     composer: [
       {
-        search: '            body = self._node_pool(pool) if cluster_exists else None\n',
+        search: '            if "cluster" in self.observed_resources or key in self.observed_resources:\n',
         replace:
-          '            cluster_ready = resource.get_condition(self.req.observed.resources.get("cluster"), "Ready").status == "True"\n' +
-          '            gate = cluster_exists if pool is SYSTEM_POOL else cluster_ready\n' +
-          '            body = self._node_pool(pool) if gate else None\n',
+          '            cluster_exists = "cluster" in self.observed_resources\n' +
+          '            gate = cluster_exists if pool is SYSTEM_POOL else self._observed_ready("cluster")\n' +
+          '            if gate or key in self.observed_resources:\n',
       },
     ],
   },
@@ -216,7 +217,12 @@ export async function buildFourth(options: FourthOptions = {}): Promise<FourthPr
     cpSync(path.join(dir, 'providers', 'gke'), fourth, { recursive: true });
     if (existsSync(path.join(dir, 'goldens', FOURTH))) throw new Error(`goldens/${FOURTH} already exists in the repository`);
     editFile(path.join(fourth, 'provider.yaml'), [{ search: '\nname: gke\n', replace: `\nname: ${FOURTH}\n` }, ...(options.seed?.providerYaml ?? [])], `providers/${FOURTH}/provider.yaml`);
-    if (options.seed?.composer?.length) editFile(path.join(fourth, 'function', 'composer.py'), options.seed.composer, `providers/${FOURTH}/function/composer.py`);
+    if (options.seed?.composer?.length) {
+      editFile(path.join(fourth, 'function', 'composer.py'), options.seed.composer, `providers/${FOURTH}/function/composer.py`);
+      // A seeded behaviour change is written in the house style, so only its behaviour differs.
+      const format = spawnSync(path.join(REPO, '.venv/bin/ruff'), ['format', '--quiet', path.join(fourth, 'function', 'composer.py')]);
+      if (format.status !== 0) throw new Error(`ruff format of the seeded providers/${FOURTH}/function/composer.py failed:\n${String(format.stderr)}`);
+    }
     const acceptedFile = path.join(dir, 'goldens', 'accepted.yaml');
     if (options.gcp2LikeGke !== false) editFile(acceptedFile, [{ search: '    providers: [gke]\n', replace: '' }], 'goldens/accepted.yaml');
 

@@ -540,6 +540,7 @@ function adapter(overrides: Partial<Adapter> = {}): Adapter {
     roles: {},
     inline: {},
     values: {},
+    source: { root: '/x', include: ['**/*.py'] },
     ...overrides,
   };
 }
