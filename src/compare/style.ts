@@ -213,12 +213,13 @@ function split(facet: StyleFacet, groups: ValueGroup[], values: Record<string, u
   const id = `style:${facet.subject}:${facet.facet}`;
   return {
     id,
-    type: 'style',
+    type: 'split',
     class: 'stylistic',
     subject: facet.subject,
     facet: facet.facet,
     message: `${facet.describe} has no convention: ${groups.map((group) => `${text(group.value)} (${group.providers.join(', ')})`).join('; ')}`,
     values,
+    groups: groups.map((group) => ({ value: group.value, providers: group.providers })),
     hint: `decide which is right and align the others, or accept the split with a reason: drift accept '${id}' --reason "..."`,
   };
 }

@@ -48,9 +48,11 @@ export function buildReport(providers: string[], scenarios: string[], all: Findi
   const sources = options.sources ? Object.fromEntries(providers.filter((p) => options.sources!.includes(p)).map((p) => [p, 'clean' as CellState])) : undefined;
   if (sources) {
     for (const finding of findings) {
-      if (finding.scenario || !finding.provider || !(finding.provider in sources)) continue;
+      if (finding.scenario) continue;
+      // A style split is about every provider's code, as a scenario's split is about its cells.
+      const targets = finding.type === 'split' ? Object.keys(sources) : finding.provider && finding.provider in sources ? [finding.provider] : [];
       const state = stateOf(finding);
-      if (RANK[state] > RANK[sources[finding.provider]!]) sources[finding.provider] = state;
+      for (const provider of targets) if (RANK[state] > RANK[sources[provider]!]) sources[provider] = state;
     }
   }
   const count = (cls: Finding['class']) => findings.filter((finding) => finding.class === cls).length;

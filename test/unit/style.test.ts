@@ -51,8 +51,8 @@ describe('compareStyle: seeded drifts, each named on its provider with the file:
   it('blames nobody where there is no convention: one split for the facet', async () => {
     const findings = compareStyle({ subjects: await fixtureSubjects(['alpha', 'renamed-composer']) });
     expect(brief(findings)).toEqual([
-      { id: 'style:node-pool:composer', type: 'style', class: 'stylistic', provider: undefined },
-      { id: 'style:system-pool:composer', type: 'style', class: 'stylistic', provider: undefined },
+      { id: 'style:node-pool:composer', type: 'split', class: 'stylistic', provider: undefined },
+      { id: 'style:system-pool:composer', type: 'split', class: 'stylistic', provider: undefined },
     ]);
     expect(findings[0]!.message).toContain('_nodegroups (renamed-composer)');
   });
