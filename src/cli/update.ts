@@ -72,7 +72,7 @@ export function registerUpdate(program: Command): void {
         if (result.syntaxErrors.length > 0) {
           counts.failed += 1;
           const { file: source, line } = result.syntaxErrors[0]!;
-          process.stderr.write(`not written ${rel(file)}: ${path.relative(process.cwd(), path.join(adapter.source.root, source))}:${line} does not parse\n`);
+          process.stderr.write(`not written ${rel(file)}: ${path.relative(process.cwd(), path.join(adapter.source?.root ?? adapter.function.cwd, source))}:${line} does not parse\n`);
           continue;
         }
         const text = toCanonicalOutline(result.outline);

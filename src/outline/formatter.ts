@@ -62,7 +62,7 @@ export async function runFormatter(adapter: Adapter, files: string[]): Promise<F
     const program = adapter.function.command[0] ?? '';
     return { provider: adapter.name, unformatted: [], lint: [], error: `no ruff beside the function's interpreter ${program}`, ms: performance.now() - began };
   }
-  const cwd = adapter.source.root;
+  const cwd = adapter.source?.root ?? adapter.function.cwd;
   const run = (args: string[]) => execa(ruff, [...args, '--output-format', 'json', '--no-cache', '--', ...files], { cwd, reject: false, env: { NO_COLOR: '1' } });
   const [format, lint] = await Promise.all([run(['format', '--check']), run(['check'])]);
   const failed = [format, lint].find((result) => result.failed && result.exitCode !== 1);

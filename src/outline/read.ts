@@ -20,7 +20,8 @@ export async function outlineAdapter(adapter: Adapter): Promise<OutlineResult | 
 }
 
 export async function readSources(adapter: Adapter): Promise<SourceText[]> {
-  const { root, include } = adapter.source;
+  // An adapter built in code may say nothing: the loader's default, the function's folder.
+  const { root, include } = adapter.source ?? { root: adapter.function.cwd, include: ['**/*.py'] };
   const files = (await fg(include, { cwd: root, onlyFiles: true, ignore: ['**/node_modules/**', '**/__pycache__/**'] })).sort();
   const unknown = files.filter((file) => !(path.extname(file) in GRAMMARS));
   const languages = new Set(files.map((file) => path.extname(file)).filter((extension) => extension in GRAMMARS));

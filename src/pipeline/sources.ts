@@ -88,7 +88,7 @@ export interface SourceJudgement {
 
 export function judgeProjectSources({ project, outlined, skeletons, golden, others }: SourceJudgement): Finding[] {
   const keys = keysByProvider(skeletons);
-  const root = (adapter: Adapter) => path.relative(project.config.root, adapter.source.root) || '.';
+  const root = (adapter: Adapter) => path.relative(project.config.root, adapter.source?.root ?? adapter.function.cwd) || '.';
   const providers: OutlinedProvider[] = outlined.map(({ adapter, result, formatter }) => ({
     provider: adapter.name,
     root: root(adapter),
