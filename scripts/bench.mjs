@@ -5,14 +5,13 @@
 //           skeletons, goldens, divergences, rules)
 //   ratio:  full / floor, medians of several repetitions, printed last
 //   scale:  synthetic adapters reusing the example functions under many names × a generated scenario set
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { stringify } from 'yaml';
-import { check } from '../dist/check.js';
 import { loadProject } from '../dist/config/load.js';
-import { GoldenStore } from '../dist/goldens/store.js';
+import { diffProject } from '../dist/pipeline/diff.js';
 import { FunctionProcess } from '../dist/render/process.js';
 import { buildRequest } from '../dist/world/protocol.js';
 import { buildXR } from '../dist/world/xr.js';
@@ -82,24 +81,26 @@ function childMemorySampler() {
   };
 }
 
+/** What `drift diff` runs: the pipeline over every provider × scenario, then the run's findings. */
 async function full(project) {
-  const store = new GoldenStore(path.resolve(project.config.root, project.config.goldens));
   return measured(async () => {
-    const result = await check(project, store, { filtered: false });
+    const result = await diffProject({ full: project, project, filters: { providers: [], scenarios: [] } });
     const outlines = result.outlined.map(({ adapter, result: outline }) => ({ provider: adapter.name, ms: outline.ms, files: Object.keys(outline.outline.files).length }));
-    return { calls: result.analysis.calls, findings: result.findings.filter((f) => !f.accepted).length, outlines };
+    return { calls: result.run.calls, findings: result.findings.filter((f) => !f.accepted).length, outlines };
   });
 }
 
 function syntheticProject(providers, scenarios) {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'drift-bench-'));
-  const examples = ['gke', 'eks', 'nebius'];
+  // Every bundled example, so the synthetic set is as heterogeneous as the real one.
+  const examples = readdirSync(path.join(root, 'providers')).filter((name) => existsSync(path.join(root, 'providers', name, 'provider.yaml'))).sort();
   for (let i = 0; i < providers; i += 1) {
     const example = examples[i % examples.length];
     const adapter = readFileSync(path.join(root, 'providers', example, 'provider.yaml'), 'utf8')
       .replace(/^name: .*$/m, `name: ${example}-${i}`)
       .replace('../../.venv/bin/python', path.join(root, '.venv/bin/python'))
-      .replace(/^  cwd: .*$/m, `  cwd: ${path.join(root, 'providers', example)}`);
+      .replace(/^  cwd: .*$/m, `  cwd: ${path.join(root, 'providers', example)}`)
+      .replace(/^xrd: (\S+)/m, (_line, xrd) => `xrd: ${path.join(root, 'providers', example, xrd)}`);
     mkdirSync(path.join(dir, 'providers', `${example}-${i}`), { recursive: true });
     writeFileSync(path.join(dir, 'providers', `${example}-${i}`, 'provider.yaml'), adapter);
   }

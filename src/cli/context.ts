@@ -17,6 +17,7 @@ export function globalOptions(command: Command): GlobalOptions {
 export async function fullProject(command: Command): Promise<Project> {
   const globals = globalOptions(command);
   const project = await loadProject(globals.config);
+  for (const warning of project.warnings ?? []) process.stderr.write(`${warning}\n`);
   if (globals.concurrency !== undefined) project.config.concurrency = globals.concurrency;
   return project;
 }

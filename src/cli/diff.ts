@@ -1,16 +1,14 @@
 import { appendFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Option, type Command } from 'commander';
-import { check } from '../check.js';
 import { selectProject } from '../config/load.js';
 import { buildReport } from '../report/model.js';
 import { renderMarkdown } from '../report/markdown.js';
 import { REPORT_FORMATS, renderReport, type ReportFormat } from '../report/render.js';
-import { GoldenStore } from '../goldens/store.js';
-import { obsoleteFinding, obsoleteGoldens } from './cells.js';
+import { diffProject } from '../pipeline/diff.js';
 import { DriftError } from '../errors.js';
 import { collect, fullProject, globalOptions } from './context.js';
-import { liveProgress, printOutlines, printTimings } from './progress.js';
+import { progressFor, reportSwept } from './progress.js';
 
 interface DiffOptions {
   provider: string[];
@@ -33,16 +31,15 @@ export function registerDiff(program: Command): void {
       if (options.output !== undefined) checkOutputFolder(options.output);
       const full = await fullProject(command);
       const project = selectProject(full, options.provider, options.scenario);
-      const store = GoldenStore.of(project);
-      const filtered = { providers: options.provider.length > 0, scenarios: options.scenario.length > 0 };
-      const onProgress = liveProgress(project.adapters.map((a) => a.name));
-      const others = full.adapters.map((adapter) => adapter.name).filter((name) => !project.adapters.some((adapter) => adapter.name === name));
-      const { analysis, findings, outlined } = await check(project, store, { filtered: filtered.providers || filtered.scenarios, others, ...(onProgress ? { onProgress } : {}) });
-      if (globals.verbose) {
-        printTimings(analysis);
-        printOutlines(outlined);
-      }
-      for (const obsolete of await obsoleteGoldens(store, full, project, filtered)) findings.push(obsoleteFinding(obsolete, project.config.root));
+      const progress = progressFor(project.adapters.map((a) => a.name), globals.verbose);
+      const { run, findings, outlined, swept } = await diffProject({
+        full,
+        project,
+        filters: { providers: options.provider, scenarios: options.scenario },
+        ...(progress.onEvent ? { onEvent: progress.onEvent } : {}),
+      });
+      progress.done();
+      reportSwept(swept, project);
       const report = buildReport(
         project.adapters.map((a) => a.name),
         project.scenarios.map((s) => s.name),
@@ -55,8 +52,8 @@ export function registerDiff(program: Command): void {
       else process.stdout.write(text);
       const stepSummary = process.env.GITHUB_STEP_SUMMARY;
       if (stepSummary) appendFileSync(stepSummary, options.format === 'markdown' ? text : renderMarkdown(report));
-      if (analysis.starts.some((start) => start.error)) {
-        for (const start of analysis.starts) if (start.error) process.stderr.write(`drift: ${start.error}\n`);
+      if (run.providers.some((provider) => provider.error)) {
+        for (const provider of run.providers) if (provider.error) process.stderr.write(`drift: ${provider.error}\n`);
         process.exitCode = 2;
         return;
       }

@@ -1,15 +1,18 @@
+import path from 'node:path';
+import type { Project } from '../config/types.js';
+import type { OnEvent, RunEvent } from '../pipeline/events.js';
 import { isCI } from '../util/ci.js';
-import type { Analysis } from '../analyze.js';
-import type { OutlinedSource } from '../pipeline/sources.js';
-import type { Progress } from '../render/matrix.js';
+import { compareText } from '../util/objects.js';
 
 /**
- * One live line per provider on a terminal (scenarios done / total, phase); nothing when stderr is
- * not a TTY or CI is set, so logs stay clean.
+ * One live line per provider on a terminal (phase, scenarios rendered / total); nothing when stderr
+ * is not a TTY or CI is set, so logs stay clean.
  */
-export function liveProgress(providers: string[]): ((progress: Progress) => void) | undefined {
+function liveProgress(providers: string[]): OnEvent | undefined {
   if (!process.stderr.isTTY || isCI()) return undefined;
   const lines = new Map(providers.map((provider) => [provider, 'waiting']));
+  const totals = new Map<string, number>();
+  const rendered = new Map<string, number>();
   let drawn = 0;
   const width = Math.max(...providers.map((p) => p.length));
   const draw = () => {
@@ -18,27 +21,70 @@ export function liveProgress(providers: string[]): ((progress: Progress) => void
     drawn = lines.size;
     process.stderr.write(out);
   };
-  return (progress) => {
-    const counts = progress.phase === 'starting' || progress.phase === 'failed' ? '' : ` ${progress.done}/${progress.total} scenarios`;
-    lines.set(progress.provider, `${progress.phase}${counts}`);
+  return (event) => {
+    const { provider } = event;
+    const total = totals.get(provider) ?? 0;
+    const done = rendered.get(provider) ?? 0;
+    const counted = (phase: string, n: number) => `${phase} ${n}/${total} scenarios`;
+    switch (event.type) {
+      case 'provider-starting':
+        totals.set(provider, event.scenarios);
+        lines.set(provider, 'starting');
+        break;
+      case 'provider-started':
+        lines.set(provider, counted('rendering', 0));
+        break;
+      case 'provider-failed':
+        lines.set(provider, 'failed');
+        break;
+      case 'cell-rendered':
+        rendered.set(provider, done + 1);
+        // Once every scenario has rendered, what is left is replays and ablations.
+        lines.set(provider, counted(done + 1 === total ? 'analyzing' : 'rendering', done + 1));
+        break;
+      case 'cell-done':
+      case 'source-outlined':
+        return;
+      case 'provider-stopped':
+        lines.set(provider, counted('done', done));
+        break;
+    }
     draw();
   };
 }
 
-/** --verbose: each provider's outline (files, definitions, parse time) and formatter run, to stderr. */
-export function printOutlines(outlined: OutlinedSource[]): void {
-  const lines = outlined.map(({ adapter, result, formatter }) => {
-    const files = Object.values(result.outline.files);
-    const definitions = files.reduce((sum, file) => sum + Object.keys(file.functions).length + Object.values(file.classes).reduce((n, cls) => n + 1 + Object.keys(cls.methods).length, 0), 0);
-    return `source ${adapter.name.padEnd(12)} ${String(files.length).padStart(3)} files ${String(definitions).padStart(4)} definitions  parse ${result.ms.toFixed(1).padStart(6)} ms  ruff ${formatter.ms.toFixed(0).padStart(5)} ms`;
-  });
-  if (lines.length) process.stderr.write(`${lines.join('\n')}\n`);
+/** --verbose: collects process start-up and per-render wall times from the run's events, printed once it ends. */
+function timings(): { onEvent: OnEvent; print: () => void } {
+  const events: RunEvent[] = [];
+  return {
+    onEvent: (event) => events.push(event),
+    print: () => {
+      const starts = events.flatMap((e) => (e.type === 'provider-started' || e.type === 'provider-failed' ? [e] : [])).sort((a, b) => compareText(a.provider, b.provider));
+      const renders = events.flatMap((e) => (e.type === 'cell-rendered' ? [e] : [])).sort((a, b) => compareText(a.provider, b.provider) || compareText(a.scenario, b.scenario));
+      const calls = events.reduce((sum, e) => sum + (e.type === 'provider-stopped' ? e.calls : 0), 0);
+      const lines = starts.map((start) => `start  ${start.provider.padEnd(12)} ${start.ms.toFixed(0).padStart(6)} ms${start.type === 'provider-failed' ? '  (failed)' : ''}`);
+      for (const render of renders) lines.push(`render ${`${render.provider}/${render.scenario}`.padEnd(36)} ${render.ms.toFixed(0).padStart(6)} ms  ${render.steps} steps`);
+      lines.push(`${calls} RunFunction calls`);
+      const outlines = events.flatMap((e) => (e.type === 'source-outlined' ? [e] : [])).sort((a, b) => compareText(a.provider, b.provider));
+      for (const o of outlines) lines.push(`source ${o.provider.padEnd(12)} ${String(o.files).padStart(3)} files ${String(o.definitions).padStart(4)} definitions  parse ${o.ms.toFixed(1).padStart(6)} ms  ruff ${o.formatterMs.toFixed(0).padStart(5)} ms`);
+      process.stderr.write(`${lines.join('\n')}\n`);
+    },
+  };
 }
 
-/** --verbose: process start-up and per-render wall times, to stderr. */
-export function printTimings(analysis: Pick<Analysis, 'starts' | 'timings' | 'calls'>): void {
-  const lines = analysis.starts.map((start) => `start  ${start.provider.padEnd(12)} ${start.ms.toFixed(0).padStart(6)} ms${start.error ? '  (failed)' : ''}`);
-  for (const timing of analysis.timings) lines.push(`render ${`${timing.provider}/${timing.scenario}`.padEnd(36)} ${timing.ms.toFixed(0).padStart(6)} ms  ${timing.steps} steps`);
-  lines.push(`${analysis.calls} RunFunction calls`);
-  process.stderr.write(`${lines.join('\n')}\n`);
+/** The event consumers a command's flags ask for, as one. */
+export function progressFor(providers: string[], verbose: boolean | undefined): { onEvent?: OnEvent; done: () => void } {
+  const live = liveProgress(providers);
+  const timed = verbose ? timings() : undefined;
+  const consumers = [live, timed?.onEvent].filter((consumer): consumer is OnEvent => consumer !== undefined);
+  return {
+    ...(consumers.length ? { onEvent: (event: RunEvent) => consumers.forEach((consumer) => consumer(event)) } : {}),
+    done: () => timed?.print(),
+  };
+}
+
+/** Temporary files of an interrupted golden write that this run removed: said once, on stderr. */
+export function reportSwept(swept: string[], project: Project): void {
+  const dir = path.resolve(project.config.root, project.config.goldens);
+  for (const file of swept) process.stderr.write(`drift: removed ${path.relative(process.cwd(), path.join(dir, file))}, left by an interrupted write\n`);
 }

@@ -1,5 +1,5 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { runMatrix } from '../render/matrix.js';
+import { runProject } from '../pipeline/run.js';
 import { renderStep } from '../render/stream.js';
 import { DriftError } from '../errors.js';
 import { projectFor } from './context.js';
@@ -26,10 +26,11 @@ export function registerRender(program: Command): void {
     .addOption(new Option('--all-steps', 'print every step').conflicts('step'))
     .action(async (options: RenderOptions, command: Command) => {
       const project = await projectFor(command, [options.provider], [options.scenario]);
-      const { starts, traces } = await runMatrix(project);
-      const startError = starts.find((start) => start.error)?.error;
+      // Only the trace is printed: no replays, no ablations.
+      const { providers, cells } = await runProject(project, { determinism: false, gating: false });
+      const startError = providers.find((provider) => provider.error)?.error;
       if (startError) throw new DriftError(startError);
-      const trace = traces[0]!;
+      const trace = cells[0]!.trace;
       const last = trace.steps.length - 1;
       if (options.step !== undefined && options.step > last) {
         throw new DriftError(`${trace.provider}/${trace.scenario} has steps 0 to ${last}; there is no step ${options.step}`);

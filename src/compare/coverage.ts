@@ -40,7 +40,10 @@ function probeValue(pool: ScenarioPool, field: IntentField, gpus: readonly strin
       return pool.gpu === undefined || pool.gpuCount === undefined ? undefined : pool.gpuCount + 1;
     case 'zones':
       // Zones count from one: 1 and 2 differ for every function; 2 and 3 may not (two subnets).
-      return pool.zones === undefined ? undefined : pool.zones > 1 ? 1 : 2;
+      // Zones given by name probe with the first name only, or with two zones by count.
+      if (pool.zones === undefined) return undefined;
+      if (Array.isArray(pool.zones)) return pool.zones.length > 1 ? pool.zones.slice(0, 1) : 2;
+      return pool.zones > 1 ? 1 : 2;
   }
 }
 

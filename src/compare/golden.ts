@@ -1,17 +1,10 @@
 import { createRequire } from 'node:module';
+import { stripVTControlCharacters } from 'node:util';
 import { toCanonicalYaml } from '../skeleton/canonical.js';
-import { SKELETON_VERSION, type Skeleton } from '../skeleton/types.js';
+import type { Skeleton } from '../skeleton/types.js';
 import { isObject, stableStringify } from '../util/objects.js';
-import { LineCounter, parseDocument, stringify } from 'yaml';
+import { stringify } from 'yaml';
 import type { Finding } from './findings.js';
-
-export interface GoldenComparison {
-  provider: string;
-  scenario: string;
-  /** The committed golden's text, or undefined when there is none. */
-  golden: string | undefined;
-  skeleton: Skeleton;
-}
 
 export interface SectionChange {
   /** `resources.<key>`, `status`, `requirements`, `events`, `then`, `converged`, ... */
@@ -58,36 +51,31 @@ export function diffSkeletons(golden: Record<string, unknown>, rendered: Record<
         contextLines: 2,
         omitAnnotationLines: false,
       }) ?? '';
-    changes.push({ section, change, diff: stripAnsi(text) });
+    // jest-diff colors by default; reports decide on color themselves.
+    changes.push({ section, change, diff: stripVTControlCharacters(text) });
   }
   return changes;
 }
-
-// jest-diff colors by default; reports decide on color themselves.
-const stripAnsi = (text: string) => text.replace(/\u001b\[[0-9;]*m/g, '');
 
 function cellId(provider: string, scenario: string) {
   return `${provider}/${scenario}`;
 }
 
-/** A golden's data, or where and why it does not parse: a hand-edited golden may be broken YAML. */
-function readGolden(text: string): { parsed: unknown; problem?: string } {
-  const lineCounter = new LineCounter();
-  const document = parseDocument(text, { lineCounter, prettyErrors: false });
-  const error = document.errors[0];
-  if (error) {
-    const { line, col } = lineCounter.linePos(error.pos[0]);
-    return { parsed: undefined, problem: `not valid YAML at line ${line}, column ${col}: ${error.message.split('\n')[0]}` };
-  }
-  try {
-    return { parsed: document.toJS({ maxAliasCount: 100 }) };
-  } catch (thrown) {
-    return { parsed: undefined, problem: `not readable: ${(thrown as Error).message}` };
-  }
+/** A golden file read back: its skeleton, or what makes it one drift cannot compare with. */
+export type CommittedGolden = { ok: true; skeleton: Skeleton } | { ok: false; problem: string };
+
+export interface GoldenComparison {
+  provider: string;
+  scenario: string;
+  /** The committed golden's text (line endings normalized), or undefined when there is none. */
+  golden: string | undefined;
+  skeleton: Skeleton;
+  /** The golden file parser; called only when the text differs from the skeleton's canonical form. */
+  parse: (text: string) => CommittedGolden;
 }
 
 /** Compares one cell with its golden. Returns the findings: missing, unreadable, outdated format, or changed. */
-export function compareGolden({ provider, scenario, golden, skeleton }: GoldenComparison): Finding[] {
+export function compareGolden({ provider, scenario, golden, skeleton, parse }: GoldenComparison): Finding[] {
   const cell = cellId(provider, scenario);
   const base = { type: 'golden' as const, provider, scenario };
   const update = `if the change is intended, run \`drift update --provider ${provider} --scenario ${scenario}\` and commit the golden`;
@@ -104,12 +92,11 @@ export function compareGolden({ provider, scenario, golden, skeleton }: GoldenCo
     ];
   }
   if (golden === toCanonicalYaml(skeleton)) return []; // the common case: no parse needed
-  const { parsed, problem } = readGolden(golden);
-  if (!isObject(parsed) || parsed.skeleton !== SKELETON_VERSION) {
-    const why = problem ?? (isObject(parsed) && typeof parsed.skeleton === 'number' ? `skeleton format ${parsed.skeleton}, drift writes ${SKELETON_VERSION}` : 'not a drift skeleton');
-    return [{ ...base, id: `golden-unreadable:${cell}`, class: 'behavioral', subject: 'golden', message: `the golden of ${cell} is ${why}`, hint: update }];
+  const parsed = parse(golden);
+  if (!parsed.ok) {
+    return [{ ...base, id: `golden-unreadable:${cell}`, class: 'behavioral', subject: 'golden', message: `the golden of ${cell} is ${parsed.problem}`, hint: update }];
   }
-  const changes = diffSkeletons(parsed, skeleton as unknown as Record<string, unknown>);
+  const changes = diffSkeletons(parsed.skeleton as unknown as Record<string, unknown>, skeleton as unknown as Record<string, unknown>);
   if (changes.length === 0) {
     return [{ ...base, id: `golden-format:${cell}`, class: 'stylistic', subject: 'golden', message: `the golden of ${cell} is not in canonical form`, hint: update }];
   }
@@ -122,4 +109,18 @@ export function compareGolden({ provider, scenario, golden, skeleton }: GoldenCo
     diff: change.diff,
     hint: update,
   }));
+}
+
+/** A golden that no provider × scenario produces any more; `file` as the report names it. */
+export function obsoleteFinding({ provider, scenario, file }: { provider: string; scenario: string; file: string }): Finding {
+  return {
+    id: `golden-obsolete:${provider}/${scenario}`,
+    type: 'golden',
+    class: 'behavioral',
+    provider,
+    scenario,
+    subject: 'golden',
+    message: `${file} is obsolete: no provider × scenario produces it any more`,
+    hint: 'run `drift update --prune` to remove it, or restore the provider or scenario',
+  };
 }

@@ -6,7 +6,9 @@ import { DriftError, InputError } from '../errors.js';
 import { packageFile } from './paths.js';
 import { CONTRACT_ROLES } from './roles.js';
 import type { Adapter, DriftConfig, Perturbation, Project, Scenario, ScenarioPool } from './types.js';
-import { readLocatedYamlFile, readYamlFile, type Locator } from './yamlFile.js';
+import { mapIntent } from './intent.js';
+import { loadXrd } from './xrd.js';
+import { readLocatedYamlFile, type Locator } from './yamlFile.js';
 
 export const CONFIG_FILE = 'drift.config.yaml';
 
@@ -67,7 +69,8 @@ export const DEFAULT_BROKEN_CREDENTIALS = { spec: { credentials: { source: 'Inje
 type RawAdapter = {
   name: string;
   function: { command: string[]; cwd?: string; env?: Record<string, string> };
-  xr: { apiVersion: string; kind: string; spec?: Record<string, unknown>; nodePool?: Record<string, unknown>; gpus?: Adapter['xr']['gpus'] };
+  xr: { apiVersion: string; kind: string; spec?: Record<string, unknown>; nodePool?: unknown; gpus?: Adapter['xr']['gpus']; ignore?: Record<string, string> };
+  xrd?: string;
   world?: Partial<Adapter['world']>;
   roles?: Record<string, string>;
   inline?: Record<string, string>;
@@ -85,10 +88,31 @@ export function loadAdapter(file: string): Adapter {
 
 function readAdapter(file: string): { adapter: Adapter; locate: Locator } {
   const { data: raw, locate } = readLocatedYamlFile<RawAdapter>(file, packageFile('schemas/provider.schema.json'));
-  return { adapter: adapterFrom(file, raw), locate };
+  return { adapter: adapterFrom(file, raw, locate), locate };
 }
 
-function adapterFrom(file: string, raw: RawAdapter): Adapter {
+/** The XRD an adapter names, relative to the adapter, for the version its XR uses. */
+function xrdOf(file: string, raw: RawAdapter, locate: Locator): Adapter['xrd'] {
+  if (raw.xrd === undefined) return undefined;
+  const { line, col } = locate(['xrd']);
+  const xrdFile = path.resolve(path.dirname(file), raw.xrd);
+  if (!existsSync(xrdFile) || !statSync(xrdFile).isFile()) {
+    throw new InputError(file, line, col, `xrd "${raw.xrd}" is not a file (resolved to ${xrdFile}); give the path of the XR's CompositeResourceDefinition, relative to this file`);
+  }
+  return loadXrd(xrdFile, raw.xr.apiVersion, raw.xr.kind, { file, line, col });
+}
+
+function adapterFrom(file: string, raw: RawAdapter, locate: Locator): Adapter {
+  if (raw.xr.nodePool !== undefined) {
+    const { line, col } = locate(['xr', 'nodePool']);
+    throw new InputError(
+      file,
+      line,
+      col,
+      'xr.nodePool is no longer read: map the pools in xr.spec with CEL instead, e.g. nodePools: "${pools.map(p, {"name": p.name, ...})}", ' +
+        'where "${pool.x}" becomes p.x and "${gpu.x}" gpus[p.gpu].x (README, "The XR template")',
+    );
+  }
   const dir = path.dirname(file);
   const [program, ...args] = raw.function.command;
   // A program given as a path (../../.venv/bin/python) belongs to the adapter; a bare name is looked up on PATH.
@@ -98,7 +122,8 @@ function adapterFrom(file: string, raw: RawAdapter): Adapter {
     file,
     dir,
     function: { command: [resolvedProgram, ...args], cwd: path.resolve(dir, raw.function.cwd ?? '.'), env: raw.function.env ?? {} },
-    xr: { apiVersion: raw.xr.apiVersion, kind: raw.xr.kind, spec: raw.xr.spec ?? {}, nodePool: raw.xr.nodePool ?? {}, gpus: raw.xr.gpus ?? {} },
+    xr: { apiVersion: raw.xr.apiVersion, kind: raw.xr.kind, spec: raw.xr.spec ?? {}, gpus: raw.xr.gpus ?? {}, ignore: raw.xr.ignore ?? {} },
+    ...(raw.xrd === undefined ? {} : { xrd: xrdOf(file, raw, locate) }),
     world: {
       credentials: raw.world?.credentials ?? [],
       observe: raw.world?.observe ?? [],
@@ -225,7 +250,63 @@ export async function loadProject(configPath: string | undefined, cwd = process.
       }
     }
   }
-  return { config, adapters: adapters.map(({ adapter }) => adapter), scenarios: scenarios.map(({ scenario }) => scenario) };
+  const warnings = checkIntent(config.root, adapters, scenarios);
+  return { config, adapters: adapters.map(({ adapter }) => adapter), scenarios: scenarios.map(({ scenario }) => scenario), warnings };
+}
+
+/**
+ * Builds every adapter's XR for every scenario before anything runs: a template that fails, an
+ * intent field no XR field carries, or an XR its XRD rejects is an error naming the adapter's line
+ * (and the scenario's or the XRD's); a validation rule drift cannot evaluate is a warning.
+ */
+function checkIntent(
+  root: string,
+  adapters: Array<{ adapter: Adapter; locate: Locator }>,
+  scenarios: Array<{ scenario: Scenario; locate: Locator }>,
+): string[] {
+  const rel = (file: string) => path.relative(root, file) || file;
+  const warnings = new Set<string>();
+  for (const { adapter, locate } of adapters) {
+    for (const { scenario, locate: locateScenario } of scenarios) {
+      const mapped = mapIntent(adapter, scenario);
+      const at = (where: Array<string | number>) => locate(where);
+      const template = mapped.errors[0];
+      if (template) {
+        const { line, col } = at(template.templatePath);
+        throw new InputError(adapter.file, line, col, `xr template, for scenario ${rel(scenario.file)}: ${template.problem}`);
+      }
+      const unplaced = mapped.unplaced[0];
+      if (unplaced) {
+        const { line, col } = at(['xr', 'spec']);
+        const set = locateScenario(unplaced.scenarioPath);
+        throw new InputError(
+          adapter.file,
+          line,
+          col,
+          `scenario ${rel(scenario.file)}:${set.line}:${set.col} sets ${unplaced.name}, but xr.spec never reads it, so no XR field carries it; ` +
+            `place it (e.g. "\${p.${unplaced.scenarioPath.at(-1)}}" in the pool's map) or drop it from the scenario`,
+        );
+      }
+      const violation = mapped.violations[0];
+      if (violation && adapter.xrd) {
+        const { line, col } = at(['xr', ...violation.instancePath]);
+        const rule = adapter.xrd.locate([...adapter.xrd.schemaAt, ...violation.schemaPath]);
+        const field = violation.instancePath.join('.') || 'the XR';
+        throw new InputError(
+          adapter.file,
+          line,
+          col,
+          `the XR for scenario ${rel(scenario.file)} is rejected by its XRD: ${field}: ${violation.problem} ` +
+            `(${rel(adapter.xrd.file)}:${rule.line}:${rule.col}, openAPIV3Schema.${violation.schemaPath.join('.') || '(root)'}); fix xr.spec or the XRD`,
+        );
+      }
+      for (const unchecked of mapped.unchecked) {
+        const { line, col } = adapter.xrd!.locate([...adapter.xrd!.schemaAt, ...unchecked.schemaPath]);
+        warnings.add(`${rel(adapter.xrd!.file)}:${line}:${col}: warning: rule ${JSON.stringify(unchecked.rule)} not checked: ${unchecked.problem}`);
+      }
+    }
+  }
+  return [...warnings].sort();
 }
 
 /** Keeps the providers and scenarios a user's --provider / --scenario filters name; unknown names are errors. */

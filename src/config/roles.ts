@@ -2,7 +2,7 @@ import { escapeRegExp } from '../util/objects.js';
 import type { Adapter } from './types.js';
 
 /**
- * The contract's roles. drift infers which composed resource plays each one (src/skeleton/roles.ts);
+ * The contract's roles. drift infers which composed resource plays each one (src/contract/roles.ts);
  * an adapter's `roles` map only overrides that inference. A key playing none is cloud-only.
  */
 export const CONTRACT_ROLES: ReadonlySet<string> = new Set([

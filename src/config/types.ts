@@ -1,3 +1,4 @@
+import type { Xrd } from './xrd.js';
 import type { JsonObject } from '../util/objects.js';
 
 /** A Kubernetes object as plain data. */
@@ -36,10 +37,15 @@ export interface Adapter {
   xr: {
     apiVersion: string;
     kind: string;
+    /** The XR spec as a template: strings may hold `${...}` CEL expressions over the scenario's intent. */
     spec: Record<string, unknown>;
-    nodePool: Record<string, unknown>;
+    /** Scenario GPU name -> this cloud's GPU facts, `gpus` in the template's scope. */
     gpus: Record<string, Record<string, unknown>>;
+    /** Intent fields (`pools[].zones`) this cloud has no place for -> why; they need not be read. */
+    ignore: Record<string, string>;
   };
+  /** The XRD the adapter names: every XR drift builds is validated and defaulted against it. */
+  xrd?: Xrd;
   world: {
     credentials: K8sObject[];
     observe: FactRule[];
@@ -67,7 +73,8 @@ export interface ScenarioPool {
   nodeCount: number;
   minNodeCount?: number;
   maxNodeCount?: number;
-  zones?: number;
+  /** How many zones to spread over, or the zones by name. */
+  zones?: number | string[];
 }
 
 export type Readiness = 'all' | 'none' | { except: string[] };
@@ -102,4 +109,6 @@ export interface Project {
   config: DriftConfig;
   adapters: Adapter[];
   scenarios: Scenario[];
+  /** Things drift could not check (an XRD rule it cannot evaluate), printed before a run. */
+  warnings?: string[];
 }

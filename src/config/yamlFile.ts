@@ -3,14 +3,18 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { isMap, isPair, isScalar, LineCounter, parseDocument, visit, type Document, type Node } from 'yaml';
 import { InputError } from '../errors.js';
 
-const ajv = new Ajv({ allErrors: false, strict: false });
+const ajv = new Ajv({ allErrors: false, strict: true });
 const validators = new Map<string, ValidateFunction>();
 
-function validatorFor(schemaPath: string): ValidateFunction {
-  let validate = validators.get(schemaPath);
+/** A schema is a file of schemas/ or, for files drift only reads (an XRD), a schema object. */
+export type SchemaSource = string | object;
+
+function validatorFor(schema: SchemaSource): ValidateFunction {
+  const id = typeof schema === 'string' ? schema : JSON.stringify(schema);
+  let validate = validators.get(id);
   if (!validate) {
-    validate = ajv.compile(JSON.parse(readFileSync(schemaPath, 'utf8')) as object);
-    validators.set(schemaPath, validate);
+    validate = ajv.compile(typeof schema === 'string' ? (JSON.parse(readFileSync(schema, 'utf8')) as object) : schema);
+    validators.set(id, validate);
   }
   return validate;
 }
@@ -37,12 +41,12 @@ export interface LocatedYaml<T> {
  * Reads a YAML file and checks it against a JSON Schema. Every problem becomes an InputError that
  * names the file, line and column, so a user can fix it without guessing.
  */
-export function readYamlFile<T>(file: string, schemaPath: string, text?: string): T {
+export function readYamlFile<T>(file: string, schemaPath: SchemaSource, text?: string): T {
   return readLocatedYamlFile<T>(file, schemaPath, text).data;
 }
 
 /** readYamlFile, also returning a locator so callers' own checks can name the offending line. */
-export function readLocatedYamlFile<T>(file: string, schemaPath: string, text = readFileSync(file, 'utf8')): LocatedYaml<T> {
+export function readLocatedYamlFile<T>(file: string, schemaPath: SchemaSource, text = readFileSync(file, 'utf8')): LocatedYaml<T> {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
   const at = (offset: number) => lineCounter.linePos(offset);

@@ -8,8 +8,6 @@ import { GITHUB_COMMENT_LIMIT } from '../report/markdown.js';
 import { apiUrl, ForeignOriginError, githubClient } from './api.js';
 import { tokenLogin, writtenBy } from './identity.js';
 
-export { DEFAULT_API_URL } from './api.js';
-
 export interface StickyComment {
   token: string;
   /** GITHUB_API_URL: https://api.github.com, or a GitHub Enterprise Server's /api/v3. */

@@ -1,13 +1,19 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import fg from 'fast-glob';
 import type { Project } from '../config/types.js';
 import { DriftError } from '../errors.js';
-import { OUTLINE_GOLDEN } from '../compare/outline-golden.js';
 import { isCI } from '../util/ci.js';
+import type { GoldenEnvironment } from './environment.js';
 
-/** goldens/<provider>/<scenario>.yaml: the only place drift writes, always atomically. */
-export class GoldenStore {
+/** What an atomic write of `<file>` writes first; a kill between write and rename leaves it behind. */
+const TEMPORARY = /\.yaml\.tmp-(\d+)$/;
+
+/**
+ * The golden files on disk (`goldens/` of the project): the only module of drift's golden code that
+ * writes, always atomically, and never under CI.
+ */
+export class GoldenStore implements GoldenEnvironment {
   constructor(readonly dir: string) {}
 
   /** The store of a project: its config's `goldens` folder. */
@@ -15,65 +21,99 @@ export class GoldenStore {
     return new GoldenStore(path.resolve(project.config.root, project.config.goldens));
   }
 
-  file(provider: string, scenario: string): string {
-    return path.join(this.dir, provider, `${scenario}.yaml`);
+  /** The absolute path of a file of the store (`gke/converge.yaml`). */
+  path(file: string): string {
+    return path.join(this.dir, file);
   }
 
-  /** goldens/<provider>/outline.yaml: the provider's source outline, beside its skeletons. */
-  outlineFile(provider: string): string {
-    return path.join(this.dir, provider, `${OUTLINE_GOLDEN}.yaml`);
+  read(file: string): string | undefined {
+    const absolute = this.path(file);
+    return existsSync(absolute) ? readFileSync(absolute, 'utf8') : undefined;
   }
 
-  readOutline(provider: string): string | undefined {
-    const file = this.outlineFile(provider);
-    return existsSync(file) ? readFileSync(file, 'utf8') : undefined;
-  }
-
-  writeOutline(provider: string, text: string): void {
-    this.writeAtomically(this.outlineFile(provider), text);
-  }
-
-  read(provider: string, scenario: string): string | undefined {
-    const file = this.file(provider, scenario);
-    return existsSync(file) ? readFileSync(file, 'utf8') : undefined;
-  }
-
-  /** Every golden on disk, as provider/scenario pairs. */
-  async list(): Promise<Array<{ provider: string; scenario: string; file: string }>> {
+  list(): string[] {
     if (!existsSync(this.dir)) return [];
-    // An outline golden is the provider's, not a scenario's.
-    const files = await fg('*/*.yaml', { cwd: this.dir, onlyFiles: true, ignore: [`*/${OUTLINE_GOLDEN}.yaml`] });
-    return files.sort().map((relative) => {
-      const [provider, name] = relative.split('/') as [string, string];
-      return { provider, scenario: name.replace(/\.yaml$/, ''), file: path.join(this.dir, relative) };
-    });
+    return fg.sync('*/*.yaml', { cwd: this.dir, onlyFiles: true }).sort();
   }
 
   /** goldens/accepted.yaml: the divergences and rule findings the team accepts. */
   get acceptedFile(): string {
-    return path.join(this.dir, 'accepted.yaml');
-  }
-
-  write(provider: string, scenario: string, text: string): void {
-    this.writeAtomically(this.file(provider, scenario), text);
+    return this.path('accepted.yaml');
   }
 
   writeAccepted(text: string): void {
-    this.writeAtomically(this.acceptedFile, text);
+    this.write('accepted.yaml', text);
   }
 
-  /** Through a temporary file and a rename, so a file is never half-written; never under CI. */
-  private writeAtomically(file: string, text: string): void {
+  /**
+   * Through a temporary file, flushed to disk before the rename, so a file is never half-written
+   * even if the machine goes down; never under CI.
+   */
+  write(file: string, text: string): void {
     refuseUnderCI();
-    mkdirSync(path.dirname(file), { recursive: true });
-    const temporary = `${file}.tmp-${process.pid}`;
-    writeFileSync(temporary, text);
-    renameSync(temporary, file);
+    const target = this.path(file);
+    mkdirSync(path.dirname(target), { recursive: true });
+    const temporary = `${target}.tmp-${process.pid}`;
+    try {
+      const fd = openSync(temporary, 'w');
+      try {
+        writeSync(fd, text);
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+      renameSync(temporary, target);
+    } catch (error) {
+      rmSync(temporary, { force: true });
+      throw error;
+    }
+    syncFolder(path.dirname(target));
   }
 
   remove(file: string): void {
     refuseUnderCI();
-    rmSync(file);
+    rmSync(this.path(file));
+  }
+
+  /**
+   * Removes the temporary files of writes that a killed drift never renamed. A file whose process
+   * is still running belongs to a write in progress (another drift in the same folder) and stays.
+   * Under CI drift touches nothing, and a fresh checkout has no leftovers anyway.
+   */
+  sweep(): string[] {
+    if (isCI() || !existsSync(this.dir)) return [];
+    const leftovers = fg.sync(['*.yaml.tmp-*', '*/*.yaml.tmp-*'], { cwd: this.dir, onlyFiles: true }).sort();
+    const removed: string[] = [];
+    for (const file of leftovers) {
+      const pid = Number(TEMPORARY.exec(file)?.[1]);
+      if (!Number.isInteger(pid) || isRunning(pid)) continue;
+      rmSync(this.path(file), { force: true });
+      removed.push(file);
+    }
+    return removed;
+  }
+}
+
+function isRunning(pid: number): boolean {
+  if (pid === process.pid) return false; // this process writes synchronously: nothing of its own is in flight
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** The rename is durable only once the folder's entry is on disk too. */
+function syncFolder(folder: string): void {
+  let fd: number | undefined;
+  try {
+    fd = openSync(folder, 'r');
+    fsyncSync(fd);
+  } catch {
+    // Some file systems cannot sync a folder; the file itself is already on disk.
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
 }
 

@@ -1,4 +1,4 @@
-import { viaDocument } from '../skeleton/canonical.js';
+import { viaDocument } from '../util/yaml.js';
 import type { Outline } from './types.js';
 
 /**

@@ -74,7 +74,7 @@ export function fileKind(path: string): FileKind {
   const base = parts[parts.length - 1]!;
   if (base === '__init__.py') return 'package-marker';
   const inTests = parts.slice(0, -1).some((part) => part === 'tests' || part === 'test');
-  if (/^test_.*\.py$/.test(base) || /_test\.py$/.test(base)) return 'test';
+  if (/^test_.*\.py$/.test(base) || base.endsWith('_test.py')) return 'test';
   return inTests || base === 'conftest.py' ? 'test-helper' : 'module';
 }
 

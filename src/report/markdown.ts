@@ -51,7 +51,7 @@ const LINE_BREAKS = /\r\n|[\r\n\u2028\u2029\u0085\v\f]/g;
 
 /** One line of text: line breaks become spaces, NUL becomes U+FFFD. */
 function oneLine(text: string): string {
-  return text.replace(LINE_BREAKS, ' ').replace(/\u0000/g, '\uFFFD');
+  return text.replace(LINE_BREAKS, ' ').replaceAll('\u0000', '\uFFFD');
 }
 
 /**
@@ -121,7 +121,7 @@ function escapeTablePipes(text: string): string {
  * no line of the text can close it.
  */
 export function fence(text: string, info = ''): string {
-  const content = text.replace(/\r\n?/g, '\n').replace(/\u0000/g, '\uFFFD').replace(/\n+$/, '');
+  const content = text.replace(/\r\n?/g, '\n').replaceAll('\u0000', '\uFFFD').replace(/\n+$/, '');
   const ticks = '`'.repeat(Math.max(3, longestRun(content, '`') + 1));
   return `${ticks}${info}\n${content}\n${ticks}`;
 }

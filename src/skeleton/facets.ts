@@ -1,6 +1,5 @@
-import { isObject, type JsonObject } from '../util/objects.js';
-
 /** Structural facts of one composed resource body, cloud-neutral where the contract is. */
+import { isObject, type JsonObject } from '../util/objects.js';
 
 export function providerConfigRef(resource: JsonObject): { kind: string; name: string } | undefined {
   const spec = isObject(resource.spec) ? resource.spec : {};

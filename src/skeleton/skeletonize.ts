@@ -2,8 +2,8 @@ import type { Adapter } from '../config/types.js';
 import type { EventRecord, StepRecord, Trace } from '../world/trace.js';
 import { isObject, stableStringify, type JsonObject } from '../util/objects.js';
 import { labelKeys, managementPolicies, manifestOf, metadataOf, providerConfigRef, readinessPolicy, readsSecrets, writesSecret } from './facets.js';
-import { DEFAULT_CREDENTIALS, type Plane } from './plane.js';
-import { resolveRoles } from './roles.js';
+import { DEFAULT_CREDENTIALS, type Plane } from '../contract/plane.js';
+import { resolveRoles } from '../contract/roles.js';
 import { makeTemplater, templateStrings } from './template.js';
 import {
   SKELETON_VERSION,

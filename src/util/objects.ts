@@ -33,17 +33,6 @@ export function splitPath(dotted: string): string[] {
   return dotted.split(/(?<!\\)\./).map((part) => part.replace(/\\\./g, '.'));
 }
 
-export function getPath(value: unknown, path: string[]): unknown {
-  let current = value;
-  for (const part of path) {
-    if (Array.isArray(current) && /^\d+$/.test(part)) current = current[Number(part)];
-    else if (isObject(current)) current = current[part];
-    else return undefined;
-  }
-  return current;
-}
-
-
 /** A copy of `target` with `value` at `path`; only the objects along the path are copied. */
 export function withPath(target: JsonObject, path: string[], value: unknown): JsonObject {
   const [head, ...rest] = path;

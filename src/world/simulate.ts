@@ -1,7 +1,7 @@
 import type { RunFunctionRequest, RunFunctionResponse } from '@crossplane-org/function-sdk-typescript';
 import type { Adapter, K8sObject, Perturbation, Scenario } from '../config/types.js';
-import { DEFAULT_CREDENTIALS, referencesCredentials, type Credentials } from '../skeleton/plane.js';
-import { resolveRoles, type RoleResolution } from '../skeleton/roles.js';
+import { DEFAULT_CREDENTIALS, referencesCredentials, type Credentials } from '../contract/plane.js';
+import { resolveRoles, type RoleResolution } from '../contract/roles.js';
 import { isObject, splitPath, withoutPath, type JsonObject } from '../util/objects.js';
 import { buildRequest, readResponse, type Answer } from './protocol.js';
 import { condition, connectionSecret, materialize, stall } from './materialize.js';
@@ -145,7 +145,7 @@ class World {
 
   /** One cloud fact disappears from the existing resources that carry it (of one role, if given); their conditions stay. */
   private withdrawFact(fact: string, role: string | undefined): void {
-    for (const [key, resource] of [...this.observed]) {
+    for (const [key, resource] of this.observed) {
       if (role !== undefined && this.role(key) !== role) continue;
       const rules = this.adapter.world.observe.filter((rule) => rule.fact === fact && rule.kind === resource.kind);
       if (rules.length === 0) continue;
@@ -200,7 +200,8 @@ class World {
         }
         break;
       case 'delete':
-        for (const key of [...this.observed.keys()]) if (this.role(key) === perturbation.role) this.forget(key);
+        // A Map may lose the entry being visited without upsetting the iteration.
+        for (const key of this.observed.keys()) if (this.role(key) === perturbation.role) this.forget(key);
         this.refreshSecrets();
         break;
     }

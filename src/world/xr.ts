@@ -1,59 +1,29 @@
-import { createHash } from 'node:crypto';
-import type { Adapter, K8sObject, Scenario, ScenarioPool } from '../config/types.js';
-import { deepMerge, getPath, isObject, type JsonObject } from '../util/objects.js';
+import type { Adapter, K8sObject, Scenario } from '../config/types.js';
+import { mapIntent } from '../config/intent.js';
+import { DriftError } from '../errors.js';
 
-/** A deterministic uid, so composed names and traces are the same on every run. */
-export function xrUid(scenario: Pick<Scenario, 'xr'>): string {
-  const hex = createHash('sha256').update(`${scenario.xr.namespace}/${scenario.xr.name}`).digest('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-8${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
-}
 
-const WHOLE = /^\$\{([a-z]+)\.([A-Za-z0-9]+)\}$/;
-const EMBEDDED = /\$\{([a-z]+)\.([A-Za-z0-9]+)\}/g;
+
+// Every simulation of a cell (ablations, replays) starts from the same XR: build it once.
+const built = new WeakMap<Adapter, WeakMap<Scenario, K8sObject>>();
 
 /**
- * Fills an adapter's node-pool template. "${pool.gpuCount}" alone keeps the value's type; a
- * reference that resolves to nothing removes its key, so a CPU pool carries no GPU block.
+ * The provider's XR for a scenario, a fresh copy each call (a world writes its status). loadProject
+ * has already mapped every adapter × scenario and reported problems with their locations; one here
+ * means the project was not loaded through it.
  */
-export function fillTemplate(template: unknown, scope: Record<string, JsonObject | undefined>): unknown {
-  if (typeof template === 'string') {
-    const whole = WHOLE.exec(template);
-    if (whole) return getPath(scope[whole[1]!], [whole[2]!]);
-    let missing = false;
-    const text = template.replace(EMBEDDED, (_match, root: string, field: string) => {
-      const value = getPath(scope[root], [field]);
-      if (value === undefined) missing = true;
-      return String(value);
-    });
-    return missing ? undefined : text;
-  }
-  if (Array.isArray(template)) return template.map((item) => fillTemplate(item, scope)).filter((item) => item !== undefined);
-  if (isObject(template)) {
-    const entries = Object.entries(template)
-      .map(([key, value]) => [key, fillTemplate(value, scope)] as const)
-      .filter(([, value]) => value !== undefined && !(isObject(value) && Object.keys(value).length === 0));
-    return entries.length ? Object.fromEntries(entries) : undefined;
-  }
-  return template;
-}
-
-function nodePool(adapter: Adapter, pool: ScenarioPool): JsonObject {
-  const { gpu, gpuCount: _gpuCount, ...intent } = pool;
-  const scope = { pool: pool as unknown as JsonObject, gpu: gpu === undefined ? undefined : adapter.xr.gpus[gpu] };
-  const filled = fillTemplate(adapter.xr.nodePool, scope);
-  return { ...intent, ...(isObject(filled) ? filled : {}) };
-}
-
-/** The provider's XR for a scenario: the adapter's cloud spec under the scenario's cloud-neutral intent. */
 export function buildXR(adapter: Adapter, scenario: Scenario): K8sObject {
-  const intent: JsonObject = { nodePools: scenario.xr.nodePools.map((pool) => nodePool(adapter, pool)) };
-  if (scenario.xr.credentials) intent.credentials = { ...scenario.xr.credentials };
-  return {
-    apiVersion: adapter.xr.apiVersion,
-    kind: adapter.xr.kind,
-    metadata: { name: scenario.xr.name, namespace: scenario.xr.namespace, uid: xrUid(scenario) },
-    spec: deepMerge(adapter.xr.spec, intent),
-  };
+  let byScenario = built.get(adapter);
+  if (!byScenario) built.set(adapter, (byScenario = new WeakMap()));
+  let xr = byScenario.get(scenario);
+  if (!xr) {
+    const mapped = mapIntent(adapter, scenario);
+    const problem = mapped.errors[0]?.problem ?? mapped.violations[0]?.problem ?? (mapped.unplaced[0] && `${mapped.unplaced[0].name} is not placed`);
+    if (problem) throw new DriftError(`${adapter.file}: the XR for scenario ${scenario.name} is invalid: ${problem}`);
+    xr = mapped.xr;
+    byScenario.set(scenario, xr);
+  }
+  return structuredClone(xr);
 }
 
 /**

@@ -6,19 +6,14 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSyn
 import path from 'node:path';
 import { execa, type Result } from 'execa';
 import { parse } from 'yaml';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildDrift } from '../helpers/build.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { driftBin } from '../helpers/drift.js';
 import { REPO, tempProject } from '../helpers/project.js';
 
 const cleanups: Array<() => void> = [];
 afterAll(() => cleanups.forEach((remove) => remove()));
 
-let DRIFT_BIN = '';
-beforeAll(async () => {
-  const build = await buildDrift();
-  cleanups.push(build.remove);
-  DRIFT_BIN = build.bin;
-}, 120_000);
+const DRIFT_BIN = driftBin();
 
 /** A project on the bundled providers and scenarios with its own copy of goldens/accepted.yaml. */
 function project(acceptedText?: string): { dir: string; configFile: string; accepted: string } {

@@ -4,19 +4,13 @@
  * contract findings it causes, named for gcp2, and nothing else. The built CLI, as a user runs it.
  */
 import { appendFileSync, readFileSync } from 'node:fs';
-import { execa } from 'execa';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildFourth, FOURTH, ids, REPO, SEEDS, type FourthProject, type JsonReport, type ReportFinding, type Seed } from '../helpers/fourth.js';
+import { buildFourth, FOURTH, ids, SEEDS, type FourthProject, type JsonReport, type ReportFinding, type Seed } from '../helpers/fourth.js';
 
 const SLOW = 180_000;
 const projects: FourthProject[] = [];
 afterAll(() => projects.forEach((project) => project.remove()));
-
-beforeAll(async () => {
-  const build = await execa('npx', ['tsc', '-p', '.'], { cwd: REPO, reject: false, all: true });
-  if (build.exitCode !== 0) throw new Error(`npx tsc -p . failed:\n${build.all}`);
-}, SLOW);
 
 async function project(seed?: Seed, scenarios?: string[], options: { gcp2LikeGke?: boolean } = {}): Promise<FourthProject> {
   const built = await buildFourth({ ...(seed ? { seed } : {}), ...(scenarios ? { scenarios } : {}), ...options });

@@ -2,22 +2,20 @@
  * `drift comment` end to end: the built binary against a local fake of GitHub's comment endpoints.
  * The report it reads is the JSON a pull request's own run wrote, so the tests treat it as hostile.
  */
-import { existsSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { provenance } from '../../src/cli/comment.js';
 import type { Finding } from '../../src/compare/findings.js';
 import { renderJson } from '../../src/report/json.js';
 import { GITHUB_COMMENT_LIMIT, renderMarkdown } from '../../src/report/markdown.js';
 import { buildReport, type Report } from '../../src/report/model.js';
+import { driftBin } from '../helpers/drift.js';
 import { startFakeGitHub, type FakeGitHub } from '../helpers/fake-github.js';
 import { tempDir } from '../helpers/project.js';
 import { cleanReport, PROVIDERS, SCENARIOS, syntheticReport } from '../helpers/reports.js';
 
-const REPO = fileURLToPath(new URL('../../', import.meta.url));
-const DRIFT_BIN = path.join(REPO, 'bin/drift.js');
 const TOKEN = 'ghs_SuperSecretTestToken0123456789';
 const PR = 'acme/widgets#7';
 const MARKER = '<!-- drift-report: drift -->';
@@ -25,10 +23,6 @@ const ARGS = ['--repo', 'acme/widgets', '--pr', '7'];
 
 let github: FakeGitHub;
 let temp: ReturnType<typeof tempDir>;
-
-beforeAll(() => {
-  if (!existsSync(path.join(REPO, 'dist/cli/comment.js'))) throw new Error('build drift first: npx tsc -p .');
-});
 
 beforeEach(async () => {
   github = await startFakeGitHub({ pulls: [PR] });
@@ -52,7 +46,7 @@ const writeReport = (name: string, report: Report) => writeFile(name, renderJson
 const rendering = (report: Report, runUrl?: string) => renderMarkdown(report, { note: provenance(runUrl) });
 
 async function comment(args: string[], env: Record<string, string | undefined> = {}) {
-  const result = await execa('node', [DRIFT_BIN, 'comment', ...args], {
+  const result = await execa('node', [driftBin(), 'comment', ...args], {
     cwd: temp.dir,
     reject: false,
     extendEnv: false,

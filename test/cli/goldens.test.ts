@@ -3,24 +3,15 @@
  * project, see `drift diff` name what changed, accept it with `drift update`, and check that drift
  * writes exactly the goldens it should, never under CI, and the same bytes every time.
  *
- * Needs `npx tsc -p .` first (runs bin/drift.js → dist/) and the Python venv in .venv.
+ * Needs the Python venv in .venv; Vitest's global set-up builds drift.
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import pLimit from 'p-limit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  DEFAULT_CONFIG,
-  REPO,
-  changedGoldens,
-  copyProject,
-  hashGoldens,
-  mutate,
-  replaceExactly,
-  runDrift,
-  type DriftRun,
-  type ProjectCopy,
-} from '../helpers/project-copy.js';
+import { runDrift, type DriftRun } from '../helpers/drift.js';
+import { DEFAULT_CONFIG, REPO, changedGoldens, copyProject, hashGoldens, mutate, replaceExactly, type ProjectCopy } from '../helpers/project.js';
 
 // Each drift run starts Python functions; on a 2-core machine two runs at a time is the useful maximum.
 const limit = pLimit(2);
@@ -356,6 +347,36 @@ describe.concurrent('drift goldens through the CLI', () => {
     expect(prune.stdout).toContain(`0 added, 0 changed, ${SCENARIOS.length} unchanged, 1 removed`);
     expect(existsSync(obsolete)).toBe(false);
     expect(changedGoldens(before, hashGoldens(dir))).toEqual(['gke/no-such-scenario.yaml']);
+  }, SLOW);
+
+  it('temporary files a killed write left behind: the next update and diff remove them and never call them goldens', async () => {
+    const { dir } = fresh();
+    // The pid of a process that has exited: what a SIGKILLed drift leaves in its temporary file names.
+    const dead = spawnSync(process.execPath, ['-e', '']).pid!;
+    const half = 'skeleton: 1\nprovider: gk';
+    const leftovers = [`gke/converge.yaml.tmp-${dead}`, `accepted.yaml.tmp-${dead}`];
+    for (const file of leftovers) writeFileSync(path.join(dir, 'goldens', file), half);
+    // A write in progress belongs to a running process (here: this test's): it stays.
+    const inFlight = `gke/two-pools.yaml.tmp-${process.pid}`;
+    writeFileSync(path.join(dir, 'goldens', inFlight), half);
+
+    const update = await drift(['update', '--provider', 'gke', '--scenario', 'converge'], dir);
+    expect(update.exitCode, update.all).toBe(0);
+    expect(update.stdout).toBe('0 added, 0 changed, 1 unchanged\n');
+    for (const file of leftovers) {
+      expect(existsSync(path.join(dir, 'goldens', file)), file).toBe(false);
+      expect(update.stderr).toContain(`removed ${path.join('goldens', file)}, left by an interrupted write`);
+    }
+    expect(existsSync(path.join(dir, 'goldens', inFlight))).toBe(true);
+
+    const another = `eks/never-ready.yaml.tmp-${dead}`;
+    writeFileSync(path.join(dir, 'goldens', another), half);
+    const diff = await drift(['diff', '--provider', 'eks'], dir);
+    expect(diff.exitCode, diff.all).toBe(0);
+    expect(findingsIn(diff.stdout)).toEqual([]);
+    expect(existsSync(path.join(dir, 'goldens', another))).toBe(false);
+    rmSync(path.join(dir, 'goldens', inFlight));
+    expect(hashGoldens(dir)).toEqual(baselineHashes);
   }, SLOW);
 
   it('a golden written by another skeleton version is reported, and update rewrites it', async () => {

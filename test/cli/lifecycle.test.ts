@@ -8,23 +8,17 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { execa, type Result, type ResultPromise } from 'execa';
 import { parseDocument } from 'yaml';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildDrift } from '../helpers/build.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { driftBin } from '../helpers/drift.js';
 import { BROKEN, brokenAdapter, REPO, tempProject, writeFiles } from '../helpers/project.js';
 import { listProcesses, processesIn, waitFor } from '../helpers/processes.js';
 
 const cleanups: Array<() => void> = [];
 afterAll(() => cleanups.forEach((remove) => remove()));
 
-let DRIFT_BIN = '';
+const DRIFT_BIN = driftBin();
 const HANG = path.join(BROKEN, 'hang');
 const PYTHON = path.join(REPO, '.venv/bin/python');
-
-beforeAll(async () => {
-  const build = await buildDrift();
-  cleanups.push(build.remove);
-  DRIFT_BIN = build.bin;
-}, 120_000);
 
 /**
  * A project whose one provider hangs on every call, started through a shell that also leaves a

@@ -1,6 +1,6 @@
 /**
  * drift as a user runs it: the built binary, its output, its exit codes, and Ctrl-C. The binary is
- * compiled from the current sources once for this file, into a private folder (see helpers/build.ts).
+ * compiled from the current sources once per test run, into a private folder (test/global-setup.ts).
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -8,21 +8,14 @@ import path from 'node:path';
 import { execa, type Result } from 'execa';
 import { isMap, parseAllDocuments, type Document } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildDrift } from '../helpers/build.js';
+import { driftBin } from '../helpers/drift.js';
 import { BROKEN, brokenAdapter, REPO, tempDir, tempProject, writeFiles } from '../helpers/project.js';
 import { processesIn, waitFor } from '../helpers/processes.js';
 
 const cleanups: Array<() => void> = [];
 afterAll(() => cleanups.forEach((remove) => remove()));
 
-let DRIFT_BIN = '';
-
-beforeAll(async () => {
-  // Test what a user runs: bin/drift.js over dist/ compiled from the current sources (privately, see buildDrift).
-  const build = await buildDrift();
-  cleanups.push(build.remove);
-  DRIFT_BIN = build.bin;
-}, 120_000);
+const DRIFT_BIN = driftBin();
 
 function drift(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<Result<{ reject: false }>> {
   return execa('node', [DRIFT_BIN, ...args], { cwd: options.cwd ?? REPO, reject: false, env: { NO_COLOR: '1', ...options.env } });
@@ -65,7 +58,7 @@ const keyOf = (doc: Record<string, unknown>) =>
   ((doc.metadata as { annotations?: Record<string, string> } | undefined)?.annotations ?? {})[RESOURCE_NAME];
 
 describe.concurrent('drift list', () => {
-  it('lists the three providers and ten scenarios', async () => {
+  it('lists the bundled providers and ten scenarios', async () => {
     const run = await drift(['list']);
     expect(run.exitCode).toBe(0);
     expect(run.stderr).toBe('');
@@ -73,9 +66,11 @@ describe.concurrent('drift list', () => {
     const providers = lines.slice(lines.indexOf('providers:') + 1, lines.indexOf('scenarios:'));
     const scenarios = lines.slice(lines.indexOf('scenarios:') + 1);
     expect(providers.map((line) => line.trim().split(/\s+/))).toEqual([
+      ['aks', 'AKSCluster', 'providers/aks/provider.yaml'],
       ['eks', 'EKSCluster', 'providers/eks/provider.yaml'],
       ['gke', 'GKECluster', 'providers/gke/provider.yaml'],
       ['nebius', 'NebiusCluster', 'providers/nebius/provider.yaml'],
+      ['vultr', 'VultrCluster', 'providers/vultr/provider.yaml'],
     ]);
     expect(scenarios.map((line) => line.trim().split(/\s+/)[0])).toEqual([
       'cluster-lost',
@@ -192,10 +187,10 @@ describe.concurrent('drift render', () => {
   });
 
   it('rejects an unknown provider with exit code 2, naming the known ones', async () => {
-    const run = await drift(['render', '--provider', 'aks', '--scenario', 'converge']);
+    const run = await drift(['render', '--provider', 'ibm', '--scenario', 'converge']);
     expect(run.exitCode).toBe(2);
     expect(run.stdout).toBe('');
-    expect(run.stderr).toBe('drift: no provider named "aks"; known: eks, gke, nebius');
+    expect(run.stderr).toBe('drift: no provider named "ibm"; known: aks, eks, gke, nebius, vultr');
   });
 
   it('rejects an unknown scenario with exit code 2, naming the known ones', async () => {

@@ -7,8 +7,8 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { copyProject, mutate, replaceExactly, runDrift, type ProjectCopy } from '../helpers/project-copy.js';
-import { REPO, tempProject } from '../helpers/project.js';
+import { runDrift } from '../helpers/drift.js';
+import { copyProject, mutate, REPO, replaceExactly, tempProject, type ProjectCopy } from '../helpers/project.js';
 
 interface JsonFinding {
   id: string;

@@ -1,27 +1,22 @@
 /**
  * A throwaway drift project with a FOURTH provider, `gcp2`: a copy of providers/gke under another
- * name, optionally with one seeded change. Its goldens are written first (`drift update --provider
+ * name, optionally with one seeded change, beside three of the bundled providers (PEERS). Its goldens are written first (`drift update --provider
  * gcp2`), so every finding `drift diff` reports afterwards comes from comparing providers with each
  * other (divergences) or with the contract (rules), never from goldens.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync, cpSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { execa } from 'execa';
 import type { Scenario } from '../../src/config/types.js';
 import { SKELETON_VERSION, type ResourceSkeleton, type Skeleton } from '../../src/skeleton/types.js';
 import type { Finding } from '../../src/compare/findings.js';
 import type { Report } from '../../src/report/model.js';
+import { runDrift, type DriftRun } from './drift.js';
+import { copyProject, REPO } from './project.js';
 
-/** The drift repository (this file lives in test/helpers). */
-export const REPO = fileURLToPath(new URL('../../', import.meta.url)).replace(/\/$/, '');
-export const DRIFT_BIN = path.join(REPO, 'bin/drift.js');
 export const FOURTH = 'gcp2';
-
-/** drift.config.yaml with every path at its default and no `reference` provider. */
-const CONFIG = ['providers: [providers/*/provider.yaml]', 'scenarios: [scenarios/*.yaml]', 'goldens: goldens', ''].join('\n');
+/** The bundled providers gcp2 joins (test/fixtures/across/accepted.yaml holds their accepted entries). */
+export const PEERS = ['eks', 'gke', 'nebius'];
 
 /** One exact text replacement; it must occur exactly once, so a seed can never silently miss. */
 export interface Edit {
@@ -157,12 +152,6 @@ export const SEEDS = {
   },
 } satisfies Record<string, Seed>;
 
-export interface DriftRun {
-  exitCode: number;
-  stdout: string;
-  stderr: string;
-}
-
 /** A finding and the report as `drift diff --format json` writes them. */
 export type ReportFinding = Finding;
 export type JsonReport = Report;
@@ -191,27 +180,21 @@ export interface FourthOptions {
   prefix?: string;
 }
 
-async function runDrift(args: string[], cwd: string, env: Record<string, string> = {}): Promise<DriftRun> {
-  const base: Record<string, string> = {};
-  for (const [name, value] of Object.entries(process.env)) if (name !== 'CI' && value !== undefined) base[name] = value;
-  const result = await execa('node', [DRIFT_BIN, ...args], { cwd, env: { ...base, NO_COLOR: '1', ...env }, extendEnv: false, reject: false });
-  return { exitCode: result.exitCode ?? -1, stdout: String(result.stdout ?? ''), stderr: String(result.stderr ?? '') };
-}
-
 let reports = 0;
 
 /** Builds the temp project, applies the seed, writes gcp2's goldens. Call `remove()` when done. */
 export async function buildFourth(options: FourthOptions = {}): Promise<FourthProject> {
-  const dir = mkdtempSync(path.join(tmpdir(), options.prefix ?? 'drift-fourth-'));
-  const remove = () => rmSync(dir, { recursive: true, force: true });
+  const { dir, remove } = copyProject({ prefix: options.prefix ?? 'drift-fourth-' });
   try {
-    const skipCaches = (source: string) => path.basename(source) !== '__pycache__' && !source.endsWith('.pyc');
-    cpSync(path.join(REPO, 'providers'), path.join(dir, 'providers'), { recursive: true, filter: skipCaches });
-    cpSync(path.join(REPO, 'scenarios'), path.join(dir, 'scenarios'), { recursive: true });
-    cpSync(path.join(REPO, 'goldens'), path.join(dir, 'goldens'), { recursive: true });
-    writeFileSync(path.join(dir, 'drift.config.yaml'), CONFIG);
-    // provider.yaml starts ../../.venv/bin/python relative to itself.
-    symlinkSync(path.join(REPO, '.venv'), path.join(dir, '.venv'), 'dir');
+    // gcp2 is judged against a fixed set of peers with their own accepted entries, so what each
+    // seed must cause stays the same when the bundled set grows: a copy of gke adds a vote to
+    // gke's side, turning the bundled providers' 3-2 splits into conventions that blame them.
+    for (const name of readdirSync(path.join(dir, 'providers'))) {
+      if (!existsSync(path.join(dir, 'providers', name, 'provider.yaml')) || PEERS.includes(name)) continue;
+      rmSync(path.join(dir, 'providers', name), { recursive: true, force: true });
+      rmSync(path.join(dir, 'goldens', name), { recursive: true, force: true });
+    }
+    cpSync(path.join(REPO, 'test/fixtures/across/accepted.yaml'), path.join(dir, 'goldens', 'accepted.yaml'));
 
     const fourth = path.join(dir, 'providers', FOURTH);
     cpSync(path.join(dir, 'providers', 'gke'), fourth, { recursive: true });

@@ -1,11 +1,16 @@
-/** Temp folders and projects for tests: everything written under the OS temp folder, removed by the caller. */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+/**
+ * The drift repository and throwaway projects for tests: temp folders, temp configs, and copies of
+ * the bundled project that a test may break at will. Everything lives under the OS temp folder and
+ * is removed by the caller.
+ */
+import { createHash } from 'node:crypto';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { stringify } from 'yaml';
 
-/** The drift repository (this file lives in test/helpers). */
+/** The drift repository (this file lives in test/helpers), without a trailing slash. */
 export const REPO = fileURLToPath(new URL('../../', import.meta.url)).replace(/\/$/, '');
 export const BROKEN = path.join(REPO, 'test/fixtures/broken');
 export const BROKEN_NAMES = ['crash', 'exit-zero', 'fatal', 'garbage', 'hang'] as const;
@@ -46,4 +51,77 @@ export function tempProject(config: TempConfig): { dir: string; configFile: stri
   const { dir, remove } = tempDir('drift-project-');
   const configFile = writeFiles(dir, { 'drift.config.yaml': stringify(config) })['drift.config.yaml']!;
   return { dir, configFile, remove };
+}
+
+/** drift.config.yaml with every path at its default, written into each copy. */
+export const DEFAULT_CONFIG = ['providers: [providers/*/provider.yaml]', 'scenarios: [scenarios/*.yaml]', 'goldens: goldens', ''].join('\n');
+
+export interface ProjectCopy {
+  dir: string;
+  remove: () => void;
+}
+
+/**
+ * Copies providers/ (without __pycache__), scenarios/ and goldens/ of the repository (or of another
+ * copy: `from`) into a fresh temp folder with a default drift.config.yaml, and links `<tmp>/.venv` to
+ * the project's venv: the copied provider.yaml files start `../../.venv/bin/python` relative to
+ * themselves.
+ */
+export function copyProject(options: { from?: string; prefix?: string } = {}): ProjectCopy {
+  const from = options.from ?? REPO;
+  const { dir, remove } = tempDir(options.prefix ?? 'drift-goldens-');
+  try {
+    const skipCaches = (source: string) => path.basename(source) !== '__pycache__' && !source.endsWith('.pyc');
+    cpSync(path.join(from, 'providers'), path.join(dir, 'providers'), { recursive: true, filter: skipCaches });
+    cpSync(path.join(from, 'scenarios'), path.join(dir, 'scenarios'), { recursive: true });
+    cpSync(path.join(from, 'goldens'), path.join(dir, 'goldens'), { recursive: true });
+    writeFileSync(path.join(dir, 'drift.config.yaml'), DEFAULT_CONFIG);
+    symlinkSync(path.join(REPO, '.venv'), path.join(dir, '.venv'), 'dir');
+  } catch (error) {
+    remove();
+    throw error;
+  }
+  return { dir, remove };
+}
+
+/**
+ * Rewrites `providers/<provider>/<file>` in a copy. Throws when `change` leaves the text as it was,
+ * so a test can never pass because the code it meant to break has moved on.
+ */
+export function mutate(tmp: string, provider: string, file: string, change: (text: string) => string): void {
+  const target = path.join(tmp, 'providers', provider, file);
+  const before = readFileSync(target, 'utf8');
+  const after = change(before);
+  if (after === before) {
+    throw new Error(`mutate: the change to providers/${provider}/${file} did not change the text; the code it targets has changed, update the test`);
+  }
+  writeFileSync(target, after);
+}
+
+/** `text.replace(search, replacement)` that throws unless `search` occurs exactly `times` times. */
+export function replaceExactly(text: string, search: string, replacement: string, times = 1): string {
+  const found = text.split(search).length - 1;
+  if (found !== times) throw new Error(`replaceExactly: expected ${times} occurrence(s) of ${JSON.stringify(search)}, found ${found}`);
+  return text.split(search).join(replacement);
+}
+
+/** sha256 of every file under `<tmp>/goldens`, by path relative to that folder (sorted). */
+export function hashGoldens(tmp: string): Record<string, string> {
+  const root = path.join(tmp, 'goldens');
+  const out: Record<string, string> = {};
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir).sort()) {
+      const file = path.join(dir, name);
+      if (statSync(file).isDirectory()) walk(file);
+      else out[path.relative(root, file)] = createHash('sha256').update(readFileSync(file)).digest('hex');
+    }
+  };
+  walk(root);
+  return out;
+}
+
+/** Paths (relative to goldens/) that were added, removed or rewritten between two hashGoldens results. */
+export function changedGoldens(before: Record<string, string>, after: Record<string, string>): string[] {
+  const names = new Set([...Object.keys(before), ...Object.keys(after)]);
+  return [...names].filter((name) => before[name] !== after[name]).sort();
 }

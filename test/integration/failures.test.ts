@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadAdapter, loadProject, loadScenario, selectProject } from '../../src/config/load.js';
 import type { Adapter, Project } from '../../src/config/types.js';
-import { runMatrix, type MatrixResult } from '../../src/render/matrix.js';
+import { runProject, type ProviderRun } from '../../src/pipeline/run.js';
 import { encodeRequest } from '../../src/render/encode.js';
 import { FunctionProcess, StartError } from '../../src/render/process.js';
 import { buildRequest } from '../../src/world/protocol.js';
@@ -22,7 +22,7 @@ const CALL_MS = 1500;
 const TAG = randomUUID();
 
 let project: Project;
-let result: MatrixResult;
+let result: { providers: ProviderRun[]; traces: Trace[] };
 let elapsedMs: number;
 let survivors: ReturnType<typeof processesIn>;
 /** Fixture processes seen while their provider was rendering: proves the survivor check can see them. */
@@ -39,13 +39,16 @@ beforeAll(async () => {
   process.env.DRIFT_TEST_TAG = TAG;
   project = selectProject(await loadProject(temp.configFile));
   const began = performance.now();
-  result = await runMatrix(project, {
-    onProgress: ({ provider, phase, done }) => {
-      if (phase === 'rendering' && done === 0 && provider !== 'gke') {
-        seenWhileRendering.set(provider, processesIn(path.join(BROKEN, provider), TAG));
+  const run = await runProject(project, {
+    determinism: false,
+    gating: false,
+    onEvent: (event) => {
+      if (event.type === 'provider-started' && event.provider !== 'gke') {
+        seenWhileRendering.set(event.provider, processesIn(path.join(BROKEN, event.provider), TAG));
       }
     },
   });
+  result = { providers: run.providers, traces: run.cells.map((cell) => cell.trace) };
   elapsedMs = performance.now() - began;
   survivors = processesIn(BROKEN, TAG);
 });
@@ -68,7 +71,7 @@ function failedCell(provider: string): string {
   return cell.error!;
 }
 
-describe('runMatrix with broken providers', () => {
+describe('a run with broken providers', () => {
   it('loads the real gke adapter and the five fixtures against one scenario', () => {
     expect(project.adapters.map((a) => a.name).sort()).toEqual(['crash', 'exit-zero', 'fatal', 'garbage', 'gke', 'hang']);
     expect(project.scenarios.map((s) => s.name)).toEqual(['converge']);
@@ -88,7 +91,7 @@ describe('runMatrix with broken providers', () => {
     // The command as the adapter wrote it: no random socket path, so reports are the same every run.
     expect(error).toContain(`Command: ${path.join(REPO, '.venv/bin/python')} main.py --insecure --address {address}\n`);
     expect(error).not.toContain('unix:/');
-    const start = result.starts.find((s) => s.provider === 'crash')!;
+    const start = result.providers.find((s) => s.provider === 'crash')!;
     expect(start.error).toBe(error);
   });
 
@@ -97,7 +100,7 @@ describe('runMatrix with broken providers', () => {
     expect(error).toContain('exit-zero: the function exited (code 0) before answering a call');
     // It printed nothing, so there is no output section to show.
     expect(error).not.toContain('output (last lines)');
-    expect(result.starts.find((s) => s.provider === 'exit-zero')!.error).toBe(error);
+    expect(result.providers.find((s) => s.provider === 'exit-zero')!.error).toBe(error);
   });
 
   it('hang: the call deadline fires and the error says it timed out, with the output tail', () => {
@@ -111,7 +114,7 @@ describe('runMatrix with broken providers', () => {
   it('fatal: the Fatal result stops the simulation and its message is reported', () => {
     const error = failedCell('fatal');
     expect(error).toBe('step 0: the function returned a Fatal result: fatal fixture: spec.region us-central1 is not supported');
-    expect(result.starts.find((s) => s.provider === 'fatal')!.error).toBeUndefined();
+    expect(result.providers.find((s) => s.provider === 'fatal')!.error).toBeUndefined();
   });
 
   it('garbage: an answer that does not parse is named as not a RunFunctionResponse', () => {
@@ -129,10 +132,10 @@ describe('runMatrix with broken providers', () => {
     expect(converged.xrReady).toBe(true);
     expect(Object.keys(converged.resources).length).toBeGreaterThan(5);
     for (const [key, resource] of Object.entries(converged.resources)) expect([key, resource.ready]).toEqual([key, 'True']);
-    expect(result.starts.find((s) => s.provider === 'gke')!.error).toBeUndefined();
+    expect(result.providers.find((s) => s.provider === 'gke')!.error).toBeUndefined();
   });
 
-  it('leaves no fixture process running once runMatrix returns', () => {
+  it('leaves no fixture process running once the run returns', () => {
     // The providers that started were visible, in their own folders, while they rendered ...
     expect([...seenWhileRendering.keys()].sort()).toEqual(['fatal', 'garbage', 'hang']);
     for (const [provider, seen] of seenWhileRendering) {

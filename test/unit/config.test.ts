@@ -6,7 +6,8 @@ import { keyPattern, overrideRole } from '../../src/config/roles.js';
 import type { Adapter, FactRule, Scenario } from '../../src/config/types.js';
 import { DriftError, InputError } from '../../src/errors.js';
 import { COMPOSITION_RESOURCE_NAME, composedName, FIXED_TIME, materialize } from '../../src/world/materialize.js';
-import { buildXR, fillTemplate, xrUid } from '../../src/world/xr.js';
+import { buildXR } from '../../src/world/xr.js';
+import { xrUid } from '../../src/config/intent.js';
 import { tempDir, writeFiles } from '../helpers/project.js';
 
 const temp = tempDir('drift-config-test-');
@@ -51,8 +52,9 @@ function:
 xr:
   apiVersion: infrastructure.modelplane.ai/v1alpha1
   kind: DemoCluster
-  spec: {region: r1}
-  nodePool: {machineType: "\${gpu.machineType}", gpu: {type: "\${gpu.type}", count: "\${pool.gpuCount}"}}
+  spec:
+    region: r1
+    nodePools: '\${pools.map(p, {"name": p.name, "machineType": gpus[p.gpu].machineType, "gpu": {"type": gpus[p.gpu].type, "count": p.gpuCount}, "nodeCount": p.nodeCount})}'
   gpus:
     L4: {machineType: m-l4, type: nvidia-l4}
 world:
@@ -240,7 +242,8 @@ describe('loadAdapter', () => {
     const adapter = loadAdapter(where);
     expect(adapter.function.command).toEqual(['python3', 'main.py']);
     expect(adapter.function.cwd).toBe(path.dirname(where));
-    expect(adapter.xr).toEqual({ apiVersion: 'v1', kind: 'K', spec: {}, nodePool: {}, gpus: {} });
+    expect(adapter.xr).toEqual({ apiVersion: 'v1', kind: 'K', spec: {}, gpus: {}, ignore: {} });
+    expect(adapter.xrd).toBeUndefined();
   });
 
   it('refuses the retired `reference` key at its line, saying why and what to do', () => {
@@ -248,6 +251,13 @@ describe('loadAdapter', () => {
     const error = inputError(() => loadConfig(where));
     expectLocated(error, where, 3, 12);
     expect(error.message).toMatch(/"reference" is retired: no provider breaks ties any more .*split.*; remove this line/);
+  });
+
+  it('rejects the old per-pool template with a migration hint', () => {
+    const where = file('provider.yaml', 'name: x\nfunction: {command: [python3]}\nxr:\n  apiVersion: v1\n  kind: K\n  nodePool: {machineType: "${gpu.machineType}"}\n');
+    const error = inputError(() => loadAdapter(where));
+    expectLocated(error, where, 6, 13);
+    expect(error.problem).toMatch(/^xr\.nodePool is no longer read: map the pools in xr\.spec with CEL/);
   });
 
   it('rejects an unknown key', () => {
@@ -369,7 +379,7 @@ describe('loadConfig', () => {
 describe('loadProject', () => {
   const pools = 'xr:\n  nodePools: [{name: gpu, gpu: L4, nodeCount: 1}]\n';
   const adapterText = (name: string, extra = '') =>
-    `name: ${name}\nfunction: {command: [python3]}\nxr:\n  apiVersion: v1\n  kind: K\n  gpus:\n    L4: {type: l4}\n${extra}`;
+    `name: ${name}\nfunction: {command: [python3]}\nxr:\n  apiVersion: v1\n  kind: K\n  gpus:\n    L4: {type: l4}\n  spec: {nodePools: "\${pools}"}\n${extra}`;
 
   /** A project folder: drift.config.yaml, providers/<name>/provider.yaml and scenario files. */
   function project(files: Record<string, string>): { dir: string; files: Record<string, string> } {
@@ -487,39 +497,107 @@ describe('loadProject', () => {
     expectLocated(error, files['providers/a/provider.yaml']!, 7, 5); // the mapping under `gpus:`
     expect(error.problem).toBe('scenario scenarios/s.yaml asks for GPU "H100", which xr.gpus does not map; add it');
   });
-});
 
-describe('fillTemplate', () => {
-  const scope = { pool: { name: 'gpu', gpuCount: 8, zones: 2 }, gpu: { machineType: 'a3', type: 'h100' } };
+  const poolsOnly = 'xr:\n  apiVersion: example.org/v1\n  kind: Demo\n  spec:\n    nodePools: \'${pools.map(p, {"name": p.name, "nodeCount": p.nodeCount})}\'\n';
 
-  it('keeps the type of a whole-string reference', () => {
-    expect(fillTemplate('${pool.gpuCount}', scope)).toBe(8);
-    expect(fillTemplate('${gpu.type}', scope)).toBe('h100');
+  it('rejects an intent field the adapter never places, naming the adapter line and the scenario line', async () => {
+    const { dir, files } = project({
+      'providers/a/provider.yaml': `name: a\nfunction: {command: [python3]}\n${poolsOnly}`,
+      'scenarios/s.yaml': 'description: d\nxr:\n  nodePools:\n    - {name: gpu, nodeCount: 1, zones: 2}\n',
+    });
+    const error = await projectError(dir);
+    expectLocated(error, files['providers/a/provider.yaml']!, 7, 5); // the mapping under `spec:`
+    expect(error.problem).toMatch(/^scenario scenarios\/s\.yaml:4:40 sets pools\[0\]\.zones, but xr\.spec never reads it/);
   });
 
-  it('interpolates embedded references as text', () => {
-    expect(fillTemplate('${gpu.machineType}-x${pool.gpuCount}', scope)).toBe('a3-x8');
-    expect(fillTemplate('no refs', scope)).toBe('no refs');
+  it('rejects credentials the adapter never places, instead of copying them', async () => {
+    const { dir } = project({
+      'providers/a/provider.yaml': `name: a\nfunction: {command: [python3]}\n${poolsOnly}`,
+      'scenarios/s.yaml': 'description: d\nxr:\n  credentials: {kind: ProviderConfig, name: team-a}\n  nodePools: [{name: gpu, nodeCount: 1}]\n',
+    });
+    expect((await projectError(dir)).problem).toMatch(/^scenario scenarios\/s\.yaml:3:23 sets credentials\.kind/);
   });
 
-  it('drops keys whose reference resolves to nothing, and objects left empty', () => {
-    const template = { machineType: '${gpu.machineType}', gpu: { type: '${gpu.type}', count: '${pool.gpuCount}' }, fixed: 1 };
-    expect(fillTemplate(template, scope)).toEqual({ machineType: 'a3', gpu: { type: 'h100', count: 8 }, fixed: 1 });
-    // A CPU pool: no GPU in scope, so no machine type and no GPU block at all.
-    expect(fillTemplate(template, { pool: { name: 'cpu' }, gpu: undefined })).toEqual({ fixed: 1 });
-    expect(fillTemplate({ only: '${gpu.type}' }, { pool: {} })).toBeUndefined();
+  it('points a failing CEL expression at its line', async () => {
+    const { dir, files } = project({
+      'providers/a/provider.yaml': `name: a\nfunction: {command: [python3]}\nxr:\n  apiVersion: v1\n  kind: K\n  spec:\n    region: r\n    nodePools: '\${pools.map(p, p.nam)}'\n`,
+      'scenarios/s.yaml': `description: d\n${pools.replace('gpu: L4, ', '')}`,
+    });
+    const error = await projectError(dir);
+    expectLocated(error, files['providers/a/provider.yaml']!, 8, 16);
+    expect(error.problem).toMatch(/^xr template, for scenario scenarios\/s\.yaml: \$\{pools\.map\(p, p\.nam\)\}: /);
   });
 
-  it('drops a partly resolvable embedded string instead of printing "undefined"', () => {
-    expect(fillTemplate('${gpu.type}-${pool.missing}', scope)).toBeUndefined();
-    expect(fillTemplate({ label: 'x-${pool.missing}', keep: 'y' }, scope)).toEqual({ keep: 'y' });
+  const XRD = `apiVersion: apiextensions.crossplane.io/v2
+kind: CompositeResourceDefinition
+spec:
+  group: example.org
+  names: {kind: Demo, plural: demos}
+  versions:
+    - name: v1
+      schema:
+        openAPIV3Schema:
+          type: object
+          properties:
+            spec:
+              type: object
+              properties:
+                nodePools:
+                  type: array
+                  items:
+                    type: object
+                    x-kubernetes-validations:
+                      - {rule: self.nodeCount <= 2, message: at most two nodes}
+                    properties:
+                      name: {type: string}
+                      nodeCount: {type: integer}
+                      region: {type: string, default: here}
+`;
+
+  it('validates and defaults every XR against the XRD the adapter names', async () => {
+    const { dir } = project({
+      'providers/a/provider.yaml': `name: a\nfunction: {command: [python3]}\nxrd: apis/definition.yaml\n${poolsOnly}`,
+      'providers/a/apis/definition.yaml': XRD,
+      'scenarios/s.yaml': 'description: d\nxr:\n  nodePools: [{name: gpu, nodeCount: 2}]\n',
+    });
+    const loaded = await loadProject(undefined, dir);
+    expect(loaded.warnings).toEqual([]);
+    expect(buildXR(loaded.adapters[0]!, loaded.scenarios[0]!).spec).toEqual({ nodePools: [{ name: 'gpu', nodeCount: 2, region: 'here' }] });
   });
 
-  it('fills arrays, dropping unresolved items, and passes other scalars through', () => {
-    expect(fillTemplate(['${pool.zones}', '${pool.missing}', 'z'], scope)).toEqual([2, 'z']);
-    expect(fillTemplate(3, scope)).toBe(3);
-    expect(fillTemplate(false, scope)).toBe(false);
-    expect(fillTemplate(null, scope)).toBeNull();
+  it('rejects an XR its XRD rejects, at the adapter line, with the XRD line and schema path', async () => {
+    const { dir, files } = project({
+      'providers/a/provider.yaml': `name: a\nfunction: {command: [python3]}\nxrd: apis/definition.yaml\n${poolsOnly}`,
+      'providers/a/apis/definition.yaml': XRD,
+      'scenarios/s.yaml': 'description: d\nxr:\n  nodePools: [{name: gpu, nodeCount: 3}]\n',
+    });
+    const error = await projectError(dir);
+    expectLocated(error, files['providers/a/provider.yaml']!, 8, 16); // the nodePools expression
+    expect(error.problem).toBe(
+      'the XR for scenario scenarios/s.yaml is rejected by its XRD: spec.nodePools.0: at most two nodes ' +
+        '(providers/a/apis/definition.yaml:20:25, openAPIV3Schema.properties.spec.properties.nodePools.items.x-kubernetes-validations.0); fix xr.spec or the XRD',
+    );
+  });
+
+  it('rejects an xrd path that is not a file, at the xrd key', async () => {
+    const { dir, files } = project({
+      'providers/a/provider.yaml': `name: a\nfunction: {command: [python3]}\nxrd: apis/missing.yaml\n${poolsOnly}`,
+      'scenarios/s.yaml': `description: d\n${pools}`,
+    });
+    const error = await projectError(dir);
+    expectLocated(error, files['providers/a/provider.yaml']!, 3, 6);
+    expect(error.problem).toMatch(/^xrd "apis\/missing\.yaml" is not a file/);
+  });
+
+  it('warns about an XRD rule it cannot evaluate', async () => {
+    const { dir } = project({
+      'providers/a/provider.yaml': `name: a\nfunction: {command: [python3]}\nxrd: apis/definition.yaml\n${poolsOnly}`,
+      'providers/a/apis/definition.yaml': XRD.replace('self.nodeCount <= 2', 'self.name.isQuantity()'),
+      'scenarios/s.yaml': 'description: d\nxr:\n  nodePools: [{name: gpu, nodeCount: 3}]\n',
+    });
+    const loaded = await loadProject(undefined, dir);
+    expect(loaded.warnings).toHaveLength(1);
+    expect(loaded.warnings![0]).toMatch(/^providers\/a\/apis\/definition\.yaml:20:25: warning: rule "self\.name\.isQuantity\(\)" not checked: /);
   });
 });
 
@@ -532,9 +610,14 @@ function adapter(overrides: Partial<Adapter> = {}): Adapter {
     xr: {
       apiVersion: 'infrastructure.modelplane.ai/v1alpha1',
       kind: 'GKECluster',
-      spec: { region: 'us-central1', nodePools: 'replaced by the scenario' },
-      nodePool: { machineType: '${gpu.machineType}', gpu: { type: '${gpu.type}', count: '${pool.gpuCount}' } },
+      spec: {
+        region: 'us-central1',
+        credentials: '${credentials}',
+        nodePools:
+          '${pools.map(p, {"name": p.name, "nodeCount": p.nodeCount, "maxNodeCount": p.?maxNodeCount.orValue(null), "machineType": has(p.gpu) ? gpus[p.gpu].machineType : null, "gpu": has(p.gpu) ? dyn({"type": gpus[p.gpu].type, "count": p.gpuCount}) : null})}',
+      },
       gpus: { L4: { machineType: 'g2-standard-8', type: 'nvidia-l4' } },
+      ignore: {},
     },
     world: { credentials: [], observe: [], brokenCredentials: {} },
     roles: {},
@@ -558,7 +641,7 @@ function scenario(xr: Partial<Scenario['xr']> = {}): Scenario {
 }
 
 describe('buildXR', () => {
-  it("builds the provider's XR: adapter spec under the scenario's intent, templated pools", () => {
+  it("builds the provider's XR from the adapter's template over the scenario's intent", () => {
     const s = scenario({
       nodePools: [
         { name: 'gpu', gpu: 'L4', gpuCount: 2, nodeCount: 1, maxNodeCount: 4 },
@@ -571,6 +654,8 @@ describe('buildXR', () => {
     expect(xr.metadata).toEqual({ name: 'demo', namespace: 'modelplane', uid: xrUid(s) });
     expect(xr.spec).toEqual({
       region: 'us-central1',
+      // No credentials in the scenario: the template's whole-map copy is an empty map.
+      credentials: {},
       nodePools: [
         // The scenario's gpu name and gpuCount become the cloud's fields; the count keeps its number type.
         { name: 'gpu', nodeCount: 1, maxNodeCount: 4, machineType: 'g2-standard-8', gpu: { type: 'nvidia-l4', count: 2 } },
@@ -590,6 +675,12 @@ describe('buildXR', () => {
   it('gives the same XR, uid included, every time; other names get other uids', () => {
     const s = scenario({ nodePools: [{ name: 'gpu', gpu: 'L4', gpuCount: 1, nodeCount: 1 }] });
     expect(buildXR(adapter(), s)).toEqual(buildXR(adapter(), s));
+    // Built once per adapter × scenario, but each caller gets its own copy: a world writes its status.
+    const a = adapter();
+    const first = buildXR(a, s);
+    first.status = { written: true };
+    (first.spec as { region: string }).region = 'changed';
+    expect(buildXR(a, s)).toEqual(buildXR(adapter(), s));
     expect(xrUid(s)).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-8[0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(xrUid(scenario({ name: 'other' }))).not.toBe(xrUid(s));
     expect(xrUid(scenario({ namespace: 'other' }))).not.toBe(xrUid(s));

@@ -6,7 +6,7 @@ import type { JsonObject } from '../../src/util/objects.js';
 import type { StepRecord, Trace } from '../../src/world/trace.js';
 import { goodSkeleton, scenarioOf } from '../helpers/fourth.js';
 
-const ADAPTER = { xr: { apiVersion: 'x/v1', kind: 'X', spec: {}, nodePool: {}, gpus: { H100: {}, L4: {} } } };
+const ADAPTER = { xr: { apiVersion: 'x/v1', kind: 'X', spec: {}, gpus: { H100: {}, L4: {} }, ignore: {} } };
 
 describe('probesFor', () => {
   it('changes one value of one pool at a time, within the pool’s bounds, only for values the pool sets', () => {

@@ -1,7 +1,8 @@
-/** compareGolden: a committed golden against a freshly rendered skeleton, no processes involved. */
+/** compareGolden: a committed golden against a freshly rendered skeleton, read by the one golden parser; no processes involved. */
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { compareGolden, diffSkeletons } from '../../src/compare/golden.js';
+import { parseGolden } from '../../src/goldens/format.js';
 import { toCanonicalYaml } from '../../src/skeleton/canonical.js';
 import { SKELETON_VERSION, type ResourceSkeleton, type Skeleton } from '../../src/skeleton/types.js';
 
@@ -56,7 +57,9 @@ function base(): Skeleton {
   };
 }
 
-const compare = (golden: string | undefined, skeleton: Skeleton = base()) => compareGolden({ provider: 'gke', scenario: 'converge', golden, skeleton });
+const FILE = 'goldens/gke/converge.yaml';
+const compare = (golden: string | undefined, skeleton: Skeleton = base()) =>
+  compareGolden({ provider: 'gke', scenario: 'converge', golden, skeleton, parse: (text) => parseGolden(text, FILE) });
 const HINT = 'drift update --provider gke --scenario converge';
 
 describe('compareGolden', () => {
@@ -78,11 +81,26 @@ describe('compareGolden', () => {
     expect(findings[0]!.hint).toContain(HINT);
   });
 
+  it.each([
+    ['broken YAML', 'skeleton: 1\nresources: {cluster: [\n', '3:1', 'not valid YAML'],
+    ['a list', '- skeleton: 1\n', '1:1', 'the document must be object'],
+    ['a scalar', 'just text\n', '1:1', 'the document must be object'],
+    ['a map without a version', 'provider: gke\nscenario: converge\n', '1:1', 'missing the required key "skeleton"'],
+    ['a version that is not a number', toCanonicalYaml(base()).replace(/^skeleton: \d+/, 'skeleton: "1"'), '1:11', '"skeleton" must be integer'],
+  ])('unreadable golden (%s): golden-unreadable, not a drift skeleton, at file:line:col', (_what, text, where, problem) => {
+    const findings = compare(text);
+    expect(findings).toHaveLength(1);
+    expect(findings[0]).toMatchObject({ id: 'golden-unreadable:gke/converge', type: 'golden', class: 'behavioral' });
+    expect(findings[0]!.message).toMatch(new RegExp(`^the golden of gke/converge is not a drift skeleton: ${FILE}:${where}: `));
+    expect(findings[0]!.message).toContain(problem);
+    expect(findings[0]!.hint).toContain(HINT);
+  });
+
   it('unreadable golden (broken YAML): says where it breaks, line and column', () => {
     const findings = compare('skeleton: 1\nprovider: gke: eks\nscenario: converge\n');
     expect(findings).toHaveLength(1);
     expect(findings[0]).toMatchObject({ id: 'golden-unreadable:gke/converge', type: 'golden', class: 'behavioral' });
-    expect(findings[0]!.message).toMatch(/^the golden of gke\/converge is not valid YAML at line 2, column \d+: /);
+    expect(findings[0]!.message).toMatch(new RegExp(`^the golden of gke/converge is not a drift skeleton: ${FILE}:2:\\d+: not valid YAML: `));
     expect(findings[0]!.hint).toContain(HINT);
   });
 
@@ -90,25 +108,34 @@ describe('compareGolden', () => {
     const bomb = ['skeleton: 1', 'a: &a [x, x, x, x, x, x, x, x, x, x]', ...'bcdefgh'.split('').map((k, i) => `${k}: &${k} [${Array(10).fill(`*${'abcdefgh'[i]}`).join(', ')}]`)].join('\n');
     const findings = compare(`${bomb}\n`);
     expect(findings).toHaveLength(1);
-    expect(findings[0]!.message).toMatch(/^the golden of gke\/converge is not readable: .*alias/i);
+    expect(findings[0]!.message).toMatch(new RegExp(`^the golden of gke/converge is not a drift skeleton: ${FILE}:\\d+:\\d+: .*alias`, 'i'));
   });
 
-  it.each([
-    ['a list', '- skeleton: 1\n'],
-    ['a scalar', 'just text\n'],
-    ['empty', ''],
-    ['a map without a version', 'provider: gke\nscenario: converge\n'],
-    ['a version that is not a number', 'skeleton: "1"\nprovider: gke\n'],
-  ])('unreadable golden (%s): golden-unreadable, not a drift skeleton', (_what, text) => {
-    const findings = compare(text);
+  it('unreadable golden (broken YAML): says where it breaks, line and column', () => {
+    const findings = compare('skeleton: 1\nprovider: gke: eks\nscenario: converge\n');
     expect(findings).toHaveLength(1);
-    expect(findings[0]).toMatchObject({
-      id: 'golden-unreadable:gke/converge',
-      type: 'golden',
-      class: 'behavioral',
-      message: 'the golden of gke/converge is not a drift skeleton',
-    });
+    expect(findings[0]).toMatchObject({ id: 'golden-unreadable:gke/converge', type: 'golden', class: 'behavioral' });
+    expect(findings[0]!.message).toMatch(new RegExp(`^the golden of gke/converge is not a drift skeleton: ${FILE}:2:\\d+: not valid YAML: `));
     expect(findings[0]!.hint).toContain(HINT);
+  });
+
+  it('unreadable golden (an alias bomb): refused, not expanded', () => {
+    const bomb = ['skeleton: 1', 'a: &a [x, x, x, x, x, x, x, x, x, x]', ...'bcdefgh'.split('').map((k, i) => `${k}: &${k} [${Array(10).fill(`*${'abcdefgh'[i]}`).join(', ')}]`)].join('\n');
+    const findings = compare(`${bomb}\n`);
+    expect(findings).toHaveLength(1);
+    expect(findings[0]!.message).toMatch(new RegExp(`^the golden of gke/converge is not a drift skeleton: ${FILE}:\\d+:\\d+: .*alias`, 'i'));
+  });
+
+  it('an empty golden is unreadable too', () => {
+    expect(compare('')).toEqual([expect.objectContaining({ id: 'golden-unreadable:gke/converge', message: expect.stringContaining('is not a drift skeleton: ') })]);
+  });
+
+  it('a golden that breaks the schema deep inside names the line and column of the bad value', () => {
+    const text = toCanonicalYaml(base()).replace('    readyBy: observed\n', '    readyBy: eventually\n');
+    const findings = compare(text);
+    const line = text.split('\n').indexOf('    readyBy: eventually') + 1;
+    expect(findings.map((f) => f.id)).toEqual(['golden-unreadable:gke/converge']);
+    expect(findings[0]!.message).toContain(`${FILE}:${line}:14: "resources.cluster.readyBy" must be one of "composed", "observed", null`);
   });
 
   it('golden of another skeleton version: golden-unreadable naming both versions', () => {
@@ -152,7 +179,7 @@ describe('compareGolden', () => {
       expect(finding.subject).toBe(finding.id.replace('golden:gke/converge:', ''));
       expect(finding.hint).toContain(HINT);
       expect(finding.diff).toMatch(/^- golden\n\+ rendered\n/);
-      expect(finding.diff).not.toMatch(/\u001b\[/); // no color codes: reports decide on color
+      expect(finding.diff).not.toContain('\u001b['); // no color codes: reports decide on color
     }
     const [removed, added, changed, status] = findings.map((f) => f.diff!.split('\n'));
     expect(changed).toContain('+   - Delete');

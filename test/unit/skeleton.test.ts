@@ -418,6 +418,12 @@ describe('skeletonize: value templating', () => {
     expect(messages(s)).toEqual(['{namespace} and {short}']);
   });
 
+  it('a longer value wins even when its placeholder sorts after the shorter one', () => {
+    // Alphabetical order would try {cloud} before {region} and {xr} before {zone}: only length decides.
+    const template = makeTemplater({ xr: 'demo', namespace: 'ml-team', values: { cloud: 'gcp', region: 'gcp-east', zone: 'demo-zone' } });
+    expect(template('gcp-east demo-zone gcp demo')).toBe('{region} {zone} {cloud} {xr}');
+  });
+
   it('never replaces inside words', () => {
     const s = withStrings(['demolition', 'ademo', 'demo2', 'GCPX', 'us-central10', 'ml-teams', 'hash-0123456789abc']);
     expect(messages(s)).toEqual(['demolition', 'ademo', 'demo2', 'GCPX', 'us-central10', 'ml-teams', 'hash-0123456789abc']);

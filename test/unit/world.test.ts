@@ -16,7 +16,7 @@ const adapter: Adapter = {
   file: 'providers/fake/provider.yaml',
   dir: 'providers/fake',
   function: { command: ['true'], cwd: '.', env: {} },
-  xr: { apiVersion: 'example.io/v1', kind: 'XCluster', spec: {}, nodePool: {}, gpus: {} },
+  xr: { apiVersion: 'example.io/v1', kind: 'XCluster', spec: {}, gpus: {}, ignore: {} },
   world: {
     credentials: [PROVIDER_CONFIG],
     observe: [{ kind: 'Network', fact: 'external-name', set: { 'metadata.annotations.crossplane\\.io/external-name': 'net-{name}' } }],

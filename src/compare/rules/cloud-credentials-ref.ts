@@ -1,4 +1,4 @@
-import { DEFAULT_CREDENTIALS } from '../../skeleton/plane.js';
+import { DEFAULT_CREDENTIALS } from '../../contract/plane.js';
 import type { Rule } from './types.js';
 
 export const cloudCredentialsRef: Rule = {

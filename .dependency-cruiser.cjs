@@ -1,0 +1,139 @@
+// drift's layers, checked by `npm run layers` (part of `npm test`) over the TypeScript sources.
+// dependency-cruiser reads them with swc: the project's TypeScript 7 has no compiler API it can use,
+// and swc keeps `import type` lines, which the compiled dist/ would have lost.
+//
+// A layer may import itself and the layers listed after `may`; nothing else under src/. The README's
+// "Layers" section explains the table; change both together.
+
+/** Folders (or files) of each layer, as path patterns relative to the repository. */
+const LAYERS = {
+  base: '^src/(util/|errors\\.ts$)',
+  config: '^src/config/',
+  // What the contract says a composed resource is: its role and its plane (cloud, in-cluster, neither).
+  contract: '^src/contract/',
+  // The providers' source outline: pure but for its edges (read.ts, grammar.ts, formatter.ts).
+  outline: '^src/outline/',
+  world: '^src/world/',
+  skeleton: '^src/skeleton/',
+  compare: '^src/compare/',
+  report: '^src/report/',
+  render: '^src/render/',
+  goldens: '^src/goldens/',
+  github: '^src/github/',
+  pipeline: '^src/pipeline/',
+  cli: '^src/cli/',
+};
+
+/** Which layers each layer may import, besides itself. */
+const MAY_IMPORT = {
+  base: [],
+  config: ['base'],
+  contract: ['base', 'config'],
+  outline: ['base', 'config'],
+  world: ['base', 'config', 'contract'],
+  skeleton: ['base', 'config', 'contract', 'world'],
+  compare: ['base', 'config', 'contract', 'outline', 'world', 'skeleton'],
+  report: ['base', 'config', 'compare'],
+  render: ['base', 'config', 'world'],
+  goldens: ['base', 'config', 'skeleton', 'compare'],
+  github: ['base', 'config', 'report'],
+  pipeline: ['base', 'config', 'contract', 'outline', 'world', 'skeleton', 'compare', 'report', 'render', 'goldens', 'github'],
+  cli: ['base', 'config', 'contract', 'outline', 'world', 'skeleton', 'compare', 'report', 'render', 'goldens', 'github', 'pipeline'],
+};
+
+// The edges: the only modules that spawn processes or touch the file system. Everything else takes
+// and returns data, so it is tested without processes or temp folders. Add a module here only when
+// it is where that effect belongs (a new store, a new process runner), never to silence the check.
+
+/** Start, probe and stop the provider functions (processes and their private socket folders). */
+const FUNCTION_PROCESSES = ['^src/render/process\\.ts$', '^src/render/reaper\\.ts$', '^src/render/watchdog\\.ts$'];
+
+/** Read drift.config.yaml, adapters, scenarios and XRDs: config's only impure parts. */
+const CONFIG_READERS = ['^src/config/load\\.ts$', '^src/config/yamlFile\\.ts$', '^src/config/xrd\\.ts$'];
+
+/** The golden and accepted stores (goldens/<provider>/<scenario>.yaml, goldens/accepted.yaml). */
+const STORES = ['^src/goldens/store\\.ts$', '^src/goldens/accepted\\.ts$'];
+
+/** CLI input and output: reports written with --output, reports read by `drift comment`, accepted.yaml edits, --version. */
+const CLI_OUTPUT = ['^src/cli/diff\\.ts$', '^src/cli/comment\\.ts$', '^src/cli/accept\\.ts$', '^src/cli/main\\.ts$'];
+
+/** The source outline's edges: the provider's files, the grammar's wasm, the formatter (ruff). */
+const OUTLINE_READERS = ['^src/outline/read\\.ts$', '^src/outline/grammar\\.ts$', '^src/outline/formatter\\.ts$'];
+/** The formatter runs ruff over the provider's files. */
+const OUTLINE_SPAWNERS = ['^src/outline/formatter\\.ts$'];
+
+/**
+ * Known exceptions, each to be moved to an edge: src/report/artifact.ts reads a report file inside
+ * a pure core (its parsing and checks belong in report/, the read in cli/comment.ts).
+ */
+const NOT_YET_PURE = ['^src/report/artifact\\.ts$'];
+
+const SPAWNERS = [...FUNCTION_PROCESSES, ...OUTLINE_SPAWNERS];
+const FILE_SYSTEM = [...FUNCTION_PROCESSES, ...CONFIG_READERS, ...STORES, ...CLI_OUTPUT, ...OUTLINE_READERS, ...NOT_YET_PURE];
+
+/** The pure cores: data in, data out. */
+const PURE_CORES = ['contract', 'outline', 'world', 'skeleton', 'compare', 'report'].map((layer) => LAYERS[layer]);
+
+const either = (patterns) => `(${patterns.join('|')})`;
+
+const layerRules = Object.entries(MAY_IMPORT).map(([layer, below]) => ({
+  name: `layer-${layer}`,
+  comment: below.length ? `${layer} may import only ${below.join(', ')} (and itself)` : `${layer} imports nothing else in src/`,
+  severity: 'error',
+  from: { path: LAYERS[layer] },
+  to: { path: '^src/', pathNot: either([layer, ...below].map((name) => LAYERS[name])) },
+}));
+
+module.exports = {
+  forbidden: [
+    ...layerRules,
+    {
+      name: 'no-layer',
+      comment: 'every module under src/ belongs to a layer: add its folder to LAYERS in .dependency-cruiser.cjs',
+      severity: 'error',
+      from: { path: '^src/', pathNot: either(Object.values(LAYERS)) },
+      to: {},
+    },
+    {
+      name: 'no-circular',
+      comment: 'modules import each other in a circle',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'spawn-only-in-edges',
+      comment: `only ${SPAWNERS.join(', ')} start processes`,
+      severity: 'error',
+      from: { pathNot: either(SPAWNERS) },
+      to: { path: '^(node:)?child_process$|^node_modules/execa/' },
+    },
+    {
+      name: 'file-system-only-in-edges',
+      comment: 'only the edge modules listed in .dependency-cruiser.cjs read or write files',
+      severity: 'error',
+      from: { pathNot: either(FILE_SYSTEM) },
+      to: { path: '^(node:)?fs(/promises)?$|^node_modules/fast-glob/' },
+    },
+    {
+      name: 'pure-cores-stay-pure',
+      comment: 'contract, outline (but for its edges), world, skeleton, compare and report take data and return data: no files, no processes',
+      severity: 'error',
+      from: { path: either(PURE_CORES), pathNot: either([...NOT_YET_PURE, ...OUTLINE_READERS]) },
+      to: { path: '^(node:)?(fs|fs/promises|child_process)$|^node_modules/(execa|fast-glob)/' },
+    },
+    {
+      name: 'not-to-unresolvable',
+      comment: 'an import that resolves to nothing',
+      severity: 'error',
+      from: {},
+      to: { couldNotResolve: true },
+    },
+  ],
+  options: {
+    parser: 'swc',
+    tsPreCompilationDeps: true,
+    doNotFollow: { path: 'node_modules' },
+    includeOnly: '^(src/|node_modules/|(node:)?[a-z_/]+$)',
+  },
+};

@@ -1,0 +1,1 @@
+"""Composition function for the VultrCluster XR."""

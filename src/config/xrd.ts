@@ -1,0 +1,208 @@
+import { readFileSync } from 'node:fs';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { InputError } from '../errors.js';
+import { celProblem, evaluateCel, toCel } from '../util/cel.js';
+import { isObject, type JsonObject } from '../util/objects.js';
+import { readLocatedYamlFile, type Locator } from './yamlFile.js';
+
+/**
+ * An XRD version's `openAPIV3Schema`, compiled to validate and default XRs as the API server would:
+ * the structural schema with ajv (defaults applied, unknown fields rejected as kubectl's strict field
+ * validation does), and the `x-kubernetes-validations` rules with drift's CEL library.
+ */
+export interface Xrd {
+  file: string;
+  /** Path of the version's openAPIV3Schema inside the XRD file, for locating schema nodes. */
+  schemaAt: Array<string | number>;
+  locate: Locator;
+  validate: ValidateFunction;
+  schema: JsonObject;
+}
+
+/** Something the XRD rejects in an XR: where in the XR, and where in the schema. */
+export interface XrdViolation {
+  instancePath: Array<string | number>;
+  schemaPath: Array<string | number>;
+  problem: string;
+}
+
+/** A validation rule drift could not evaluate: reported, never counted as passed. */
+export interface XrdUnchecked {
+  schemaPath: Array<string | number>;
+  rule: string;
+  problem: string;
+}
+
+const KUBERNETES_KEYWORDS = [
+  'x-kubernetes-validations',
+  'x-kubernetes-preserve-unknown-fields',
+  'x-kubernetes-int-or-string',
+  'x-kubernetes-embedded-resource',
+  'x-kubernetes-list-type',
+  'x-kubernetes-list-map-keys',
+  'x-kubernetes-map-type',
+];
+
+// One instance for every XRD: the keywords above are Kubernetes' own and carry no ajv meaning. The
+// first error is all drift reports, and stopping there keeps compiling (at every load) cheap.
+const ajv = new Ajv({ allErrors: false, strict: false, useDefaults: true, validateFormats: false, keywords: KUBERNETES_KEYWORDS });
+
+type RawXrd = {
+  apiVersion?: string;
+  kind?: string;
+  spec?: {
+    group?: string;
+    names?: { kind?: string };
+    versions?: Array<{ name?: string; schema?: { openAPIV3Schema?: JsonObject } }>;
+  };
+};
+
+const XRD_SCHEMA = {
+  type: 'object',
+  required: ['kind', 'spec'],
+  properties: {
+    kind: { const: 'CompositeResourceDefinition' },
+    spec: {
+      type: 'object',
+      required: ['group', 'names', 'versions'],
+      properties: {
+        group: { type: 'string' },
+        names: { type: 'object', required: ['kind'], properties: { kind: { type: 'string' } } },
+        versions: { type: 'array', minItems: 1, items: { type: 'object', required: ['name', 'schema'], properties: { name: { type: 'string' }, schema: { type: 'object' } } } },
+      },
+    },
+  },
+};
+
+/**
+ * Structural schemas prune fields they do not declare; drift rejects them instead, as kubectl's
+ * default strict field validation does, so a template writing a field the function never sees fails.
+ * The XR's own envelope (apiVersion, kind, metadata) is the API server's, not the XRD's.
+ */
+function strict(schema: unknown, root = false): unknown {
+  if (Array.isArray(schema)) return schema.map((item) => strict(item));
+  if (!isObject(schema)) return schema;
+  const out: JsonObject = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === 'properties' && isObject(value)) out[key] = Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, strict(sub)]));
+    else if (key === 'x-kubernetes-validations' || key === 'default' || key === 'enum' || key === 'example') out[key] = value;
+    else out[key] = strict(value);
+  }
+  if (root) {
+    out.properties = { apiVersion: { type: 'string' }, kind: { type: 'string' }, metadata: { type: 'object' }, ...(out.properties as JsonObject | undefined) };
+  }
+  const open = schema['x-kubernetes-preserve-unknown-fields'] === true || 'additionalProperties' in schema;
+  if (isObject(out.properties) && !open) out.additionalProperties = false;
+  return out;
+}
+
+/** Reads the XRD an adapter names and picks the version its XR's apiVersion asks for. */
+export function loadXrd(file: string, apiVersion: string, kind: string, named: { file: string; line: number; col: number }): Xrd {
+  const text = readFileSync(file, 'utf8');
+  const { data, locate } = readLocatedYamlFile<RawXrd>(file, XRD_SCHEMA, text);
+  const [group, version] = apiVersion.includes('/') ? apiVersion.split('/') : ['', apiVersion];
+  const wrong = (problem: string) => new InputError(named.file, named.line, named.col, problem);
+  if (data.spec!.group !== group || data.spec!.names!.kind !== kind) {
+    throw wrong(`xrd ${file} defines ${data.spec!.names!.kind} in group ${data.spec!.group}, but xr is ${kind} ${apiVersion}; name the XRD of this XR`);
+  }
+  const index = data.spec!.versions!.findIndex((entry) => entry.name === version);
+  const entry = data.spec!.versions![index];
+  const schema = entry?.schema?.openAPIV3Schema;
+  if (!entry || !isObject(schema)) {
+    const known = data.spec!.versions!.map((v) => v.name).join(', ');
+    throw wrong(`xrd ${file} has no version ${version} with a schema.openAPIV3Schema (versions: ${known}); use one of them in xr.apiVersion`);
+  }
+  let validate: ValidateFunction;
+  try {
+    validate = ajv.compile(strict(schema, true) as object);
+  } catch (error) {
+    const { line, col } = locate(['spec', 'versions', index, 'schema', 'openAPIV3Schema']);
+    throw new InputError(file, line, col, `openAPIV3Schema does not compile: ${(error as Error).message}`);
+  }
+  return { file, schemaAt: ['spec', 'versions', index, 'schema', 'openAPIV3Schema'], locate, validate, schema };
+}
+
+function pointer(text: string): Array<string | number> {
+  return text
+    .split('/')
+    .slice(1)
+    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .map((part) => (/^\d+$/.test(part) ? Number(part) : part));
+}
+
+function describe(error: ErrorObject): string {
+  const params = error.params as Record<string, unknown>;
+  if (error.keyword === 'additionalProperties') return `unknown field "${String(params.additionalProperty)}": the XRD does not declare it`;
+  if (error.keyword === 'enum') return `must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+  return error.message ?? 'is invalid';
+}
+
+/**
+ * Validates and defaults an XR against the XRD, returning the defaulted copy. Every ajv error and
+ * every failed rule is a violation; a rule drift cannot evaluate (an unknown function, `oldSelf`
+ * on a create) is unchecked.
+ */
+export function checkXr(xrd: Xrd, xr: JsonObject): { xr: JsonObject; violations: XrdViolation[]; unchecked: XrdUnchecked[] } {
+  const defaulted = structuredClone(xr);
+  const violations: XrdViolation[] = [];
+  if (!xrd.validate(defaulted)) {
+    for (const error of xrd.validate.errors ?? []) {
+      const instancePath = pointer(error.instancePath);
+      if (error.keyword === 'additionalProperties') instancePath.push(String((error.params as { additionalProperty: string }).additionalProperty));
+      violations.push({ instancePath, schemaPath: pointer(error.schemaPath.replace(/^#/, '')).slice(0, -1), problem: describe(error) });
+    }
+  }
+  const unchecked: XrdUnchecked[] = [];
+  if (violations.length === 0) walkRules(xrd.schema, defaulted, [], [], violations, unchecked);
+  return { xr: defaulted, violations, unchecked };
+}
+
+type Rule = { rule?: string; message?: string; fieldPath?: string };
+
+/** Evaluates each `x-kubernetes-validations` rule with `self` bound to the value its schema node describes. */
+function walkRules(
+  schema: unknown,
+  value: unknown,
+  at: Array<string | number>,
+  schemaAt: Array<string | number>,
+  violations: XrdViolation[],
+  unchecked: XrdUnchecked[],
+): void {
+  if (!isObject(schema) || value === undefined || value === null) return;
+  const rules = schema['x-kubernetes-validations'];
+  if (Array.isArray(rules)) {
+    rules.forEach((raw: Rule, index) => {
+      const rulePath = [...schemaAt, 'x-kubernetes-validations', index];
+      const rule = raw.rule ?? '';
+      if (/\boldSelf\b/.test(rule)) {
+        unchecked.push({ schemaPath: rulePath, rule, problem: 'a transition rule (oldSelf) applies to updates; drift only creates XRs' });
+        return;
+      }
+      let result: unknown;
+      try {
+        result = evaluateCel(rule, { self: toCel(value, schema.type === 'number') });
+      } catch (error) {
+        unchecked.push({ schemaPath: rulePath, rule, problem: celProblem(error) });
+        return;
+      }
+      if (result === true) return;
+      if (result !== false) {
+        unchecked.push({ schemaPath: rulePath, rule, problem: `evaluates to ${typeof result}, not a bool` });
+        return;
+      }
+      violations.push({ instancePath: at, schemaPath: rulePath, problem: raw.message ?? `failed rule: ${rule}` });
+    });
+  }
+  if (isObject(value) && isObject(schema.properties)) {
+    for (const [key, sub] of Object.entries(schema.properties)) walkRules(sub, value[key], [...at, key], [...schemaAt, 'properties', key], violations, unchecked);
+  }
+  if (isObject(value) && isObject(schema.additionalProperties)) {
+    const declared = isObject(schema.properties) ? schema.properties : {};
+    for (const [key, item] of Object.entries(value)) {
+      if (!(key in declared)) walkRules(schema.additionalProperties, item, [...at, key], [...schemaAt, 'additionalProperties'], violations, unchecked);
+    }
+  }
+  if (Array.isArray(value) && isObject(schema.items)) {
+    value.forEach((item, index) => walkRules(schema.items, item, [...at, index], [...schemaAt, 'items'], violations, unchecked));
+  }
+}

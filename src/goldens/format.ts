@@ -1,0 +1,46 @@
+import { parse } from 'yaml';
+import type { CommittedGolden } from '../compare/golden.js';
+import { packageFile } from '../config/paths.js';
+import { readYamlFile } from '../config/yamlFile.js';
+import { InputError } from '../errors.js';
+import { toCanonicalYaml } from '../skeleton/canonical.js';
+import { SKELETON_VERSION, type Skeleton } from '../skeleton/types.js';
+import { isObject } from '../util/objects.js';
+
+export const GOLDEN_SCHEMA = 'schemas/golden.schema.json';
+
+/** The one way a skeleton becomes golden text: canonical YAML, same skeleton, same bytes. */
+export function serializeGolden(skeleton: Skeleton): string {
+  return toCanonicalYaml(skeleton);
+}
+
+/** Golden text as drift reads it: a checkout that turned `\n` into `\r\n` changes nothing. */
+export function normalizeGolden(text: string): string {
+  return text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text;
+}
+
+/**
+ * The one parser of golden files: YAML, then the skeleton version (a golden of another format is
+ * named as such, not as a list of schema errors), then `schemas/golden.schema.json`. `file` is the
+ * name a problem carries, as `file:line:col`.
+ */
+export function parseGolden(text: string, file: string): CommittedGolden {
+  const normalized = normalizeGolden(text);
+  const version = versionOf(normalized);
+  if (version !== undefined && version !== SKELETON_VERSION) return { ok: false, problem: `skeleton format ${version}, drift writes ${SKELETON_VERSION}` };
+  try {
+    return { ok: true, skeleton: readYamlFile<Skeleton>(file, packageFile(GOLDEN_SCHEMA), normalized) };
+  } catch (error) {
+    if (!(error instanceof InputError)) throw error;
+    return { ok: false, problem: `not a drift skeleton: ${error.message}` };
+  }
+}
+
+function versionOf(text: string): number | undefined {
+  try {
+    const parsed = parse(text) as unknown;
+    return isObject(parsed) && typeof parsed.skeleton === 'number' ? parsed.skeleton : undefined;
+  } catch {
+    return undefined;
+  }
+}

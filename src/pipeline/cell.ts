@@ -1,0 +1,119 @@
+import type { RunFunctionRequest } from '@crossplane-org/function-sdk-typescript';
+import type { Adapter, Scenario } from '../config/types.js';
+import type { Finding } from '../compare/findings.js';
+import { skeletonize } from '../skeleton/skeletonize.js';
+import type { Skeleton } from '../skeleton/types.js';
+import type { Answer } from '../world/protocol.js';
+import { simulate, type Caller } from '../world/simulate.js';
+import type { Trace } from '../world/trace.js';
+import { checkDeterminism, type DeterminismVerdict } from './determinism.js';
+import { renderError } from './failure.js';
+import { analyzeCoverage, type CoverageVerdict } from './coverage.js';
+import { analyzeGates, type GateVerdict } from './gates.js';
+
+/**
+ * A provider's running function as its cells see it: two callers over the same process, each with
+ * its own request memo, created once per provider and handed to every one of its cells.
+ */
+export interface ProviderSession {
+  adapter: Adapter;
+  /**
+   * Answers a request the function already answered from memory: scenarios share their first
+   * steps, ablations share the baseline's, and the start-up probe is every scenario's first call.
+   */
+  call: Caller;
+  /** For determinism replays: a memo of its own, so each replayed request reaches the function once. */
+  replay: Caller;
+}
+
+/** Judges a cell's skeleton as soon as it is built: contract rules and the golden comparison. */
+export type CellJudge = (skeleton: Skeleton, scenario: Scenario, nondeterministic: string | undefined) => Finding[];
+
+export interface CellOptions {
+  maxSteps: number;
+  /** Replay the settled steps and report any answer that differs. */
+  determinism: boolean;
+  /** Run the gating analysis and the intent probes when the scenario is marked `ablate`. */
+  gating: boolean;
+  /** Absent: the cell is not judged (`drift update`, `drift render`). */
+  judge?: CellJudge;
+}
+
+/** One provider × scenario, analyzed to the end. */
+export interface CellResult {
+  provider: string;
+  scenario: string;
+  trace: Trace;
+  /** Wall time of the main simulation (calls to one process overlap). */
+  ms: number;
+  /** Where two renders of the same request first differed; absent when they did not (or nothing was replayed). */
+  nondeterministic?: string;
+  /** The gating ablations' result; absent when none ran or one failed. */
+  gates?: Record<string, string[]>;
+  /** The intent probes' result: key → the pool intent fields that reach it; absent when none ran or one failed. */
+  coverage?: Record<string, string[]>;
+  skeleton: Skeleton;
+  /** Its own findings: rendering errors, then rules and the golden comparison. */
+  findings: Finding[];
+}
+
+/** A cell that never rendered because its provider's function would not start. */
+export function unstartedCell(adapter: Adapter, scenario: Scenario, error: string): CellResult {
+  const trace: Trace = {
+    provider: adapter.name,
+    scenario: scenario.name,
+    xr: { name: scenario.xr.name, namespace: scenario.xr.namespace, uid: '' },
+    steps: [],
+    converged: null,
+    perturbations: [],
+    error,
+  };
+  return { provider: adapter.name, scenario: scenario.name, trace, ms: 0, skeleton: skeletonFor(adapter, scenario, trace), findings: [renderError(trace, undefined, error)] };
+}
+
+function skeletonFor(adapter: Adapter, scenario: Scenario, trace: Trace, gates?: Record<string, string[]>, coverage?: Record<string, string[]>): Skeleton {
+  return skeletonize({ trace, adapter, pools: scenario.xr.nodePools.map((pool) => pool.name), ...(gates ? { gates } : {}), ...(coverage ? { coverage } : {}) });
+}
+
+/**
+ * The pipeline of one cell: render (simulate the reconcile loop), then the determinism replays, the
+ * gating ablations and the intent probes side by side, then the skeleton, then its own findings. Everything it
+ * learns is in the value it returns; `rendered` lets the caller report progress once the main
+ * render is done.
+ */
+export async function runCell(session: ProviderSession, scenario: Scenario, options: CellOptions, rendered?: (trace: Trace, ms: number) => void): Promise<CellResult> {
+  const { adapter } = session;
+  const recorded = new Map<number, { request: RunFunctionRequest; answer: Answer }>();
+  const began = performance.now();
+  const trace = await simulate(session.call, adapter, scenario, {
+    maxSteps: options.maxSteps,
+    ...(options.determinism ? { onStep: (step: number, request: RunFunctionRequest, answer: Answer) => recorded.set(step, { request, answer }) } : {}),
+  });
+  const ms = performance.now() - began;
+  rendered?.(trace, ms);
+  const [determinism, gating, coverage] = await Promise.all([
+    options.determinism ? checkDeterminism(session.replay, trace, recorded) : ({} as DeterminismVerdict),
+    options.gating ? analyzeGates(session.call, adapter, scenario, trace, options.maxSteps) : ({ errors: [] } as GateVerdict),
+    options.gating ? analyzeCoverage(session.call, adapter, scenario, trace, options.maxSteps) : ({ errors: [] } as CoverageVerdict),
+  ]);
+  const skeleton = skeletonFor(adapter, scenario, trace, gating.gates, coverage.coverage);
+  const errors = [
+    ...(trace.error ? [renderError(trace, undefined, trace.error)] : []),
+    ...(determinism.error ? [determinism.error] : []),
+    ...gating.errors,
+    ...coverage.errors,
+  ];
+  // An error finding says it all for a cell that did not render: rules and goldens would only echo it.
+  const judged = options.judge && !skeleton.error ? options.judge(skeleton, scenario, determinism.nondeterministic) : [];
+  return {
+    provider: adapter.name,
+    scenario: scenario.name,
+    trace,
+    ms,
+    ...(determinism.nondeterministic ? { nondeterministic: determinism.nondeterministic } : {}),
+    ...(gating.gates ? { gates: gating.gates } : {}),
+    ...(coverage.coverage ? { coverage: coverage.coverage } : {}),
+    skeleton,
+    findings: [...errors, ...judged],
+  };
+}

@@ -1,0 +1,75 @@
+import path from 'node:path';
+import type { Finding } from '../compare/findings.js';
+import { obsoleteFinding } from '../compare/golden.js';
+import { checkRules } from '../compare/rules/index.js';
+import type { Project } from '../config/types.js';
+import { acceptedPath, loadAccepted } from '../goldens/accepted.js';
+import type { GoldenEnvironment } from '../goldens/environment.js';
+import type { GoldenState } from '../goldens/state.js';
+import type { Skeleton } from '../skeleton/types.js';
+import { isCI } from '../util/ci.js';
+import type { CellJudge } from './cell.js';
+import type { OnEvent } from './events.js';
+import { goldensOf, goldenStateFor, isFiltered, type Filters } from './goldens.js';
+import { judgeRun } from './judge.js';
+import { runProject, type RunResult } from './run.js';
+import { outlineSources, readProjectSources, type OutlinedSource } from './sources.js';
+
+export interface DiffInput {
+  /** The whole configuration; `project` is the selection the filters made of it. */
+  full: Project;
+  project: Project;
+  filters: Filters;
+  /** Where goldens are read: the project's goldens folder unless a test gives another. */
+  env?: GoldenEnvironment;
+  onEvent?: OnEvent;
+}
+
+export interface DiffResult {
+  run: RunResult;
+  findings: Finding[];
+  goldens: GoldenState;
+  /** The providers whose source drift outlined, with their outlines and formatter reports. */
+  outlined: OutlinedSource[];
+  /** Temporary files an interrupted write had left in the goldens folder, now removed. */
+  swept: string[];
+}
+
+/**
+ * Everything `drift diff` checks: each cell judged (rendering errors, contract rules, its golden) as
+ * soon as it is built, then divergences across providers, then accepted entries, then goldens
+ * nothing produces any more.
+ */
+export async function diffProject({ full, project, filters, env: given, onEvent }: DiffInput): Promise<DiffResult> {
+  const accepted = loadAccepted(project); // read before rendering: a bad file fails fast and changes nothing
+  const env = goldensOf(project, given);
+  const swept = env.sweep();
+  const goldens = goldenStateFor(full, env, filters);
+  // Reads goldens and changes nothing, so cells of different providers can be judged at once.
+  const judge: CellJudge = (skeleton, scenario, nondeterministic) => [
+    ...checkRules({ skeleton, scenario, ...(nondeterministic ? { nondeterministic } : {}) }),
+    ...goldens.compare(skeleton),
+  ];
+  // The providers' code is read before anything renders (source drift cannot read stops the run),
+  // then outlined and formatted while the functions render.
+  const outlining = outlineSources(await readProjectSources(project), onEvent);
+  const run = await runProject(project, { judge, ...(onEvent ? { onEvent } : {}) });
+  const outlined = await outlining;
+  for (const cell of run.cells) if (!cell.skeleton.error) goldens.record(cell.findings);
+  const rendered = new Set(project.adapters.map((adapter) => adapter.name));
+  const others = full.adapters.map((adapter) => adapter.name).filter((name) => !rendered.has(name));
+  const standIns = new Map<string, Skeleton[]>(project.scenarios.map((scenario) => [scenario.name, others.flatMap((provider) => goldens.standIn(provider, scenario.name) ?? [])]));
+  const findings = judgeRun({
+    project,
+    cells: run.cells,
+    standIns,
+    gating: true,
+    accepted,
+    acceptedFile: path.relative(project.config.root, acceptedPath(project)),
+    filtered: isFiltered(filters),
+    strict: isCI(),
+    sources: { outlined, golden: (provider) => goldens.readOutline(provider), others },
+  });
+  for (const obsolete of goldens.obsolete()) findings.push(obsoleteFinding({ ...obsolete, file: goldens.name(obsolete.file) }));
+  return { run, findings, goldens, outlined, swept };
+}

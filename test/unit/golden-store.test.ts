@@ -1,0 +1,63 @@
+/** The file-system golden environment: whole-file writes, listing only goldens, sweeping what a killed write left. */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { GoldenStore } from '../../src/goldens/store.js';
+import { tempDir } from '../helpers/project.js';
+
+let remove: () => void = () => {};
+afterEach(() => {
+  remove();
+  vi.unstubAllEnvs();
+});
+
+function store(): GoldenStore {
+  vi.stubEnv('CI', ''); // the suite may itself run under CI, where the store refuses to write
+  const temp = tempDir('drift-store-');
+  remove = temp.remove;
+  return new GoldenStore(path.join(temp.dir, 'goldens'));
+}
+
+describe('GoldenStore', () => {
+  it('writes a file whole, creating its folder, and leaves no temporary file behind', () => {
+    const goldens = store();
+    goldens.write('gke/converge.yaml', 'skeleton: 1\n');
+    goldens.write('gke/converge.yaml', 'skeleton: 1\nprovider: gke\n');
+    expect(goldens.read('gke/converge.yaml')).toBe('skeleton: 1\nprovider: gke\n');
+    expect(readdirSync(path.join(goldens.dir, 'gke'))).toEqual(['converge.yaml']);
+    expect(goldens.read('gke/two-pools.yaml')).toBeUndefined();
+  });
+
+  it('lists goldens only: not accepted.yaml, not other files, not temporary files', () => {
+    const goldens = store();
+    for (const file of ['gke/converge.yaml', 'eks/converge.yaml', 'accepted.yaml', 'gke/notes.txt', 'gke/two-pools.yaml.tmp-1']) goldens.write(file, 'x\n');
+    expect(goldens.list()).toEqual(['eks/converge.yaml', 'gke/converge.yaml']);
+  });
+
+  it('sweep removes the temporary files of a writer that is gone, and keeps those of one still running', () => {
+    const goldens = store();
+    const dead = spawnSync(process.execPath, ['-e', '']).pid!;
+    mkdirSync(path.join(goldens.dir, 'gke'), { recursive: true });
+    const files = { gone: `gke/converge.yaml.tmp-${dead}`, accepted: `accepted.yaml.tmp-${dead}`, running: `gke/two-pools.yaml.tmp-${process.ppid}` };
+    for (const file of Object.values(files)) writeFileSync(path.join(goldens.dir, file), 'half');
+    expect(goldens.sweep()).toEqual([files.accepted, files.gone]);
+    expect(existsSync(path.join(goldens.dir, files.gone))).toBe(false);
+    expect(existsSync(path.join(goldens.dir, files.accepted))).toBe(false);
+    expect(existsSync(path.join(goldens.dir, files.running))).toBe(true);
+    expect(goldens.sweep()).toEqual([]);
+  });
+
+  it('under CI it neither writes, removes nor sweeps', () => {
+    const goldens = store();
+    goldens.write('gke/converge.yaml', 'skeleton: 1\n');
+    const leftover = path.join(goldens.dir, `gke/converge.yaml.tmp-${spawnSync(process.execPath, ['-e', '']).pid!}`);
+    writeFileSync(leftover, 'half');
+    vi.stubEnv('CI', 'true');
+    expect(() => goldens.write('gke/converge.yaml', 'other\n')).toThrow('CI is set');
+    expect(() => goldens.remove('gke/converge.yaml')).toThrow('CI is set');
+    expect(goldens.sweep()).toEqual([]);
+    expect(existsSync(leftover)).toBe(true);
+    expect(goldens.read('gke/converge.yaml')).toBe('skeleton: 1\n');
+  });
+});

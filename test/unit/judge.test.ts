@@ -1,0 +1,74 @@
+/** judgeRun: the run's findings from its cells' values — comparison across providers, stand-ins, accepted entries. */
+import { describe, expect, it } from 'vitest';
+import type { AcceptedEntry } from '../../src/compare/accepted.js';
+import type { Finding } from '../../src/compare/findings.js';
+import type { Project } from '../../src/config/types.js';
+import type { CellResult } from '../../src/pipeline/cell.js';
+import { judgeRun, type JudgeInput } from '../../src/pipeline/judge.js';
+import type { Skeleton } from '../../src/skeleton/types.js';
+import { goodSkeleton } from '../helpers/fourth.js';
+
+const project = (providers: string[]): Project =>
+  ({
+    config: {},
+    adapters: providers.map((name) => ({ name })),
+    scenarios: [{ name: 'converge', ablate: false, xr: { nodePools: [{ name: 'gpu' }] } }],
+  }) as unknown as Project;
+
+const cell = (skeleton: Skeleton, findings: Finding[] = []): CellResult => ({
+  provider: skeleton.provider,
+  scenario: skeleton.scenario,
+  trace: { provider: skeleton.provider, scenario: skeleton.scenario, xr: { name: 'demo', namespace: 'ml-team', uid: '' }, steps: [], converged: null, perturbations: [] },
+  ms: 0,
+  skeleton,
+  findings,
+});
+
+/** b publishes no cache StorageClass: one divergence from a and c. */
+const noCache = (provider: string): Skeleton => {
+  const skeleton = goodSkeleton(provider);
+  const { cache: _dropped, ...status } = skeleton.status;
+  return { ...skeleton, status };
+};
+
+const judge = (input: Partial<JudgeInput>): Finding[] =>
+  judgeRun({
+    project: project(['a', 'b', 'c']),
+    cells: [],
+    standIns: new Map(),
+    gating: false,
+    accepted: [],
+    acceptedFile: 'goldens/accepted.yaml',
+    filtered: false,
+    strict: false,
+    ...input,
+  });
+
+const ownFinding: Finding = { id: 'rule:x:a/converge:s', type: 'rule', class: 'contract', provider: 'a', scenario: 'converge', subject: 's', message: 'm', hint: 'h' };
+
+describe('judgeRun', () => {
+  it("keeps each cell's own findings first, in matrix order, then the divergences across providers", () => {
+    const findings = judge({ cells: [cell(goodSkeleton('a'), [ownFinding]), cell(noCache('b')), cell(goodSkeleton('c'))] });
+    expect(findings.map((f) => f.id)).toEqual(['rule:x:a/converge:s', 'div:converge:status:cache:b']);
+  });
+
+  it('compares with stand-ins for providers the run did not render, and blames only rendered ones', () => {
+    const standIns = new Map([['converge', [goodSkeleton('a'), goodSkeleton('c')]]]);
+    expect(judge({ project: project(['b']), cells: [cell(noCache('b'))], standIns }).map((f) => f.id)).toEqual(['div:converge:status:cache:b']);
+    // The outlier is a stand-in: nobody rendered is to blame.
+    const outlier = new Map([['converge', [noCache('a'), goodSkeleton('c')]]]);
+    expect(judge({ project: project(['b']), cells: [cell(goodSkeleton('b'))], standIns: outlier })).toEqual([]);
+  });
+
+  it('applies accepted entries after the comparison; a stale entry is reported, failing only when strict, and dropped on a filtered run', () => {
+    const accepted: AcceptedEntry[] = [{ id: 'div:converge:status:cache:b', reason: 'b has no shared storage' }, { id: 'div:gone', reason: 'old' }];
+    const cells = [cell(goodSkeleton('a')), cell(noCache('b')), cell(goodSkeleton('c'))];
+    const relaxed = judge({ cells, accepted });
+    expect(relaxed.map((f) => [f.id, f.accepted?.reason])).toEqual([
+      ['div:converge:status:cache:b', 'b has no shared storage'],
+      ['accepted-stale:1', 'stale entries fail only under CI'],
+    ]);
+    expect(judge({ cells, accepted, strict: true }).find((f) => f.id === 'accepted-stale:1')!.accepted).toBeUndefined();
+    expect(judge({ cells, accepted, strict: true, filtered: true }).map((f) => f.id)).toEqual(['div:converge:status:cache:b']);
+  });
+});
