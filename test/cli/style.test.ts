@@ -38,7 +38,7 @@ describe('drift diff on the unmodified tree', () => {
     expect(run.exitCode, run.stderr).toBe(0);
     const { findings, sources } = report(run.stdout);
     expect(findings.filter((finding) => finding.class === 'stylistic')).toEqual([]);
-    expect(sources).toEqual({ eks: 'clean', gke: 'clean', nebius: 'clean' });
+    expect(sources).toEqual({ aks: 'clean', eks: 'clean', gke: 'clean', nebius: 'clean', vultr: 'clean' });
   });
 });
 
@@ -70,7 +70,7 @@ describe('seeded drifts: a renamed composer, a camelCase constant, a direct reso
     // Behaviour did not change: no skeleton differs.
     expect(findings.filter((finding) => finding.scenario !== undefined)).toEqual([]);
     // Each source cell shows its worst finding: the outline golden changed.
-    expect(sources).toEqual({ eks: 'changed', gke: 'changed', nebius: 'changed' });
+    expect(sources).toEqual({ aks: 'clean', eks: 'changed', gke: 'changed', nebius: 'changed', vultr: 'clean' });
   });
 
   it('judges P against the others’ goldens with -p P, and reports a style finding once with -s S', async () => {
