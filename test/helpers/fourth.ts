@@ -98,8 +98,8 @@ export const SEEDS = {
   poolsNotKeptOnClusterLoss: {
     composer: [
       {
-        search: `            self._desire_or_keep(f"nodepool-{pool['name']}", body)\n`,
-        replace: `            if body is not None:\n                self._desire(f"nodepool-{pool['name']}", body)\n`,
+        search: '            if "cluster" in self.observed_resources or key in self.observed_resources:\n',
+        replace: '            if "cluster" in self.observed_resources:\n',
       },
     ],
   },
@@ -107,19 +107,22 @@ export const SEEDS = {
   bindingDroppedOnUnusableCredentials: {
     composer: [
       {
-        search: '        self._desire_or_keep("iam-binding", binding)\n',
+        search: '        if not (member and project):\n            return\n',
         replace:
+          '        if not (member and project):\n            return\n' +
           '        source = (self.provider_config or {}).get("spec", {}).get("credentials", {}).get("source")\n' +
           '        if self.provider_config is not None and source != "Secret":\n' +
-          '            return\n' +
-          '        self._desire_or_keep("iam-binding", binding)\n',
+          '            return\n',
       },
     ],
   },
   /** A core ConfigMap composed directly (no ProviderConfig), marked ready the step it is composed: a legitimate "neither" object. */
   coreConfigMap: {
     composer: [
-      { search: 'IN_CLUSTER = (KUBERNETES, HELM)\n', replace: 'IN_CLUSTER = (KUBERNETES, HELM, "v1")\n' },
+      {
+        search: 'READY_WHEN_COMPOSED = ("provider-config-helm", "provider-config-kubernetes", "storage-class-rwx")\n',
+        replace: 'READY_WHEN_COMPOSED = ("provider-config-helm", "provider-config-kubernetes", "storage-class-rwx", "settings")\n',
+      },
       {
         search: '    def compose_storage_class(self) -> None:\n',
         replace:
