@@ -85,7 +85,8 @@ function childMemorySampler() {
 async function full(project) {
   return measured(async () => {
     const result = await diffProject({ full: project, project, filters: { providers: [], scenarios: [] } });
-    return { calls: result.run.calls, findings: result.findings.filter((f) => !f.accepted).length };
+    const outlines = result.outlined.map(({ adapter, result: outline }) => ({ provider: adapter.name, ms: outline.ms, files: Object.keys(outline.outline.files).length }));
+    return { calls: result.run.calls, findings: result.findings.filter((f) => !f.accepted).length, outlines };
   });
 }
 
@@ -137,6 +138,11 @@ const ms = (runs) => median(runs.map((run) => run.ms));
 const cpu = (runs) => `CPU drift ${median(runs.map((run) => run.driftCpu)).toFixed(0)} ms + functions ${median(runs.map((run) => run.functionsCpu)).toFixed(0)} ms`;
 console.log(`floor  median ${ms(floors).toFixed(0)} ms  (runs: ${floors.map((run) => run.ms.toFixed(0)).join(', ')}; ${cpu(floors)})`);
 console.log(`full   median ${ms(fulls).toFixed(0)} ms  (runs: ${fulls.map((run) => run.ms.toFixed(0)).join(', ')}; ${cpu(fulls)}; ${fulls[0].calls} RunFunction calls)`);
+// Outlines are parsed in every full run, beside the renders: the median parse time per provider.
+for (const { provider } of fulls[0].outlines) {
+  const times = fulls.map((run) => run.outlines.find((outline) => outline.provider === provider).ms);
+  console.log(`outline ${provider}: ${fulls[0].outlines.find((outline) => outline.provider === provider).files} files, parse median ${median(times).toFixed(1)} ms (runs: ${times.map((t) => t.toFixed(1)).join(', ')})`);
+}
 if (fulls.some((run) => run.findings > 0)) console.log('note: the full runs reported findings; the goldens are not current');
 const paired = median(fulls.map((run, i) => run.ms / floors[i].ms));
 

@@ -32,7 +32,7 @@ export function registerDiff(program: Command): void {
       const full = await fullProject(command);
       const project = selectProject(full, options.provider, options.scenario);
       const progress = progressFor(project.adapters.map((a) => a.name), globals.verbose);
-      const { run, findings, swept } = await diffProject({
+      const { run, findings, outlined, swept } = await diffProject({
         full,
         project,
         filters: { providers: options.provider, scenarios: options.scenario },
@@ -44,6 +44,7 @@ export function registerDiff(program: Command): void {
         project.adapters.map((a) => a.name),
         project.scenarios.map((s) => s.name),
         findings,
+        { sources: outlined.map((source) => source.adapter.name) },
       );
       const color = options.output === undefined && process.stdout.isTTY === true && globals.color !== false && !process.env.NO_COLOR;
       const text = renderReport(report, options.format, { color });

@@ -24,7 +24,7 @@ export function registerUpdate(program: Command): void {
       const full = await fullProject(command);
       const project = selectProject(full, options.provider, options.scenario);
       const progress = progressFor(project.adapters.map((a) => a.name), globalOptions(command).verbose);
-      const { run, goldens, writes, removed, swept } = await updateGoldens({
+      const { run, goldens, writes, outlineWrites, outlined, removed, swept } = await updateGoldens({
         full,
         project,
         filters: { providers: options.provider, scenarios: options.scenario },
@@ -35,13 +35,13 @@ export function registerUpdate(program: Command): void {
       reportSwept(swept, project);
       const dir = path.resolve(project.config.root, project.config.goldens);
       const shown = (file: string) => path.relative(process.cwd(), path.join(dir, file));
-      for (const write of writes) {
+      for (const write of [...writes, ...outlineWrites]) {
         if (write.change === 'not written') process.stderr.write(`not written ${shown(write.file)}: ${write.why}\n`);
         else if (write.change !== 'unchanged') process.stdout.write(`${(write.change === 'updated' ? 'changed' : write.change).padEnd(9)} ${shown(write.file)}\n`);
       }
       for (const golden of removed) process.stdout.write(`removed   ${shown(golden.file)}\n`);
       const { added, updated, unchanged, removed: pruned, notWritten } = goldens.counters;
-      process.stdout.write(`${added} added, ${updated} changed, ${unchanged} unchanged${options.prune ? `, ${pruned} removed` : ''}${notWritten ? `, ${notWritten} not written` : ''}\n`);
+      process.stdout.write(`${added} added, ${updated} changed, ${unchanged} unchanged${options.prune ? `, ${pruned} removed` : ''}${notWritten ? `, ${notWritten} not written` : ''}${outlined.length ? `; outlines: ${goldens.outlines.added} added, ${goldens.outlines.updated} changed, ${goldens.outlines.unchanged} unchanged` : ''}\n`);
       if (run.providers.some((provider) => provider.error)) process.exitCode = 2;
       else process.exitCode = notWritten ? 1 : 0;
     });

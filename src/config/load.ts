@@ -76,7 +76,11 @@ type RawAdapter = {
   inline?: Record<string, string>;
   values?: Record<string, string>;
   labelFields?: string[];
+  source?: { root?: string; include?: string[] };
 };
+
+/** What an outline reads when the adapter does not say: every Python file under the function's folder. */
+export const DEFAULT_SOURCE_INCLUDE = ['**/*.py'];
 
 export function loadAdapter(file: string): Adapter {
   return readAdapter(file).adapter;
@@ -129,6 +133,10 @@ function adapterFrom(file: string, raw: RawAdapter, locate: Locator): Adapter {
     inline: raw.inline ?? {},
     values: raw.values ?? {},
     ...(raw.labelFields ? { labelFields: raw.labelFields } : {}),
+    source: {
+      root: raw.source?.root !== undefined ? path.resolve(dir, raw.source.root) : path.resolve(dir, raw.function.cwd ?? '.'),
+      include: raw.source?.include ?? DEFAULT_SOURCE_INCLUDE,
+    },
   };
 }
 

@@ -62,6 +62,8 @@ export interface Adapter {
   values: Record<string, string>;
   /** Fields that hold node labels beside `labels` and `nodeLabels`, e.g. `kubernetesLabels`. */
   labelFields?: string[];
+  /** Where the function's source is, for its outline: a folder (absolute) and globs inside it (absent: see read.ts). */
+  source?: { root: string; include: string[] };
 }
 
 export interface ScenarioPool {

@@ -20,8 +20,15 @@ export interface GoldenEnvironment {
 
 export const goldenFile = (provider: string, scenario: string): string => `${provider}/${scenario}.yaml`;
 
-/** `<provider>/<scenario>.yaml` back to its cell; undefined for anything else. */
+/** The name of a provider's outline golden beside its skeletons: `<provider>/outline.yaml`. */
+export const OUTLINE_NAME = 'outline';
+
+/** `<provider>/outline.yaml`: the provider's source outline, which belongs to no scenario. */
+export const outlineFile = (provider: string): string => `${provider}/${OUTLINE_NAME}.yaml`;
+
+/** `<provider>/<scenario>.yaml` back to its cell; undefined for anything else, an outline golden included. */
 export function cellOf(file: string): { provider: string; scenario: string } | undefined {
   const match = /^([^/]+)\/([^/]+)\.yaml$/.exec(file);
-  return match ? { provider: match[1]!, scenario: match[2]! } : undefined;
+  if (!match || match[2] === OUTLINE_NAME) return undefined;
+  return { provider: match[1]!, scenario: match[2]! };
 }

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { compareGolden, type CommittedGolden } from '../compare/golden.js';
 import type { Finding } from '../compare/findings.js';
 import type { Skeleton } from '../skeleton/types.js';
-import { cellOf, goldenFile, type GoldenEnvironment } from './environment.js';
+import { cellOf, goldenFile, outlineFile, type GoldenEnvironment } from './environment.js';
 import { normalizeGolden, parseGolden, serializeGolden } from './format.js';
 
 /** Which cells a run answers for, so it can tell which goldens nothing produces any more. */
@@ -50,6 +50,8 @@ export interface GoldenCell {
  */
 export class GoldenState {
   readonly counters: GoldenCounters = { matched: 0, unmatched: 0, added: 0, updated: 0, unchanged: 0, notWritten: 0, obsolete: 0, removed: 0 };
+  /** Outline goldens (`<provider>/outline.yaml`) this run wrote or found unchanged. */
+  readonly outlines = { added: 0, updated: 0, unchanged: 0 };
   /** Files this run created, in the order it wrote them. */
   readonly additions: string[] = [];
 
@@ -115,6 +117,30 @@ export class GoldenState {
       return 'added';
     }
     this.counters.updated += 1;
+    return 'updated';
+  }
+
+  /** A provider's outline golden text, line endings normalized; undefined when it has none. */
+  readOutline(provider: string): string | undefined {
+    const text = this.env.read(outlineFile(provider));
+    return text === undefined ? undefined : normalizeGolden(text);
+  }
+
+  /** Writes a provider's outline golden (canonical text) unless it already says exactly that; counted apart from the cells'. */
+  saveOutline(provider: string, text: string): GoldenChange {
+    const file = outlineFile(provider);
+    const before = this.readOutline(provider);
+    if (before === text) {
+      this.outlines.unchanged += 1;
+      return 'unchanged';
+    }
+    this.env.write(file, text);
+    if (before === undefined) {
+      this.outlines.added += 1;
+      this.additions.push(file);
+      return 'added';
+    }
+    this.outlines.updated += 1;
     return 'updated';
   }
 

@@ -13,6 +13,7 @@ import type { OnEvent } from './events.js';
 import { goldensOf, goldenStateFor, isFiltered, type Filters } from './goldens.js';
 import { judgeRun } from './judge.js';
 import { runProject, type RunResult } from './run.js';
+import { outlineSources, readProjectSources, type OutlinedSource } from './sources.js';
 
 export interface DiffInput {
   /** The whole configuration; `project` is the selection the filters made of it. */
@@ -28,6 +29,8 @@ export interface DiffResult {
   run: RunResult;
   findings: Finding[];
   goldens: GoldenState;
+  /** The providers whose source drift outlined, with their outlines and formatter reports. */
+  outlined: OutlinedSource[];
   /** Temporary files an interrupted write had left in the goldens folder, now removed. */
   swept: string[];
 }
@@ -47,7 +50,11 @@ export async function diffProject({ full, project, filters, env: given, onEvent 
     ...checkRules({ skeleton, scenario, ...(nondeterministic ? { nondeterministic } : {}) }),
     ...goldens.compare(skeleton),
   ];
+  // The providers' code is read before anything renders (source drift cannot read stops the run),
+  // then outlined and formatted while the functions render.
+  const outlining = outlineSources(await readProjectSources(project), onEvent);
   const run = await runProject(project, { judge, ...(onEvent ? { onEvent } : {}) });
+  const outlined = await outlining;
   for (const cell of run.cells) if (!cell.skeleton.error) goldens.record(cell.findings);
   const rendered = new Set(project.adapters.map((adapter) => adapter.name));
   const others = full.adapters.map((adapter) => adapter.name).filter((name) => !rendered.has(name));
@@ -61,7 +68,8 @@ export async function diffProject({ full, project, filters, env: given, onEvent 
     acceptedFile: path.relative(project.config.root, acceptedPath(project)),
     filtered: isFiltered(filters),
     strict: isCI(),
+    sources: { outlined, golden: (provider) => goldens.readOutline(provider), others },
   });
   for (const obsolete of goldens.obsolete()) findings.push(obsoleteFinding({ ...obsolete, file: goldens.name(obsolete.file) }));
-  return { run, findings, goldens, swept };
+  return { run, findings, goldens, outlined, swept };
 }

@@ -2,8 +2,15 @@ import { applyAccepted, type AcceptedEntry } from '../compare/accepted.js';
 import { compareAcross } from '../compare/cross.js';
 import type { Finding } from '../compare/findings.js';
 import type { Project } from '../config/types.js';
+import path from 'node:path';
+import { parse } from 'yaml';
+import { judgeSources, type OutlinedProvider } from '../compare/sources.js';
+import type { Adapter } from '../config/types.js';
+import { OUTLINE_VERSION, type Outline } from '../outline/types.js';
 import type { Skeleton } from '../skeleton/types.js';
+import { isObject } from '../util/objects.js';
 import type { CellResult } from './cell.js';
+import type { OutlinedSource } from './sources.js';
 
 export interface JudgeInput {
   project: Project;
@@ -20,6 +27,16 @@ export interface JudgeInput {
   filtered: boolean;
   /** Whether a stale entry fails the run (under CI). */
   strict: boolean;
+  /** The providers' source, outlined while they rendered: judged for style beside the comparison of behaviour. */
+  sources?: SourcesInput;
+}
+
+export interface SourcesInput {
+  outlined: OutlinedSource[];
+  /** The committed outline golden of a provider. */
+  golden: (provider: string) => string | undefined;
+  /** Providers the run did not render, whose outline goldens stand in for them. */
+  others: string[];
 }
 
 /**
@@ -27,7 +44,7 @@ export interface JudgeInput {
  * comparison across providers scenario by scenario, then the accepted entries over all of them.
  * Pure: values in, findings out.
  */
-export function judgeRun({ project, cells, standIns, gating, accepted, acceptedFile, filtered, strict }: JudgeInput): Finding[] {
+export function judgeRun({ project, cells, standIns, gating, accepted, acceptedFile, filtered, strict, sources }: JudgeInput): Finding[] {
   const findings = cells.flatMap((cell) => cell.findings);
   const rendered = new Set(project.adapters.map((adapter) => adapter.name));
   for (const scenario of project.scenarios) {
@@ -44,6 +61,64 @@ export function judgeRun({ project, cells, standIns, gating, accepted, acceptedF
     // Splits blame nobody; divergences count only for the providers this run rendered.
     findings.push(...across.filter((finding) => finding.provider === undefined || rendered.has(finding.provider)));
   }
+  if (sources) {
+    // Style findings have no scenario: judged once, on every skeleton the run knows; the providers it
+    // did not render stand in through their outline goldens.
+    const skeletons = [...cells.map((cell) => cell.skeleton), ...[...standIns.values()].flat()];
+    findings.push(...judgeProjectSources({ project, outlined: sources.outlined, skeletons, golden: sources.golden, others: sources.others }));
+  }
   if (filtered) return applyAccepted(findings, accepted, { strict: false, file: acceptedFile }).filter((finding) => finding.type !== 'accepted-stale');
   return applyAccepted(findings, accepted, { strict, file: acceptedFile });
+}
+
+/** Each provider's composed keys and their roles, over every scenario's skeleton. */
+function keysByProvider(skeletons: Skeleton[]): Map<string, Map<string, string>> {
+  const out = new Map<string, Map<string, string>>();
+  for (const skeleton of skeletons) {
+    if (skeleton.error) continue;
+    const keys = out.get(skeleton.provider) ?? new Map<string, string>();
+    for (const [key, resource] of Object.entries(skeleton.resources)) keys.set(key, resource.role);
+    out.set(skeleton.provider, keys);
+  }
+  return out;
+}
+
+/** A committed outline golden as a stand-in, when it is one drift can read. */
+function outlineFromGolden(text: string | undefined): Outline | undefined {
+  if (text === undefined) return undefined;
+  try {
+    const parsed = parse(text) as unknown;
+    return isObject(parsed) && parsed.outline === OUTLINE_VERSION ? (parsed as unknown as Outline) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+interface SourceJudgement {
+  project: Project;
+  outlined: OutlinedSource[];
+  /** Every skeleton of the run and of its stand-ins: where composed keys get their roles. */
+  skeletons: Skeleton[];
+  /** The committed outline golden of a provider. */
+  golden: (provider: string) => string | undefined;
+  /** Providers the run did not render, whose outline goldens stand in for them. */
+  others: string[];
+}
+
+function judgeProjectSources({ project, outlined, skeletons, golden, others }: SourceJudgement): Finding[] {
+  const keys = keysByProvider(skeletons);
+  const root = (adapter: Adapter) => path.relative(project.config.root, adapter.source?.root ?? adapter.function.cwd) || '.';
+  const providers: OutlinedProvider[] = outlined.map(({ adapter, result, formatter }) => ({
+    provider: adapter.name,
+    root: root(adapter),
+    result,
+    formatter,
+    golden: golden(adapter.name),
+    keys: keys.get(adapter.name) ?? new Map(),
+  }));
+  const standIns = others.flatMap((provider) => {
+    const outline = outlineFromGolden(golden(provider));
+    return outline ? [{ provider, outline, keys: keys.get(provider) ?? new Map<string, string>() }] : [];
+  });
+  return judgeSources({ outlined: providers, standIns });
 }

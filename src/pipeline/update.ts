@@ -6,7 +6,11 @@ import { refuseUnderCI } from '../goldens/store.js';
 import type { CellResult } from './cell.js';
 import type { OnEvent } from './events.js';
 import { goldensOf, goldenStateFor, type Filters } from './goldens.js';
+import path from 'node:path';
+import { toCanonicalOutline } from '../outline/canonical.js';
+import { outlineFile } from '../goldens/environment.js';
 import { runProject, type RunResult } from './run.js';
+import { outlineSources, readProjectSources, type OutlinedSource } from './sources.js';
 
 export interface UpdateInput {
   full: Project;
@@ -26,6 +30,9 @@ export interface UpdateResult {
   goldens: GoldenState;
   /** One per cell, in matrix order. */
   writes: GoldenWrite[];
+  /** One per provider whose outline golden this run wrote, left or refused. */
+  outlineWrites: GoldenWrite[];
+  outlined: OutlinedSource[];
   removed: GoldenCell[];
   swept: string[];
 }
@@ -46,7 +53,9 @@ export async function updateGoldens({ full, project, filters, prune, env: given,
   const env = goldensOf(project, given);
   const swept = env.sweep();
   const goldens = goldenStateFor(full, env, filters);
+  const outlining = outlineSources(await readProjectSources(project), onEvent);
   const run = await runProject(project, onEvent ? { onEvent } : {});
+  const outlined = await outlining;
   const writes = run.cells.map((cell): GoldenWrite => {
     const file = goldenFile(cell.provider, cell.scenario);
     const why = refusal(cell);
@@ -54,6 +63,25 @@ export async function updateGoldens({ full, project, filters, prune, env: given,
     goldens.refuse();
     return { file, change: 'not written', why };
   });
+  // Each selected provider's outline beside its skeletons; never one of a file that does not parse.
+  // It belongs to no scenario: --scenario adds a missing one and leaves an existing one. A provider
+  // none of whose cells could be written gets no goldens at all, its outline included.
+  const written = new Set(run.cells.filter((cell) => refusal(cell) === undefined).map((cell) => cell.provider));
+  const outlineWrites = outlined.flatMap(({ adapter, result }): GoldenWrite[] => {
+    const file = outlineFile(adapter.name);
+    if (!written.has(adapter.name)) return [];
+    if (result.syntaxErrors.length > 0) {
+      const { file: source, line } = result.syntaxErrors[0]!;
+      goldens.refuse();
+      const shown = path.relative(process.cwd(), path.join(adapter.source?.root ?? adapter.function.cwd, source));
+      return [{ file, change: 'not written', why: `${shown}:${line} does not parse` }];
+    }
+    if (filters.scenarios.length > 0 && goldens.readOutline(adapter.name) !== undefined) {
+      goldens.outlines.unchanged += 1;
+      return [{ file, change: 'unchanged' }];
+    }
+    return [{ file, change: goldens.saveOutline(adapter.name, toCanonicalOutline(result.outline)) }];
+  });
   const removed = prune ? goldens.prune() : [];
-  return { run, goldens, writes, removed, swept };
+  return { run, goldens, writes, outlineWrites, outlined, removed, swept };
 }

@@ -36,6 +36,7 @@ export function reportToJson(report: Report): Record<string, unknown> {
     providers: [...report.providers],
     scenarios: [...report.scenarios],
     cells,
+    ...(report.sources ? { sources: Object.fromEntries(report.providers.filter((p) => report.sources![p] !== undefined).map((p) => [p, report.sources![p]])) } : {}),
     findings: report.findings.map(orderedFinding),
     accepted: report.accepted.map(orderedFinding),
     summary: {

@@ -272,7 +272,10 @@ function matrixLines(report: Report, rows: number): string[] {
     const row = report.cells[scenario] ?? {};
     return `| ${escapeInline(scenario)} |${report.providers.map((provider) => ` ${cellLabel(row[provider] ?? 'clean')} |`).join('')}`;
   });
-  return [header, rule, ...body];
+  // The providers' code: one row, whatever scenarios ran.
+  const sources = report.sources;
+  const source = sources ? [`| *source* |${report.providers.map((provider) => ` ${sources[provider] ? CELL[sources[provider]] : '–'} |`).join('')}`] : [];
+  return [header, rule, ...body, ...source];
 }
 
 function title(report: Report): string {

@@ -10,6 +10,8 @@ export interface Report {
   scenarios: string[];
   /** cells[scenario][provider] */
   cells: Record<string, Record<string, CellState>>;
+  /** The matrix's `source` row: each outlined provider's code (style findings have no scenario). */
+  sources?: Record<string, CellState>;
   /** Findings that fail the run. */
   findings: Finding[];
   /** Findings goldens/accepted.yaml accepts, with their reasons. */
@@ -29,7 +31,7 @@ function stateOf(finding: Finding): CellState {
 }
 
 /** Gathers findings into the report every format renders. Pure; deterministic order. */
-export function buildReport(providers: string[], scenarios: string[], all: Finding[]): Report {
+export function buildReport(providers: string[], scenarios: string[], all: Finding[], options: { sources?: string[] } = {}): Report {
   const findings = sortFindings(all.filter((finding) => !finding.accepted));
   const accepted = sortFindings(all.filter((finding) => finding.accepted));
   const cells: Report['cells'] = {};
@@ -42,6 +44,17 @@ export function buildReport(providers: string[], scenarios: string[], all: Findi
     const state = stateOf(finding);
     for (const provider of targets) if (RANK[state] > RANK[row[provider]!]) row[provider] = state;
   }
+  // Findings about a provider's code belong to no scenario: they color its `source` cell.
+  const sources = options.sources ? Object.fromEntries(providers.filter((p) => options.sources!.includes(p)).map((p) => [p, 'clean' as CellState])) : undefined;
+  if (sources) {
+    for (const finding of findings) {
+      if (finding.scenario) continue;
+      // A style split is about every provider's code, as a scenario's split is about its cells.
+      const targets = finding.type === 'split' ? Object.keys(sources) : finding.provider && finding.provider in sources ? [finding.provider] : [];
+      const state = stateOf(finding);
+      for (const provider of targets) if (RANK[state] > RANK[sources[provider]!]) sources[provider] = state;
+    }
+  }
   const count = (cls: Finding['class']) => findings.filter((finding) => finding.class === cls).length;
   return {
     schemaVersion: 1,
@@ -49,6 +62,7 @@ export function buildReport(providers: string[], scenarios: string[], all: Findi
     providers,
     scenarios,
     cells,
+    ...(sources ? { sources } : {}),
     findings,
     accepted,
     summary: {

@@ -32,6 +32,14 @@ export function renderText(report: Report, options: { color: boolean }): string 
     });
     out.push((scenario.padEnd(nameWidth) + cells.join('')).trimEnd());
   }
+  if (report.sources) {
+    const sources = report.sources;
+    const cells = report.providers.map((provider) => {
+      const state = sources[provider];
+      return state ? paint(CELL_STYLE[state], CELL_LABEL[state].padEnd(colWidth)) : '-'.padEnd(colWidth);
+    });
+    out.push(('source'.padEnd(nameWidth) + cells.join('')).trimEnd());
+  }
   for (const cls of ['contract', 'behavioral', 'stylistic'] as const) {
     const group = report.findings.filter((finding) => finding.class === cls);
     if (group.length === 0) continue;

@@ -1,9 +1,7 @@
-import { Document, isScalar, visit, type ToStringOptions } from 'yaml';
+import { Document } from 'yaml';
 import { isObject } from '../util/objects.js';
+import { FLOW_MAP_MAX_ENTRIES, YAML_OPTIONS, viaDocument } from '../util/yaml.js';
 import type { Skeleton } from './types.js';
-
-const FLOW_MAP_MAX_ENTRIES = 4;
-const OPTIONS: ToStringOptions = { lineWidth: 0, flowCollectionPadding: false };
 
 /**
  * The skeleton as canonical YAML: the field order the skeleton is built in, short scalar lists and
@@ -22,20 +20,6 @@ export function toCanonicalYaml(skeleton: Skeleton): string {
     if (error !== OUTSIDE_LAYOUT) throw error;
     return viaDocument(skeleton);
   }
-}
-
-/** The reference writer: the yaml library's Document with the canonical flow choices. */
-export function viaDocument(value: unknown): string {
-  const document = new Document(value);
-  visit(document, {
-    Seq(_key, node) {
-      if (node.items.every((item) => isScalar(item))) node.flow = true;
-    },
-    Map(_key, node) {
-      if (node.items.length <= FLOW_MAP_MAX_ENTRIES && node.items.every((pair) => isScalar(pair.value))) node.flow = true;
-    },
-  });
-  return document.toString(OPTIONS);
 }
 
 const OUTSIDE_LAYOUT = Symbol('outside the direct layout');
@@ -82,7 +66,7 @@ function askLibrary(value: string, context: Context): string {
   const probe = (content: unknown, flow: boolean) => {
     const document = new Document(content);
     if (flow) (document.contents as { flow: boolean }).flow = true;
-    return document.toString(OPTIONS).slice(0, -1);
+    return document.toString(YAML_OPTIONS).slice(0, -1);
   };
   let text: string;
   switch (context) {

@@ -4,6 +4,7 @@
  * gcp2`), so every finding `drift diff` reports afterwards comes from comparing providers with each
  * other (divergences) or with the contract (rules), never from goldens.
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync, cpSync } from 'node:fs';
 import path from 'node:path';
 import type { Scenario } from '../../src/config/types.js';
@@ -50,8 +51,8 @@ export const SEEDS = {
   nodePoolKeys: {
     composer: [
       {
-        search: `self._desire_or_keep(f"nodepool-{pool['name']}", body)`,
-        replace: `self._desire_or_keep(f"nodepool-{pool['name']}" if pool is SYSTEM_POOL else f"node-pool-{pool['name']}", body)`,
+        search: `key = f"nodepool-{pool['name']}"`,
+        replace: `key = f"nodepool-{pool['name']}" if pool is SYSTEM_POOL else f"node-pool-{pool['name']}"`,
       },
     ],
   },
@@ -85,11 +86,11 @@ export const SEEDS = {
   poolsGatedOnClusterReady: {
     composer: [
       {
-        search: '            body = self._node_pool(pool) if cluster_exists else None\n',
+        search: '            if "cluster" in self.observed_resources or key in self.observed_resources:\n',
         replace:
-          '            cluster_ready = resource.get_condition(self.req.observed.resources.get("cluster"), "Ready").status == "True"\n' +
-          '            gate = cluster_exists if pool is SYSTEM_POOL else cluster_ready\n' +
-          '            body = self._node_pool(pool) if gate else None\n',
+          '            cluster_exists = "cluster" in self.observed_resources\n' +
+          '            gate = cluster_exists if pool is SYSTEM_POOL else self._observed_ready("cluster")\n' +
+          '            if gate or key in self.observed_resources:\n',
       },
     ],
   },
@@ -97,8 +98,8 @@ export const SEEDS = {
   poolsNotKeptOnClusterLoss: {
     composer: [
       {
-        search: `            self._desire_or_keep(f"nodepool-{pool['name']}", body)\n`,
-        replace: `            if body is not None:\n                self._desire(f"nodepool-{pool['name']}", body)\n`,
+        search: '            if "cluster" in self.observed_resources or key in self.observed_resources:\n',
+        replace: '            if "cluster" in self.observed_resources:\n',
       },
     ],
   },
@@ -106,19 +107,22 @@ export const SEEDS = {
   bindingDroppedOnUnusableCredentials: {
     composer: [
       {
-        search: '        self._desire_or_keep("iam-binding", binding)\n',
+        search: '        if not (member and project):\n            return\n',
         replace:
+          '        if not (member and project):\n            return\n' +
           '        source = (self.provider_config or {}).get("spec", {}).get("credentials", {}).get("source")\n' +
           '        if self.provider_config is not None and source != "Secret":\n' +
-          '            return\n' +
-          '        self._desire_or_keep("iam-binding", binding)\n',
+          '            return\n',
       },
     ],
   },
   /** A core ConfigMap composed directly (no ProviderConfig), marked ready the step it is composed: a legitimate "neither" object. */
   coreConfigMap: {
     composer: [
-      { search: 'IN_CLUSTER = (KUBERNETES, HELM)\n', replace: 'IN_CLUSTER = (KUBERNETES, HELM, "v1")\n' },
+      {
+        search: 'READY_WHEN_COMPOSED = ("provider-config-helm", "provider-config-kubernetes", "storage-class-rwx")\n',
+        replace: 'READY_WHEN_COMPOSED = ("provider-config-helm", "provider-config-kubernetes", "storage-class-rwx", "settings")\n',
+      },
       {
         search: '    def compose_storage_class(self) -> None:\n',
         replace:
@@ -199,7 +203,12 @@ export async function buildFourth(options: FourthOptions = {}): Promise<FourthPr
     cpSync(path.join(dir, 'providers', 'gke'), fourth, { recursive: true });
     if (existsSync(path.join(dir, 'goldens', FOURTH))) throw new Error(`goldens/${FOURTH} already exists in the repository`);
     editFile(path.join(fourth, 'provider.yaml'), [{ search: '\nname: gke\n', replace: `\nname: ${FOURTH}\n` }, ...(options.seed?.providerYaml ?? [])], `providers/${FOURTH}/provider.yaml`);
-    if (options.seed?.composer?.length) editFile(path.join(fourth, 'function', 'composer.py'), options.seed.composer, `providers/${FOURTH}/function/composer.py`);
+    if (options.seed?.composer?.length) {
+      editFile(path.join(fourth, 'function', 'composer.py'), options.seed.composer, `providers/${FOURTH}/function/composer.py`);
+      // A seeded behaviour change is written in the house style, so only its behaviour differs.
+      const format = spawnSync(path.join(REPO, '.venv/bin/ruff'), ['format', '--quiet', path.join(fourth, 'function', 'composer.py')]);
+      if (format.status !== 0) throw new Error(`ruff format of the seeded providers/${FOURTH}/function/composer.py failed:\n${String(format.stderr)}`);
+    }
     const acceptedFile = path.join(dir, 'goldens', 'accepted.yaml');
     if (options.gcp2LikeGke !== false) editFile(acceptedFile, [{ search: '    providers: [gke]\n', replace: '' }], 'goldens/accepted.yaml');
 

@@ -4,7 +4,8 @@ import path from 'node:path';
 import fg from 'fast-glob';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { toCanonicalYaml, viaDocument } from '../../src/skeleton/canonical.js';
+import { toCanonicalYaml } from '../../src/skeleton/canonical.js';
+import { viaDocument } from '../../src/util/yaml.js';
 import type { Skeleton } from '../../src/skeleton/types.js';
 
 const root = path.resolve(import.meta.dirname, '../..');

@@ -623,6 +623,7 @@ function adapter(overrides: Partial<Adapter> = {}): Adapter {
     roles: {},
     inline: {},
     values: {},
+    source: { root: '/x', include: ['**/*.py'] },
     ...overrides,
   };
 }

@@ -18,8 +18,8 @@ class FunctionRunner(grpcv1.FunctionRunnerServiceServicer):
         rsp = response.to(req)
         try:
             composer = Composer(req, rsp)
-        except InvalidSpecError as e:
-            response.fatal(rsp, str(e))
+        except InvalidSpecError as err:
+            response.fatal(rsp, str(err))
             return rsp
         composer.compose()
         return rsp

@@ -3,8 +3,9 @@
 import json
 
 import pytest
-from builder import GPU_POOL, desired, observe, request, run, status, xr
 from crossplane.function.proto.v1 import run_function_pb2 as fnv1
+
+from builders import GPU_POOL, desired, observe, request, run, status, xr
 
 FIRST_STEP = {
     "network": ("ec2.aws.m.upbound.io/v1beta1", "VPC"),
@@ -18,7 +19,10 @@ FIRST_STEP = {
     "provider-config-kubernetes": ("kubernetes.m.crossplane.io/v1alpha1", "ProviderConfig"),
     "provider-config-helm": ("helm.m.crossplane.io/v1beta1", "ProviderConfig"),
 }
-CLOUD_KEYS = [k for k in FIRST_STEP if not k.startswith("provider-config")] + ["nodepool-system", "nodepool-gpu"]
+CLOUD_KEYS = [k for k in FIRST_STEP if not k.startswith("provider-config")] + [
+    "nodepool-system",
+    "nodepool-gpu",
+]
 IN_CLUSTER_KEYS = ["provider-config-kubernetes", "provider-config-helm", "storage-class-rwx"]
 KUBECONFIG = {"type": "Kubeconfig", "name": "demo-kubeconfig", "key": "kubeconfig"}
 
@@ -43,14 +47,20 @@ def test_first_step_composes_everything_that_waits_for_nothing():
 def test_network_spans_two_zones_with_zone_labelled_subnets():
     got = desired(run(request(xr())))
     assert got["network"]["spec"]["forProvider"] == {
-        "region": "us-west-2", "cidrBlock": "10.0.0.0/16", "enableDnsSupport": True, "enableDnsHostnames": True,
+        "region": "us-west-2",
+        "cidrBlock": "10.0.0.0/16",
+        "enableDnsSupport": True,
+        "enableDnsHostnames": True,
     }
     for letter in "ab":
         subnet = got[f"subnet-{letter}"]
         assert subnet["spec"]["forProvider"]["availabilityZone"] == f"us-west-2{letter}"
         assert subnet["spec"]["forProvider"]["vpcIdSelector"] == {"matchControllerRef": True}
         assert subnet["metadata"]["labels"] == {"modelplane.ai/zone": f"us-west-2{letter}"}
-    assert got["subnet-a"]["spec"]["forProvider"]["cidrBlock"] != got["subnet-b"]["spec"]["forProvider"]["cidrBlock"]
+    assert (
+        got["subnet-a"]["spec"]["forProvider"]["cidrBlock"]
+        != got["subnet-b"]["spec"]["forProvider"]["cidrBlock"]
+    )
 
 
 def test_roles_trust_their_service_and_are_selected_by_label():
@@ -62,7 +72,10 @@ def test_roles_trust_their_service_and_are_selected_by_label():
         assert policy["Statement"][0]["Principal"] == {"Service": service}
         assert "region" not in body["spec"]["forProvider"]  # IAM is global
     cluster = got["cluster"]["spec"]["forProvider"]
-    assert cluster["roleArnSelector"] == {"matchControllerRef": True, "matchLabels": {"modelplane.ai/role": "cluster"}}
+    assert cluster["roleArnSelector"] == {
+        "matchControllerRef": True,
+        "matchLabels": {"modelplane.ai/role": "cluster"},
+    }
     assert cluster["vpcConfig"] == {"subnetIdSelector": {"matchControllerRef": True}}
     assert cluster["region"] == "us-west-2"
 
@@ -70,14 +83,21 @@ def test_roles_trust_their_service_and_are_selected_by_label():
 def test_cluster_auth_writes_the_kubeconfig_and_provider_configs_read_it():
     got = desired(run(request(xr())))
     auth = got["cluster-auth"]["spec"]
-    assert auth["forProvider"] == {"region": "us-west-2", "clusterNameSelector": {"matchControllerRef": True}}
+    assert auth["forProvider"] == {
+        "region": "us-west-2",
+        "clusterNameSelector": {"matchControllerRef": True},
+    }
     assert auth["writeConnectionSecretToRef"] == {"name": "demo-kubeconfig"}
     assert "writeConnectionSecretToRef" not in got["cluster"]["spec"]
     for key in ("provider-config-kubernetes", "provider-config-helm"):
         assert got[key]["metadata"]["name"] == "demo"
         assert got[key]["spec"]["credentials"] == {
             "source": "Secret",
-            "secretRef": {"namespace": "modelplane", "name": "demo-kubeconfig", "key": "kubeconfig"},
+            "secretRef": {
+                "namespace": "modelplane",
+                "name": "demo-kubeconfig",
+                "key": "kubeconfig",
+            },
         }
 
 
@@ -102,7 +122,10 @@ def test_gpu_pool_is_labelled_and_uses_the_nvidia_ami():
     assert pool["instanceTypes"] == ["g6.xlarge"]
     assert pool["scalingConfig"] == {"desiredSize": 1, "minSize": 0, "maxSize": 4}
     assert pool["clusterNameSelector"] == {"matchControllerRef": True}
-    assert pool["nodeRoleArnSelector"] == {"matchControllerRef": True, "matchLabels": {"modelplane.ai/role": "node"}}
+    assert pool["nodeRoleArnSelector"] == {
+        "matchControllerRef": True,
+        "matchLabels": {"modelplane.ai/role": "node"},
+    }
     assert pool["subnetIdSelector"] == {"matchControllerRef": True}  # zones: 2 -> both subnets
 
 
@@ -112,12 +135,15 @@ def test_system_pool_is_injected_with_the_system_label():
     assert pool["amiType"] == "AL2023_x86_64_STANDARD"
 
 
-@pytest.mark.parametrize(("zones", "selector"), [
-    (None, {"matchControllerRef": True, "matchLabels": {"modelplane.ai/zone": "us-west-2a"}}),
-    (1, {"matchControllerRef": True, "matchLabels": {"modelplane.ai/zone": "us-west-2a"}}),
-    (2, {"matchControllerRef": True}),
-    (3, {"matchControllerRef": True}),
-])
+@pytest.mark.parametrize(
+    ("zones", "selector"),
+    [
+        (None, {"matchControllerRef": True, "matchLabels": {"modelplane.ai/zone": "us-west-2a"}}),
+        (1, {"matchControllerRef": True, "matchLabels": {"modelplane.ai/zone": "us-west-2a"}}),
+        (2, {"matchControllerRef": True}),
+        (3, {"matchControllerRef": True}),
+    ],
+)
 def test_pool_zones_select_the_first_subnets(zones, selector):
     pool = {k: v for k, v in GPU_POOL.items() if k != "zones"} | ({"zones": zones} if zones else {})
     got = desired(converged(xr(region="us-west-2", nodePools=[pool])))
@@ -136,10 +162,19 @@ def test_storage_class_waits_for_the_efs_file_system_id():
         "kind": "StorageClass",
         "metadata": {"name": "modelplane-rwx"},
         "provisioner": "efs.csi.aws.com",
-        "parameters": {"provisioningMode": "efs-ap", "fileSystemId": "fs-0123", "directoryPerms": "700"},
+        "parameters": {
+            "provisioningMode": "efs-ap",
+            "fileSystemId": "fs-0123",
+            "directoryPerms": "700",
+        },
     }
     assert storage["spec"]["providerConfigRef"] == {"kind": "ProviderConfig", "name": "demo"}
-    assert storage["spec"]["managementPolicies"] == ["Observe", "Create", "Update", "LateInitialize"]
+    assert storage["spec"]["managementPolicies"] == [
+        "Observe",
+        "Create",
+        "Update",
+        "LateInitialize",
+    ]
     assert storage["spec"]["readiness"] == {"policy": "SuccessfulCreate"}
     assert status(rsp) == {"secrets": [KUBECONFIG], "cache": {"storageClassName": "modelplane-rwx"}}
 
@@ -174,15 +209,24 @@ def test_in_cluster_resources_are_ready_as_soon_as_composed():
 def test_credentials_default_to_the_default_cluster_provider_config():
     got = desired(converged())
     for key in CLOUD_KEYS:
-        assert got[key]["spec"]["providerConfigRef"] == {"kind": "ClusterProviderConfig", "name": "default"}, key
+        assert got[key]["spec"]["providerConfigRef"] == {
+            "kind": "ClusterProviderConfig",
+            "name": "default",
+        }, key
 
 
 def test_custom_provider_config_is_referenced_by_cloud_resources_only():
     composite = xr(credentials={"kind": "ProviderConfig", "name": "team-aws"})
     got = desired(converged(composite))
     for key in CLOUD_KEYS:
-        assert got[key]["spec"]["providerConfigRef"] == {"kind": "ProviderConfig", "name": "team-aws"}, key
-    assert got["storage-class-rwx"]["spec"]["providerConfigRef"] == {"kind": "ProviderConfig", "name": "demo"}
+        assert got[key]["spec"]["providerConfigRef"] == {
+            "kind": "ProviderConfig",
+            "name": "team-aws",
+        }, key
+    assert got["storage-class-rwx"]["spec"]["providerConfigRef"] == {
+        "kind": "ProviderConfig",
+        "name": "demo",
+    }
     assert "providerConfigRef" not in got["provider-config-kubernetes"]["spec"]
 
 
@@ -203,12 +247,18 @@ def test_output_is_deterministic():
     assert first == run(request(xr(), observed)).SerializeToString(deterministic=True)
 
 
-@pytest.mark.parametrize(("spec", "message"), [
-    ({"nodePools": []}, "spec.region is required"),
-    ({"region": "us-west-2", "nodePools": [{"name": "gpu", "nodeCount": 1}]}, "lacks instanceType"),
-    ({"region": "us-west-2", "nodePools": [GPU_POOL, GPU_POOL]}, "must be unique"),
-    ({"region": "us-west-2", "nodePools": [GPU_POOL | {"name": "system"}]}, "must be unique"),
-])
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ({"nodePools": []}, "spec.region is required"),
+        (
+            {"region": "us-west-2", "nodePools": [{"name": "gpu", "nodeCount": 1}]},
+            "lacks instanceType",
+        ),
+        ({"region": "us-west-2", "nodePools": [GPU_POOL, GPU_POOL]}, "must be unique"),
+        ({"region": "us-west-2", "nodePools": [GPU_POOL | {"name": "system"}]}, "must be unique"),
+    ],
+)
 def test_malformed_xr_is_fatal(spec, message):
     rsp = run(request(xr(spec)))
     assert len(rsp.results) == 1

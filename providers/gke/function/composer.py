@@ -20,8 +20,8 @@ GCP_PROVIDER_CONFIG = "gcp.m.upbound.io/v1beta1"
 KUBERNETES = "kubernetes.m.crossplane.io/v1alpha1"
 HELM = "helm.m.crossplane.io/v1beta1"
 
-# In-cluster resources are ready as soon as they are composed; cloud ones when observed Ready.
-IN_CLUSTER = (KUBERNETES, HELM)
+# In-cluster resources have nothing to wait for in GCP: they are ready as soon as composed.
+READY_WHEN_COMPOSED = ("provider-config-helm", "provider-config-kubernetes", "storage-class-rwx")
 
 REQUIREMENT = "gcp-provider-config"
 DEFAULT_CREDENTIALS = {"kind": "ClusterProviderConfig", "name": "default"}
@@ -49,7 +49,6 @@ class Composer:
 
     def __init__(self, req: fnv1.RunFunctionRequest, rsp: fnv1.RunFunctionResponse) -> None:
         """Read the XR, observed resources and credentials; reject a spec that cannot compose."""
-        self.req = req
         self.rsp = rsp
         xr = resource.struct_to_dict(req.observed.composite.resource)
         self.name: str = xr["metadata"]["name"]
@@ -61,6 +60,7 @@ class Composer:
         self.region: str = spec.get("region", "")
         self.pools: list[dict] = spec.get("nodePools", [])
         self.credentials: dict = {**DEFAULT_CREDENTIALS, **spec.get("credentials", {})}
+        self.observed_resources = req.observed.resources
         self._observed_dicts: dict[str, dict] = {}
         self.desired: dict[str, dict] = {}
         # Absent (first call) and empty (nothing matched) both mean: no credentials yet.
@@ -145,11 +145,15 @@ class Composer:
         )
 
     def compose_node_pools(self) -> None:
-        """The system pool plus one per spec pool, once the cluster they attach to exists."""
-        cluster_exists = "cluster" in self.req.observed.resources
+        """The system pool plus one NodePool per spec pool, once the cluster is observed.
+
+        A NodePool selects its cluster, which only resolves once the cluster exists; a pool
+        already observed is kept even if the cluster drops out of observed state.
+        """
         for pool in [SYSTEM_POOL, *self.pools]:
-            body = self._node_pool(pool) if cluster_exists else None
-            self._desire_or_keep(f"nodepool-{pool['name']}", body)
+            key = f"nodepool-{pool['name']}"
+            if "cluster" in self.observed_resources or key in self.observed_resources:
+                self._desire(key, self._node_pool(pool))
 
     def _node_pool(self, pool: dict) -> dict:
         """A NodePool spread over the pool's zones, labelled so workloads can target it."""
@@ -190,16 +194,25 @@ class Composer:
                 writeConnectionSecretToRef={"name": self.identity_secret},
             ),
         )
-        email = self._observed_fact("service-account", ("status", "atProvider", "email"))
+        # The binding needs the email GCP assigns the service account and the credentials'
+        # project; a binding already observed is kept with the member and project it was
+        # created with.
+        email = self._observed_fact("service-account", "status", "atProvider", "email")
         project = (self.provider_config or {}).get("spec", {}).get("projectID")
-        binding = None
-        if email and project:
-            binding = self._cloud(
+        member = f"serviceAccount:{email}" if email else None
+        if not (member and project):
+            member = self._observed_fact("iam-binding", "spec", "forProvider", "member")
+            project = self._observed_fact("iam-binding", "spec", "forProvider", "project")
+        if not (member and project):
+            return
+        self._desire(
+            "iam-binding",
+            self._cloud(
                 CLOUDPLATFORM,
                 "ProjectIAMMember",
-                {"project": project, "role": NODE_ROLE, "member": f"serviceAccount:{email}"},
-            )
-        self._desire_or_keep("iam-binding", binding)
+                {"project": project, "role": NODE_ROLE, "member": member},
+            ),
+        )
 
     def compose_provider_configs(self) -> None:
         """Kubernetes and Helm ProviderConfigs that reach the workload cluster by kubeconfig."""
@@ -226,18 +239,28 @@ class Composer:
             )
 
     def compose_storage_class(self) -> None:
-        """The Filestore RWX StorageClass; Filestore must be told the network by its GCP name."""
-        network = self._observed_fact("network", ("metadata", "annotations", EXTERNAL_NAME))
-        body = None
-        if network:
-            manifest = {
-                "apiVersion": "storage.k8s.io/v1",
-                "kind": "StorageClass",
-                "metadata": {"name": STORAGE_CLASS},
-                "provisioner": "filestore.csi.storage.gke.io",
-                "parameters": {"tier": "standard", "network": network},
-            }
-            body = {
+        """The Filestore RWX StorageClass, once GCP has assigned the network's name.
+
+        Filestore must be told the network by its GCP name, the observed network's external
+        name; a StorageClass already observed is kept with the network it was created with.
+        """
+        network = self._observed_fact(
+            "network", "metadata", "annotations", EXTERNAL_NAME
+        ) or self._observed_fact(
+            "storage-class-rwx", "spec", "forProvider", "manifest", "parameters", "network"
+        )
+        if not network:
+            return
+        manifest = {
+            "apiVersion": "storage.k8s.io/v1",
+            "kind": "StorageClass",
+            "metadata": {"name": STORAGE_CLASS},
+            "provisioner": "filestore.csi.storage.gke.io",
+            "parameters": {"tier": "standard", "network": network},
+        }
+        self._desire(
+            "storage-class-rwx",
+            {
                 "apiVersion": KUBERNETES,
                 "kind": "Object",
                 "metadata": {"name": f"{self.name}-storage-class-rwx"},
@@ -248,8 +271,8 @@ class Composer:
                     "managementPolicies": ["Observe", "Create", "Update", "LateInitialize"],
                     "readiness": {"policy": "SuccessfulCreate"},
                 },
-            }
-        self._desire_or_keep("storage-class-rwx", body)
+            },
+        )
 
     def write_status(self) -> None:
         """Tell consumers where the connection Secrets are and which StorageClass to use."""
@@ -270,11 +293,7 @@ class Composer:
     def mark_readiness(self) -> None:
         """Ready: in-cluster resources once composed, cloud resources once observed Ready."""
         for key in sorted(self.desired):
-            observed = self.req.observed.resources.get(key)
-            if (
-                self.desired[key]["apiVersion"] in IN_CLUSTER
-                or resource.get_condition(observed, "Ready").status == "True"
-            ):
+            if key in READY_WHEN_COMPOSED or self._observed_ready(key):
                 self.rsp.desired.resources[key].ready = fnv1.READY_TRUE
 
     def _cloud(self, api_version: str, kind: str, for_provider: dict, **spec: Any) -> dict:
@@ -303,14 +322,14 @@ class Composer:
         Converted to a dict on first use: a reconcile reads only a few observed resources, and
         converting every one on every call would dominate the function's time.
         """
-        observed = self.req.observed.resources.get(key)
+        observed = self.observed_resources.get(key)
         if observed is None:
             return None
         if key not in self._observed_dicts:
             self._observed_dicts[key] = resource.struct_to_dict(observed.resource)
         return self._observed_dicts[key]
 
-    def _observed_fact(self, key: str, path: tuple[str, ...]) -> Any:
+    def _observed_fact(self, key: str, *path: str) -> Any:
         """A field of an observed resource (a cloud-assigned fact), or None while unknown."""
         value: Any = self._observed(key)
         for field in path:
@@ -319,26 +338,11 @@ class Composer:
             value = value.get(field)
         return value
 
+    def _observed_ready(self, key: str) -> bool:
+        """Whether the observed resource reports condition Ready=True."""
+        return resource.get_condition(self.observed_resources.get(key), "Ready").status == "True"
+
     def _desire(self, key: str, body: dict) -> None:
         """Add `body` to the desired resources under `key`."""
         self.desired[key] = body
         resource.update(self.rsp.desired.resources[key], body)
-
-    def _desire_or_keep(self, key: str, body: dict | None) -> None:
-        """Desire `body` when its facts are known; otherwise keep what already exists.
-
-        Dropping a composed resource from desired state deletes it, so a resource whose facts
-        are missing is re-desired as observed (apiVersion, kind, spec) rather than left out.
-        """
-        observed = self._observed(key)
-        if body is not None:
-            self._desire(key, body)
-        elif observed is not None:
-            self._desire(
-                key,
-                {
-                    "apiVersion": observed["apiVersion"],
-                    "kind": observed["kind"],
-                    "spec": observed.get("spec", {}),
-                },
-            )

@@ -56,7 +56,10 @@ def observed(
         **body,
         "metadata": {"name": f"{NAME}-{key}", "namespace": NAMESPACE, "annotations": annotations},
         "status": {
-            "conditions": [{"type": "Ready", "status": status}, {"type": "Synced", "status": "True"}],
+            "conditions": [
+                {"type": "Ready", "status": status},
+                {"type": "Synced", "status": "True"},
+            ],
             "atProvider": at_provider or {},
         },
     }

@@ -95,7 +95,11 @@ def test_node_pools_appear_once_cluster_is_observed():
 
 def test_node_pools_are_kept_once_observed():
     resources = world()
-    pools = {k: v for k, v in desired(run(request(resources=resources))).items() if k.startswith("nodepool-")}
+    pools = {
+        k: v
+        for k, v in desired(run(request(resources=resources))).items()
+        if k.startswith("nodepool-")
+    }
     resources.update({key: observed(body, key) for key, body in pools.items()})
     resources.pop("cluster")
     composed = desired(run(request(resources=resources)))
@@ -112,7 +116,10 @@ def test_gpu_pool_labels_accelerator_zones_and_autoscaling():
     assert spec["nodeLocations"] == ["us-central1-a", "us-central1-b"]
     assert spec["autoscaling"] == {"minNodeCount": 0, "maxNodeCount": 4}
     assert spec["nodeConfig"]["machineType"] == "g2-standard-8"
-    assert spec["nodeConfig"]["labels"] == {"modelplane.ai/pool": "gpu", "modelplane.ai/gpu": "nvidia-l4"}
+    assert spec["nodeConfig"]["labels"] == {
+        "modelplane.ai/pool": "gpu",
+        "modelplane.ai/gpu": "nvidia-l4",
+    }
     assert spec["nodeConfig"]["guestAccelerator"] == [{"type": "nvidia-l4", "count": 1}]
 
 
@@ -126,7 +133,9 @@ def test_system_pool_is_labelled_and_has_no_gpu():
 def test_iam_binding_needs_email_and_project():
     assert "iam-binding" not in desired(run(request(resources=world())))
     facts = {"service-account": {"at_provider": {"email": EMAIL}}}
-    binding = desired(run(request(resources=world(**facts), provider_configs=[CLUSTER_PROVIDER_CONFIG])))
+    binding = desired(
+        run(request(resources=world(**facts), provider_configs=[CLUSTER_PROVIDER_CONFIG]))
+    )
     assert binding["iam-binding"]["kind"] == "ProjectIAMMember"
     assert binding["iam-binding"]["spec"]["forProvider"] == {
         "project": "my-project",
@@ -138,7 +147,9 @@ def test_iam_binding_needs_email_and_project():
 def test_iam_binding_is_kept_when_email_disappears():
     facts = {"service-account": {"at_provider": {"email": EMAIL}}}
     resources = world(**facts)
-    binding = desired(run(request(resources=resources, provider_configs=[CLUSTER_PROVIDER_CONFIG])))["iam-binding"]
+    binding = desired(
+        run(request(resources=resources, provider_configs=[CLUSTER_PROVIDER_CONFIG]))
+    )["iam-binding"]
     resources["iam-binding"] = observed(binding, "iam-binding")
     resources["service-account"] = observed(resources["service-account"], "service-account")
     kept = desired(run(request(resources=resources, provider_configs=[CLUSTER_PROVIDER_CONFIG])))
@@ -198,14 +209,20 @@ def test_status_lists_kubeconfig_and_identity_secrets():
     assert status(run(request())) == {
         "secrets": [
             {"type": "Kubeconfig", "name": "demo-kubeconfig", "key": "kubeconfig"},
-            {"type": "GoogleApplicationCredentials", "name": "demo-gcp-credentials", "key": "private_key"},
+            {
+                "type": "GoogleApplicationCredentials",
+                "name": "demo-gcp-credentials",
+                "key": "private_key",
+            },
         ]
     }
 
 
 def test_status_cache_once_storage_class_is_composed():
     resources = world(network={"external_name": "demo-vpc"})
-    assert status(run(request(resources=resources)))["cache"] == {"storageClassName": "modelplane-rwx"}
+    assert status(run(request(resources=resources)))["cache"] == {
+        "storageClassName": "modelplane-rwx"
+    }
 
 
 def test_status_is_the_only_thing_written_to_the_composite():
@@ -229,9 +246,16 @@ def test_custom_provider_config_is_namespaced_and_referenced():
     composite = xr(credentials={"kind": "ProviderConfig", "name": "team"})
     rsp = run(request(composite=composite, provider_configs=[]))
     selector = rsp.requirements.resources["gcp-provider-config"]
-    assert (selector.kind, selector.match_name, selector.namespace) == ("ProviderConfig", "team", NAMESPACE)
+    assert (selector.kind, selector.match_name, selector.namespace) == (
+        "ProviderConfig",
+        "team",
+        NAMESPACE,
+    )
     resources = desired(rsp)
-    assert resources["cluster"]["spec"]["providerConfigRef"] == {"kind": "ProviderConfig", "name": "team"}
+    assert resources["cluster"]["spec"]["providerConfigRef"] == {
+        "kind": "ProviderConfig",
+        "name": "team",
+    }
     assert normal_messages(rsp) == ["Waiting for GCP ProviderConfig team"]
 
 
@@ -249,7 +273,10 @@ def test_missing_credentials_wait_for_absent_and_empty_alike():
 
 
 def test_missing_credentials_drop_nothing_observed():
-    facts = {"service-account": {"at_provider": {"email": EMAIL}}, "network": {"external_name": "demo-vpc"}}
+    facts = {
+        "service-account": {"at_provider": {"email": EMAIL}},
+        "network": {"external_name": "demo-vpc"},
+    }
     resources = world(**facts)
     full = run(request(resources=resources, provider_configs=[CLUSTER_PROVIDER_CONFIG]))
     resources.update({key: observed(body, key) for key, body in desired(full).items()})

@@ -51,7 +51,6 @@ class Composer:
 
     def __init__(self, req: fnv1.RunFunctionRequest, rsp: fnv1.RunFunctionResponse) -> None:
         """Read the XR, observed resources and credentials; reject a spec that cannot compose."""
-        self.req = req
         self.rsp = rsp
         self.xr = resource.struct_to_dict(req.observed.composite.resource)
         self.name: str = self.xr["metadata"]["name"]
@@ -80,7 +79,9 @@ class Composer:
         names = [pool.get("name") for pool in self.pools]
         for pool in self.pools:
             if not pool.get("name") or not pool.get("platform") or not pool.get("preset"):
-                raise InvalidSpecError("every spec.nodePools[] needs a name, a platform and a preset")
+                raise InvalidSpecError(
+                    "every spec.nodePools[] needs a name, a platform and a preset"
+                )
             zones = pool.get("zones", 1)
             if isinstance(zones, bool) or not isinstance(zones, int | float) or zones < 1:
                 raise InvalidSpecError(f"node pool {pool['name']}: zones must be at least 1")
@@ -121,7 +122,9 @@ class Composer:
         self._desire(
             "subnet",
             self._cloud(
-                VPC, "Subnet", {"name": self.name, "networkIdSelector": {"matchControllerRef": True}}
+                VPC,
+                "Subnet",
+                {"name": self.name, "networkIdSelector": {"matchControllerRef": True}},
             ),
         )
 
@@ -154,9 +157,9 @@ class Composer:
         for pool in [SYSTEM_POOL, *self.pools]:
             key = f"nodepool-{pool['name']}"
             if "cluster" in self.observed_resources or key in self.observed_resources:
-                self._desire(key, self._node_group(pool))
+                self._desire(key, self._node_pool(pool))
 
-    def _node_group(self, pool: dict[str, Any]) -> dict[str, Any]:
+    def _node_pool(self, pool: dict[str, Any]) -> dict[str, Any]:
         """A NodeGroup for one pool, its nodes labelled so workloads can target it."""
         labels = {"modelplane.ai/pool": pool["name"]}
         template: dict[str, Any] = {
@@ -267,8 +270,7 @@ class Composer:
     def mark_readiness(self) -> None:
         """Ready: in-cluster resources once composed, Nebius resources once observed Ready."""
         for key in sorted(self.desired):
-            observed = self.req.observed.resources.get(key)
-            if key in READY_WHEN_COMPOSED or resource.get_condition(observed, "Ready").status == "True":
+            if key in READY_WHEN_COMPOSED or self._observed_ready(key):
                 self.rsp.desired.resources[key].ready = fnv1.READY_TRUE
 
     def _identity_secret(self) -> dict[str, str] | None:
@@ -285,7 +287,11 @@ class Composer:
         ]
         for ref in [credentials.get("secretRef", {}), *published]:
             if ref.get("name"):
-                return {"type": IDENTITY_SECRET_TYPE, "name": ref["name"], "key": ref.get("key", "")}
+                return {
+                    "type": IDENTITY_SECRET_TYPE,
+                    "name": ref["name"],
+                    "key": ref.get("key", ""),
+                }
         return None
 
     def _cloud(
@@ -327,6 +333,10 @@ class Composer:
                 return None
             value = value.get(field)
         return value
+
+    def _observed_ready(self, key: str) -> bool:
+        """Whether the observed resource reports condition Ready=True."""
+        return resource.get_condition(self.observed_resources.get(key), "Ready").status == "True"
 
     def _desire(self, key: str, body: dict[str, Any]) -> None:
         """Add `body` to the desired resources under `key`."""

@@ -11,7 +11,7 @@ from function.composer import Composer, InvalidSpecError
 class FunctionRunner(grpcv1.FunctionRunnerServiceServicer):
     """Answers RunFunction requests by composing a Nebius cluster."""
 
-    async def RunFunction(  # noqa: N802  # gRPC requires this name.
+    async def RunFunction(
         self, req: fnv1.RunFunctionRequest, _context: grpc.aio.ServicerContext | None
     ) -> fnv1.RunFunctionResponse:
         """Compose the desired state for one XR.

@@ -12,7 +12,7 @@ from function import fn
 
 @click.command()
 @cli.standard_options
-def main(**kwargs: object) -> None:
+def main(**kwargs) -> None:
     """Serve the NebiusCluster composition function until terminated."""
     cli.run(fn.FunctionRunner(), **kwargs)
 

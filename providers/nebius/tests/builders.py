@@ -53,7 +53,11 @@ def observed(
         annotations["crossplane.io/external-name"] = external_name
     state = "True" if ready else "False"
     out = copy.deepcopy(body) if body else {}
-    out["metadata"] = {"name": f"{NAME}-{key}-x7k2q", "namespace": NAMESPACE, "annotations": annotations}
+    out["metadata"] = {
+        "name": f"{NAME}-{key}-x7k2q",
+        "namespace": NAMESPACE,
+        "annotations": annotations,
+    }
     conditions = [{"type": "Ready", "status": state}, {"type": "Synced", "status": "True"}]
     out["status"] = {"conditions": conditions}
     return out

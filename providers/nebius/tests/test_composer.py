@@ -3,6 +3,8 @@
 import copy
 
 import pytest
+from crossplane.function.proto.v1 import run_function_pb2 as fnv1
+
 from builders import (
     GPU_POOL,
     NAME,
@@ -15,7 +17,6 @@ from builders import (
     status,
     xr,
 )
-from crossplane.function.proto.v1 import run_function_pb2 as fnv1
 
 CLOUD_KEYS = {"network", "subnet", "cluster", "filesystem"}
 FIRST_STEP_KEYS = CLOUD_KEYS | {"provider-config-kubernetes", "provider-config-helm"}
@@ -248,7 +249,9 @@ def test_missing_credentials_waits_and_drops_nothing(required: list | None) -> N
     resources["nodepool-gpu"] = observed("nodepool-gpu")
     resources["storage-class-rwx"] = observed("storage-class-rwx")
     rsp = run(xr(), resources, required=required)
-    assert messages(rsp) == [(fnv1.SEVERITY_NORMAL, "Waiting for Nebius ClusterProviderConfig default")]
+    assert messages(rsp) == [
+        (fnv1.SEVERITY_NORMAL, "Waiting for Nebius ClusterProviderConfig default")
+    ]
     assert set(resources) <= set(desired(rsp))
     assert status(rsp)["secrets"] == [KUBECONFIG_ENTRY]
 

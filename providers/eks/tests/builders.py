@@ -25,7 +25,11 @@ def xr(spec: dict[str, Any] | None = None, **overrides: Any) -> dict[str, Any]:
     return {
         "apiVersion": "infrastructure.modelplane.ai/v1alpha1",
         "kind": "EKSCluster",
-        "metadata": {"name": "demo", "namespace": "modelplane", "uid": "6c1b0f1e-0000-4000-8000-000000000001"},
+        "metadata": {
+            "name": "demo",
+            "namespace": "modelplane",
+            "uid": "6c1b0f1e-0000-4000-8000-000000000001",
+        },
         "spec": {**spec, **overrides},
     }
 
@@ -78,6 +82,11 @@ def observe(
         if key in (external_names or {}):
             annotations["crossplane.io/external-name"] = external_names[key]
         condition = "True" if ready else "False"
-        body["status"] = {"conditions": [{"type": "Ready", "status": condition}, {"type": "Synced", "status": "True"}]}
+        body["status"] = {
+            "conditions": [
+                {"type": "Ready", "status": condition},
+                {"type": "Synced", "status": "True"},
+            ]
+        }
         observed[key] = body
     return observed

@@ -1,0 +1,252 @@
+import { CONTRACT_ROLES } from '../config/roles.js';
+import { composerOf } from '../outline/outline.js';
+import type { Outline, Places } from '../outline/types.js';
+import { stableStringify } from '../util/objects.js';
+import { judge, type ValueGroup } from './consensus.js';
+import type { Finding } from './findings.js';
+
+/**
+ * Stylistic drift in the code: the providers' outlines lined up facet by facet and judged with the
+ * same conventions and splits as skeletons (consensus.ts). Pure: outlines in, findings out. Style
+ * findings have no scenario: one per provider and facet, whatever scenarios ran.
+ */
+
+export interface StyleSubject {
+  provider: string;
+  outline: Outline;
+  places: Places;
+  /** The source root as the report shows it (`providers/gke`), prefixed to every file:line. */
+  root: string;
+  /** Composed key → contract role, from this provider's skeletons (every scenario). */
+  keys: ReadonlyMap<string, string>;
+}
+
+export interface StyleInput {
+  subjects: StyleSubject[];
+  /** Providers standing in through their goldens (`drift diff -p P`): they form the conventions. */
+  established?: ReadonlySet<string>;
+}
+
+/** One comparable fact: a provider's value, and where in its source a reader would change it. */
+interface StyleFacet {
+  subject: string;
+  facet: string;
+  /** What the facet is, for messages: "the function that composes node-pool". */
+  describe: string;
+  values: Map<string, unknown>;
+  /** The place to change in `provider` to reach the convention's value. */
+  placeOf: (provider: string, convention: unknown) => string;
+}
+
+/** Which sorted-list members a value has that the convention does not (or the reverse, for a missing one). */
+function firstDifference(value: unknown, convention: unknown): { extra?: string; missing?: string } {
+  const own = Array.isArray(value) ? (value as unknown[]).map(String) : [String(value)];
+  const wanted = Array.isArray(convention) ? (convention as unknown[]).map(String) : [String(convention)];
+  const extra = own.find((item) => !wanted.includes(item));
+  const missing = wanted.find((item) => !own.includes(item));
+  return { ...(extra !== undefined ? { extra } : {}), ...(missing !== undefined ? { missing } : {}) };
+}
+
+/** The SDK's response helpers count as one mechanism: which severities a provider emits is behaviour, not style. */
+function resultMechanism(form: string): string {
+  return /^response\.(normal|warning|fatal)\(\)$/.test(form) ? 'response.<severity>()' : form;
+}
+
+const text = (value: unknown) => (Array.isArray(value) ? value.join(', ') : String(value));
+
+export function compareStyle({ subjects, established }: StyleInput): Finding[] {
+  const usable = [...subjects].sort((a, b) => (a.provider < b.provider ? -1 : 1));
+  if (usable.length < 2) return [];
+  const byProvider = new Map(usable.map((subject) => [subject.provider, subject]));
+  const at = (provider: string, key: string, fallback = `file:${firstFile(byProvider.get(provider)!.outline)}`) => {
+    const subject = byProvider.get(provider)!;
+    const place = subject.places.get(key) ?? subject.places.get(fallback) ?? '';
+    return `${subject.root}/${place}`;
+  };
+  const facets = new Map<string, StyleFacet>();
+  const add = (provider: string, facet: Omit<StyleFacet, 'values'>, value: unknown) => {
+    const id = `${facet.subject}:${facet.facet}`;
+    const entry = facets.get(id) ?? { ...facet, values: new Map() };
+    entry.values.set(provider, value);
+    facets.set(id, entry);
+  };
+
+  for (const subject of usable) {
+    const { provider, outline } = subject;
+    const files = Object.entries(outline.files);
+    // The function that composes each contract role: its name is how a reader finds the role's code.
+    for (const [role, names] of composersByRole(subject)) {
+      add(
+        provider,
+        {
+          subject: role,
+          facet: 'composer',
+          describe: `the function that composes ${role}`,
+          placeOf: (p, convention) => {
+            const own = composersByRole(byProvider.get(p)!).get(role);
+            const { extra } = firstDifference([...(own?.keys() ?? [])].sort(), convention);
+            return at(p, (extra !== undefined ? own?.get(extra) : undefined) ?? [...(own?.values() ?? [])][0] ?? '');
+          },
+        },
+        [...names.keys()].sort(),
+      );
+    }
+
+    const constants = files.flatMap(([file, module]) => Object.entries(module.constants).map(([name, style]) => ({ file, name, style })));
+    if (constants.length > 0) {
+      add(
+        provider,
+        {
+          subject: 'constants',
+          facet: 'naming-style',
+          describe: 'the naming style of module constants',
+          placeOf: (p, convention) => {
+            const wanted = new Set(Array.isArray(convention) ? (convention as string[]) : []);
+            const own = Object.entries(byProvider.get(p)!.outline.files).flatMap(([file, module]) => Object.entries(module.constants).map(([name, style]) => ({ file, name, style })));
+            const odd = own.find((constant) => !wanted.has(constant.style));
+            return odd ? `${at(p, `const:${odd.file}:${odd.name}`)} (${odd.name})` : at(p, '');
+          },
+        },
+        [...new Set(constants.map((constant) => constant.style))].sort(),
+      );
+    }
+
+    const idioms: Array<[keyof Outline['idioms'], string, string, (form: string) => string]> = [
+      ['resourceWrite', 'resource-write', 'how composed resources are written', (form) => form],
+      ['readinessMark', 'readiness-mark', 'how readiness is marked', (form) => form],
+      ['readinessBy', 'readiness-by', 'what decides readiness', (form) => form],
+      ['results', 'results', 'how results are emitted', resultMechanism],
+    ];
+    for (const [idiom, name, describe, normalize] of idioms) {
+      const forms = outline.idioms[idiom];
+      if (forms.length === 0) continue;
+      add(
+        provider,
+        {
+          subject: name,
+          facet: 'idiom',
+          describe,
+          placeOf: (p, convention) => {
+            const own = byProvider.get(p)!.outline.idioms[idiom];
+            const odd = own.find((form) => !(convention as string[]).includes(normalize(form)));
+            return at(p, odd ? `idiom:${idiom}:${odd}` : '');
+          },
+        },
+        [...new Set(forms.map(normalize))].sort(),
+      );
+    }
+
+    // Layout: the package's modules and the test files, by path.
+    for (const [subject, kinds, describe] of [
+      ['package', ['module', 'package-marker'], 'the module layout'],
+      ['tests', ['test', 'test-helper'], 'the test layout'],
+    ] as const) {
+      const paths = files.filter(([, module]) => (kinds as readonly string[]).includes(module.kind)).map(([file]) => file);
+      if (paths.length === 0) continue;
+      add(
+        provider,
+        {
+          subject,
+          facet: 'layout',
+          describe,
+          placeOf: (p, convention) => {
+            const own = Object.entries(byProvider.get(p)!.outline.files).filter(([, module]) => (kinds as readonly string[]).includes(module.kind)).map(([file]) => file);
+            const { extra, missing } = firstDifference(own, convention);
+            return extra !== undefined ? at(p, `file:${extra}`) : `${byProvider.get(p)!.root}/${missing ?? ''} (missing)`;
+          },
+        },
+        paths,
+      );
+    }
+
+    // Where each helper lives: the same job in the same module.
+    for (const [file, module] of files) {
+      if (module.kind !== 'module') continue;
+      const names = [...Object.keys(module.functions), ...Object.values(module.classes).flatMap((cls) => Object.keys(cls.methods))];
+      for (const name of new Set(names)) {
+        if (name.startsWith('__')) continue;
+        add(
+          provider,
+          {
+            subject: name,
+            facet: 'module',
+            describe: `the module that defines ${name}`,
+            placeOf: (p) => at(p, definitionKey(byProvider.get(p)!.outline, name) ?? ''),
+          },
+          file,
+        );
+      }
+    }
+  }
+
+  const findings: Finding[] = [];
+  for (const facet of facets.values()) {
+    const texts = new Map([...facet.values].map(([provider, value]) => [provider, stableStringify(value)]));
+    const verdict = judge(facet.values, texts, established);
+    const values = Object.fromEntries([...facet.values].sort(([a], [b]) => (a < b ? -1 : 1)));
+    if (verdict.kind === 'split') {
+      findings.push(split(facet, verdict.groups, values));
+      continue;
+    }
+    if (verdict.kind !== 'convention') continue;
+    for (const provider of verdict.outliers) {
+      const id = `style:${facet.subject}:${facet.facet}:${provider}`;
+      const place = facet.placeOf(provider, verdict.convention.value);
+      findings.push({
+        id,
+        type: 'style',
+        class: 'stylistic',
+        provider,
+        subject: facet.subject,
+        facet: facet.facet,
+        message: `${facet.describe} differs from the convention: ${text(facet.values.get(provider))} where ${verdict.convention.providers.join(', ')} use ${text(verdict.convention.value)}`,
+        values,
+        consensus: verdict.convention.value,
+        hint: `the convention (${verdict.convention.providers.length} of ${verdict.compared}) is ${text(verdict.convention.value)}: change ${place}, or accept it with a reason: drift accept '${id}' --reason "..."`,
+      });
+    }
+  }
+  return findings;
+}
+
+function split(facet: StyleFacet, groups: ValueGroup[], values: Record<string, unknown>): Finding {
+  const id = `style:${facet.subject}:${facet.facet}`;
+  return {
+    id,
+    type: 'split',
+    class: 'stylistic',
+    subject: facet.subject,
+    facet: facet.facet,
+    message: `${facet.describe} has no convention: ${groups.map((group) => `${text(group.value)} (${group.providers.join(', ')})`).join('; ')}`,
+    values,
+    groups: groups.map((group) => ({ value: group.value, providers: group.providers })),
+    hint: `decide which is right and align the others, or accept the split with a reason: drift accept '${id}' --reason "..."`,
+  };
+}
+
+function firstFile(outline: Outline): string {
+  return Object.keys(outline.files)[0] ?? '';
+}
+
+function composersByRole(subject: StyleSubject): Map<string, Map<string, string>> {
+  const out = new Map<string, Map<string, string>>();
+  for (const [key, role] of [...subject.keys].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    const found = composerOf(subject.outline, key);
+    if (!found || !CONTRACT_ROLES.has(role)) continue;
+    const names = out.get(role) ?? new Map<string, string>();
+    // A composer is named by its own name; its definition is where a reader renames it.
+    for (const name of found.function.split(', ')) if (!names.has(name.split('.').pop()!)) names.set(name.split('.').pop()!, `def:${name}`);
+    out.set(role, names);
+  }
+  return out;
+}
+
+/** The place key of a function or method `name` in a runtime module of the outline. */
+function definitionKey(outline: Outline, name: string): string | undefined {
+  for (const module of Object.values(outline.files)) {
+    if (module.kind !== 'module') continue;
+    if (name in module.functions) return `def:${name}`;
+    for (const [cls, body] of Object.entries(module.classes)) if (name in body.methods) return `def:${cls}.${name}`;
+  }
+  return undefined;
+}

@@ -1,0 +1,84 @@
+import type { Tree } from 'web-tree-sitter';
+
+/**
+ * A tree-sitter tree copied once into plain JavaScript objects. Every property of a web-tree-sitter
+ * node is a call into WebAssembly, and the outline asks for parents, fields and texts many times:
+ * copying the tree in one cursor pass makes reducing a file cost less than parsing it.
+ */
+export class SyntaxNode {
+  readonly children: SyntaxNode[] = [];
+  parent: SyntaxNode | null = null;
+  hasError = false;
+
+  constructor(
+    private readonly source: string,
+    readonly type: string,
+    readonly isNamed: boolean,
+    readonly isMissing: boolean,
+    /** The field this node fills in its parent (`name`, `body`, ...). */
+    readonly field: string | null,
+    readonly startPosition: { row: number; column: number },
+    private readonly startIndex: number,
+    private readonly endIndex: number,
+  ) {}
+
+  get text(): string {
+    return this.source.slice(this.startIndex, this.endIndex);
+  }
+
+  get namedChildren(): SyntaxNode[] {
+    return this.children.filter((child) => child.isNamed);
+  }
+
+  childForFieldName(field: string): SyntaxNode | null {
+    return this.children.find((child) => child.field === field) ?? null;
+  }
+
+  childrenForFieldName(field: string): SyntaxNode[] {
+    return this.children.filter((child) => child.field === field);
+  }
+
+  equals(other: SyntaxNode): boolean {
+    return this === other;
+  }
+}
+
+/** The whole tree as SyntaxNodes; `source` is the text it was parsed from (indices are UTF-16). */
+export function toSyntax(tree: Tree, source: string): SyntaxNode {
+  const cursor = tree.walk();
+  const make = (parent: SyntaxNode | null): SyntaxNode => {
+    const node = new SyntaxNode(source, cursor.nodeType, cursor.nodeIsNamed, cursor.nodeIsMissing, parent ? cursor.currentFieldName : null, cursor.startPosition, cursor.startIndex, cursor.endIndex);
+    node.parent = parent;
+    return node;
+  };
+  const root = make(null);
+  const stack: SyntaxNode[] = [root];
+  // Depth-first with the cursor: down to the first child, across siblings, up when a level ends.
+  let current = root;
+  for (;;) {
+    if (cursor.gotoFirstChild()) {
+      const child = make(current);
+      current.children.push(child);
+      stack.push(child);
+      current = child;
+      continue;
+    }
+    for (;;) {
+      const done = stack.pop()!;
+      done.hasError = done.type === 'ERROR' || done.isMissing || done.children.some((child) => child.hasError);
+      if (stack.length === 0) {
+        cursor.delete();
+        return root;
+      }
+      const parent = stack[stack.length - 1]!;
+      if (cursor.gotoNextSibling()) {
+        const sibling = make(parent);
+        parent.children.push(sibling);
+        stack.push(sibling);
+        current = sibling;
+        break;
+      }
+      cursor.gotoParent();
+    }
+  }
+}

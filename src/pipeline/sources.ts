@@ -1,0 +1,59 @@
+import path from 'node:path';
+import type { Adapter, Project } from '../config/types.js';
+import { runFormatter, type FormatterReport } from '../outline/formatter.js';
+import { parserFor } from '../outline/grammar.js';
+import { buildOutline } from '../outline/outline.js';
+import { readSources } from '../outline/read.js';
+import type { OutlineResult, SourceText } from '../outline/types.js';
+import type { OnEvent, RunEvent } from './events.js';
+
+/**
+ * The providers' code, beside their behaviour: read every adapter's source, outline it and run the
+ * formatter on it, concurrently with rendering. judge.ts judges it once every skeleton is known (a
+ * role comes from the skeletons, the function composing it from the outline).
+ */
+
+export interface ProjectSources {
+  adapter: Adapter;
+  sources: SourceText[];
+}
+
+export interface OutlinedSource {
+  adapter: Adapter;
+  result: OutlineResult;
+  formatter: FormatterReport;
+}
+
+/**
+ * Reads every adapter's source. Fast, and done before anything renders: source drift cannot outline
+ * (a language without a grammar) stops the run with exit 2, naming the adapter, and changes nothing.
+ */
+export async function readProjectSources(project: Project): Promise<ProjectSources[]> {
+  const read = await Promise.all(project.adapters.map(async (adapter) => ({ adapter, sources: await readSources(adapter) })));
+  return read.filter((entry) => entry.sources.length > 0);
+}
+
+/** Outlines and formatter reports, every provider at once: parsing takes milliseconds, ruff one short process per tool. */
+export async function outlineSources(read: ProjectSources[], onEvent?: OnEvent): Promise<OutlinedSource[]> {
+  const outlined = await Promise.all(
+    read.map(async ({ adapter, sources }) => {
+      // ruff runs in its own processes meanwhile; parsing is synchronous, so each provider waits its
+      // turn on the event loop and the renders' answers are read in between.
+      const formatting = runFormatter(adapter, sources.map((source) => source.path));
+      const parse = await parserFor(path.extname(sources[0]!.path));
+      await new Promise((resolve) => setImmediate(resolve));
+      const result = buildOutline(adapter.name, sources, parse);
+      const outlined = { adapter, result, formatter: await formatting };
+      onEvent?.(outlinedEvent(outlined));
+      return outlined;
+    }),
+  );
+  return outlined;
+}
+
+/** What --verbose says of a provider's outline: its files, definitions, parse and formatter times. */
+function outlinedEvent({ adapter, result, formatter }: OutlinedSource): RunEvent {
+  const files = Object.values(result.outline.files);
+  const definitions = files.reduce((sum, file) => sum + Object.keys(file.functions).length + Object.values(file.classes).reduce((n, cls) => n + 1 + Object.keys(cls.methods).length, 0), 0);
+  return { type: 'source-outlined', provider: adapter.name, files: files.length, definitions, ms: result.ms, formatterMs: formatter.ms };
+}

@@ -1,0 +1,140 @@
+/**
+ * Stylistic drift in the bundled providers' code, end to end: seeded drifts in a copy of the project,
+ * each in one provider, reported by the built `drift diff` as stylistic findings naming that provider,
+ * the subject and the file:line. Several drifts share a run, each in a different provider, so every
+ * facet still has a two-thirds convention.
+ */
+import { rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runDrift } from '../helpers/drift.js';
+import { copyProject, mutate, REPO, replaceExactly, tempProject, type ProjectCopy } from '../helpers/project.js';
+
+interface JsonFinding {
+  id: string;
+  type: string;
+  class: string;
+  provider?: string;
+  scenario?: string;
+  hint: string;
+  message: string;
+}
+interface JsonReport {
+  findings: JsonFinding[];
+  sources?: Record<string, string>;
+}
+
+const report = (stdout: string) => JSON.parse(stdout) as JsonReport;
+const stylistic = (findings: JsonFinding[]) => findings.filter((finding) => finding.type === 'style' || finding.id.includes('syntax'));
+const byId = (findings: JsonFinding[], id: string) => {
+  const found = findings.find((finding) => finding.id === id);
+  if (!found) throw new Error(`no finding ${id} among ${findings.map((finding) => finding.id).join(', ')}`);
+  return found;
+};
+
+describe('drift diff on the unmodified tree', () => {
+  it('reports no stylistic finding, a clean source row, and exits 0', async () => {
+    const run = await runDrift(['diff', '-f', 'json'], REPO);
+    expect(run.exitCode, run.stderr).toBe(0);
+    const { findings, sources } = report(run.stdout);
+    expect(findings.filter((finding) => finding.class === 'stylistic')).toEqual([]);
+    expect(sources).toEqual({ aks: 'clean', eks: 'clean', gke: 'clean', nebius: 'clean', vultr: 'clean' });
+  });
+});
+
+describe('seeded drifts: a renamed composer, a camelCase constant, a direct resource write', () => {
+  let copy: ProjectCopy;
+  beforeAll(() => {
+    copy = copyProject({ prefix: 'drift-style-' });
+    mutate(copy.dir, 'gke', 'function/composer.py', (text) => replaceExactly(replaceExactly(text, 'def compose_node_pools(self)', 'def _nodepools(self)'), 'self.compose_node_pools()', 'self._nodepools()'));
+    mutate(copy.dir, 'eks', 'function/composer.py', (text) => replaceExactly(text, 'VPC_CIDR', 'vpcCidr', 2));
+    mutate(copy.dir, 'nebius', 'function/composer.py', (text) =>
+      replaceExactly(text, 'resource.update(self.rsp.desired.resources[key], body)', 'self.rsp.desired.resources[key].resource.update(body)'),
+    );
+  });
+  afterAll(() => copy.remove());
+
+  it('names each drift on its provider, in a full run', async () => {
+    const run = await runDrift(['diff', '-f', 'json'], copy.dir);
+    expect(run.exitCode, run.stderr).toBe(1);
+    const { findings, sources } = report(run.stdout);
+    const composer = byId(findings, 'style:node-pool:composer:gke');
+    expect(composer).toMatchObject({ class: 'stylistic', provider: 'gke' });
+    expect(composer.scenario).toBeUndefined();
+    expect(composer.hint).toMatch(/compose_node_pools: change providers\/gke\/function\/composer\.py:\d+/);
+    expect(byId(findings, 'style:constants:naming-style:eks').hint).toMatch(/providers\/eks\/function\/composer\.py:\d+ \(vpcCidr\)/);
+    expect(byId(findings, 'style:resource-write:idiom:nebius').hint).toMatch(/resource\.update\(desired\.resources\[\]\): change providers\/nebius\/function\/composer\.py:\d+/);
+    // The linter agrees about the constant; the outline goldens record every change.
+    expect(byId(findings, 'style:lint:ruff-check:eks').message).toContain('N816');
+    expect(findings.filter((finding) => finding.id.startsWith('golden:') && finding.id.includes('/outline:')).map((finding) => finding.provider)).toEqual(expect.arrayContaining(['eks', 'gke', 'nebius']));
+    // Behaviour did not change: no skeleton differs.
+    expect(findings.filter((finding) => finding.scenario !== undefined)).toEqual([]);
+    // Each source cell shows its worst finding: the outline golden changed.
+    expect(sources).toEqual({ aks: 'clean', eks: 'changed', gke: 'changed', nebius: 'changed', vultr: 'clean' });
+  });
+
+  it('judges P against the others’ goldens with -p P, and reports a style finding once with -s S', async () => {
+    const alone = await runDrift(['diff', '-p', 'gke', '-f', 'json'], copy.dir);
+    expect(alone.exitCode, alone.stderr).toBe(1);
+    const findings = report(alone.stdout).findings;
+    expect(stylistic(findings).map((finding) => finding.id).sort()).toEqual(['style:node-pool:composer:gke', 'style:system-pool:composer:gke']);
+    const one = await runDrift(['diff', '-s', 'converge', '-f', 'json'], copy.dir);
+    const ids = report(one.stdout).findings.map((finding) => finding.id);
+    expect(ids.filter((id) => id === 'style:constants:naming-style:eks')).toHaveLength(1);
+  });
+});
+
+describe('seeded drifts: a helper moved, the test helper renamed, results through another helper, a file unformatted, a syntax error', () => {
+  let copy: ProjectCopy;
+  beforeAll(() => {
+    copy = copyProject({ prefix: 'drift-style-' });
+    // gke: _credentials_ref moves to function/refs.py; fn.py is left unformatted.
+    mutate(copy.dir, 'gke', 'function/composer.py', (text) => {
+      const start = text.indexOf('    def _credentials_ref(self)');
+      const end = text.indexOf('    def _zones(');
+      const moved = text.slice(0, start) + text.slice(end);
+      return replaceExactly(replaceExactly(moved, 'self._credentials_ref()', 'refs._credentials_ref(self.credentials)'), 'from crossplane.function.proto.v1 import run_function_pb2 as fnv1\n', 'from crossplane.function.proto.v1 import run_function_pb2 as fnv1\n\nfrom function import refs\n');
+    });
+    writeFileSync(
+      path.join(copy.dir, 'providers/gke/function/refs.py'),
+      '"""References to the XR\'s credentials."""\n\n\ndef _credentials_ref(credentials: dict) -> dict:\n    """The providerConfigRef that spec.credentials names."""\n    return {"kind": credentials["kind"], "name": credentials["name"]}\n',
+    );
+    mutate(copy.dir, 'gke', 'function/fn.py', (text) => replaceExactly(text, 'rsp = response.to(req)', 'rsp = response.to( req )'));
+    // eks: the test helper module renamed; its test file does not parse.
+    mutate(copy.dir, 'eks', 'tests/test_composer.py', (text) => `${replaceExactly(text, 'from builders import', 'from builder import')}\n\ndef test_unfinished(:\n    pass\n`);
+    writeFileSync(path.join(copy.dir, 'providers/eks/tests/builder.py'), '');
+    rmSync(path.join(copy.dir, 'providers/eks/tests/builders.py'));
+    // nebius: its Normal event added to the response by hand instead of through response.normal.
+    mutate(copy.dir, 'nebius', 'function/composer.py', (text) =>
+      replaceExactly(text, 'response.normal(self.rsp, f"Waiting for Nebius {kind} {name}")', 'self.rsp.results.add(severity=fnv1.SEVERITY_NORMAL, message=f"Waiting for Nebius {kind} {name}")'),
+    );
+  });
+  afterAll(() => copy.remove());
+
+  it('names each drift on its provider with the file:line to change; the syntax error is a finding, the others still reported', async () => {
+    const run = await runDrift(['diff', '-f', 'json'], copy.dir);
+    expect(run.exitCode, run.stderr).toBe(1);
+    const { findings } = report(run.stdout);
+    expect(byId(findings, 'style:_credentials_ref:module:gke').hint).toMatch(/function\/composer\.py: change providers\/gke\/function\/refs\.py:4\b/);
+    expect(byId(findings, 'style:package:layout:gke').hint).toMatch(/providers\/gke\/function\/refs\.py:1\b/);
+    expect(byId(findings, 'style:format:ruff-format:gke').message).toMatch(/providers\/gke\/function\/fn\.py:\d+/);
+    expect(byId(findings, 'style:tests:layout:eks').hint).toMatch(/tests\/builders\.py, tests\/test_composer\.py: change providers\/eks\/tests\/builder\.py:1\b/);
+    expect(byId(findings, 'style:tests/test_composer.py:syntax:eks').message).toMatch(/^providers\/eks\/tests\/test_composer\.py:\d+:\d+: the source does not parse$/);
+    expect(byId(findings, 'style:results:idiom:nebius').hint).toMatch(/response\.<severity>\(\): change providers\/nebius\/function\/composer\.py:\d+/);
+    // Behaviour did not change: the same events, the same skeletons.
+    expect(findings.filter((finding) => finding.scenario !== undefined)).toEqual([]);
+  });
+});
+
+describe('source drift cannot read', () => {
+  it('exits 2 naming the adapter and what to do when the source is in a language without a grammar', async () => {
+    const project = tempProject({ providers: [path.join(REPO, 'providers/gke/provider.yaml'), path.join(REPO, 'test/fixtures/style/go/provider.yaml')], scenarios: [path.join(REPO, 'scenarios/converge.yaml')] });
+    try {
+      const run = await runDrift(['diff'], project.dir);
+      expect(run.exitCode).toBe(2);
+      expect(run.stderr).toMatch(/test\/fixtures\/style\/go\/provider\.yaml: source\.include matches main\.go: drift has no grammar for \.go files\. drift outlines \.py source; point source\.include/);
+    } finally {
+      project.remove();
+    }
+  });
+});

@@ -1,0 +1,150 @@
+/** The source outline on the style fixtures and on small inline sources: the real grammar, no processes. */
+import { describe, expect, it } from 'vitest';
+import { parserFor } from '../../src/outline/grammar.js';
+import { buildOutline, composerOf, keyMatches } from '../../src/outline/outline.js';
+import { fileKind, moduleName, namingStyle } from '../../src/outline/python.js';
+import { readSources } from '../../src/outline/read.js';
+import { toCanonicalOutline } from '../../src/outline/canonical.js';
+import { fixtureAdapter, fixtureOutline } from '../helpers/style.js';
+
+const outlineOf = async (files: Record<string, string>) =>
+  buildOutline('p', Object.entries(files).map(([path, text]) => ({ path, text })), await parserFor('.py'));
+
+describe('outline: layout and definitions', () => {
+  it('records files, modules, kinds, constants, classes, methods and normalized signatures', async () => {
+    const { outline } = await fixtureOutline('alpha');
+    expect(Object.keys(outline.files)).toEqual(['function/__init__.py', 'function/composer.py', 'tests/builders.py', 'tests/test_composer.py']);
+    expect(Object.values(outline.files).map((file) => [file.module, file.kind])).toEqual([
+      ['function', 'package-marker'],
+      ['function.composer', 'module'],
+      ['tests.builders', 'test-helper'],
+      ['tests.test_composer', 'test'],
+    ]);
+    const composer = outline.files['function/composer.py']!;
+    expect(composer.constants).toEqual({ COMPUTE: 'UPPER_SNAKE', KUBERNETES: 'UPPER_SNAKE', READY_WHEN_COMPOSED: 'UPPER_SNAKE', SYSTEM_POOL: 'UPPER_SNAKE' });
+    expect(composer.imports).toEqual(['crossplane.function.proto.v1.run_function_pb2 as fnv1', 'crossplane.function.resource', 'crossplane.function.response', 'typing.Any']);
+    expect(composer.sdkCalls).toEqual(['resource.get_condition', 'resource.struct_to_dict', 'resource.update', 'response.normal']);
+    const methods = composer.classes.Composer!.methods;
+    expect(methods.__init__).toEqual({ signature: '(self, req: fnv1.RunFunctionRequest, rsp: fnv1.RunFunctionResponse) -> None', docstring: true });
+    expect(Object.keys(methods)).toContain('compose_node_pools');
+  });
+
+  it('normalizes a wrapped signature like an unwrapped one and keeps defaults, splats, decorators and async', async () => {
+    const { outline } = await outlineOf({
+      'function/a.py': 'import click\n\n\n@click.command()\nasync def serve(\n    address: str = "x",\n    *args,\n    **kwargs: object,\n) -> None:\n    pass\n',
+      'function/b.py': 'import click\n\n\n@click.command()\nasync def serve(address: str = "x", *args, **kwargs: object) -> None:\n    """Serve."""\n',
+    });
+    const a = outline.files['function/a.py']!.functions.serve!;
+    const b = outline.files['function/b.py']!.functions.serve!;
+    expect(a).toEqual({ signature: '(address: str = "x", *args, **kwargs: object) -> None', docstring: false, decorators: ['click.command'], async: true });
+    expect(b.signature).toBe(a.signature);
+    expect(b.docstring).toBe(true);
+  });
+
+  it('names each constant style', () => {
+    expect(['SYSTEM_POOL', '_PRIVATE', 'systemPool', 'system_pool', 'SystemPool', 'X'].map(namingStyle)).toEqual(['UPPER_SNAKE', 'UPPER_SNAKE', 'camelCase', 'snake_case', 'PascalCase', 'UPPER_SNAKE']);
+    expect(['function/__init__.py', 'function/composer.py', 'tests/builders.py', 'tests/test_composer.py', 'conftest.py'].map(fileKind)).toEqual(['package-marker', 'module', 'test-helper', 'test', 'test-helper']);
+    expect(moduleName('function/__init__.py')).toBe('function');
+  });
+});
+
+describe('outline: the link to behaviour', () => {
+  it('names the function whose body holds each key, not the helper it is handed to', async () => {
+    const { outline } = await fixtureOutline('alpha');
+    expect(outline.composes).toEqual({
+      cluster: 'Composer.compose_cluster',
+      network: 'Composer.compose_network',
+      'nodepool-{}': 'Composer.compose_node_pools',
+      'provider-config-kubernetes': 'Composer.compose_provider_config',
+    });
+    expect(composerOf(outline, 'nodepool-gpu')).toEqual({ pattern: 'nodepool-{}', function: 'Composer.compose_node_pools' });
+    expect(composerOf(outline, 'storage-class-rwx')).toBeUndefined();
+  });
+
+  it('follows keys through local names, loop targets and helpers that pass their parameter on, across modules', async () => {
+    const { outline } = await outlineOf({
+      'function/write.py': 'from crossplane.function import resource\n\n\ndef put(rsp, key, body):\n    resource.update(rsp.desired.resources[key], body)\n',
+      'function/compose.py': [
+        'from function.write import put',
+        '',
+        '',
+        'def keep(rsp, name, body):',
+        '    put(rsp, name, body)',
+        '',
+        '',
+        'def configs(rsp):',
+        '    for key, api in (("provider-config-helm", 1), ("provider-config-kubernetes", 2)):',
+        '        keep(rsp, key, {"api": api})',
+        '',
+        '',
+        'def pools(rsp, pools):',
+        '    for pool in pools:',
+        '        key = f"nodepool-{pool}"',
+        '        if "cluster" in rsp.observed.resources:',
+        '            keep(rsp, key, {})',
+        '',
+        '',
+        'def direct(rsp):',
+        '    rsp.desired.resources["cluster"].resource.update({})',
+        '',
+      ].join('\n'),
+    });
+    expect(outline.composes).toEqual({
+      cluster: 'direct',
+      'nodepool-{}': 'pools',
+      'provider-config-helm': 'configs',
+      'provider-config-kubernetes': 'configs',
+    });
+    expect(outline.idioms.resourceWrite).toEqual(['desired.resources[].resource.update()', 'resource.update(desired.resources[])']);
+  });
+
+  it('records how readiness is marked and decided, and how results are emitted', async () => {
+    const { outline } = await fixtureOutline('alpha');
+    expect(outline.idioms).toEqual({
+      resourceWrite: ['resource.update(desired.resources[])'],
+      readinessMark: ['desired.resources[].ready = READY_TRUE'],
+      readinessBy: ['READY_WHEN_COMPOSED', '_observed_ready()'],
+      results: ['response.normal()'],
+    });
+    expect((await fixtureOutline('own-results')).outline.idioms.results).toEqual(['results.add()']);
+  });
+
+  it('matches key patterns against composed keys', () => {
+    expect(keyMatches('nodepool-{}', 'nodepool-gpu')).toBe(true);
+    expect(keyMatches('nodepool-{}', 'nodepool-')).toBe(false);
+    expect(keyMatches('subnet-{}-{}', 'subnet-a-1')).toBe(true);
+    expect(keyMatches('cluster', 'cluster-auth')).toBe(false);
+  });
+});
+
+describe('outline: determinism and positions', () => {
+  it('is the same whatever order the files come in, and positions stay out of it', async () => {
+    const sources = await readSources(fixtureAdapter('alpha'));
+    const parse = await parserFor('.py');
+    const forward = buildOutline('alpha', sources, parse);
+    const backward = buildOutline('alpha', [...sources].reverse(), parse);
+    expect(toCanonicalOutline(backward.outline)).toBe(toCanonicalOutline(forward.outline));
+    // An unrelated edit that moves every line down changes the places, never the outline.
+    const shifted = sources.map((source) => (source.path === 'function/composer.py' ? { ...source, text: `# a comment\n\n${source.text}` } : source));
+    const moved = buildOutline('alpha', shifted, parse);
+    expect(toCanonicalOutline(moved.outline)).toBe(toCanonicalOutline(forward.outline));
+    expect(forward.places.get('def:Composer.compose_node_pools')).toMatch(/^function\/composer\.py:\d+$/);
+    expect(moved.places.get('def:Composer.compose_node_pools')).not.toBe(forward.places.get('def:Composer.compose_node_pools'));
+    expect(toCanonicalOutline(forward.outline)).not.toMatch(/:\d+\b.*composer\.py|composer\.py:\d/);
+  });
+
+  it('outlines a file with a syntax error as far as it can, and says where the error is', async () => {
+    const result = await fixtureOutline('broken-syntax');
+    expect(result.syntaxErrors).toEqual([{ file: 'function/composer.py', line: 38, column: expect.any(Number) }]);
+    expect(result.outline.files['function/composer.py']!.syntaxError).toBe(true);
+    // What precedes the error is still outlined; the other files are whole.
+    expect(Object.keys(result.outline.files['function/composer.py']!.classes.Composer!.methods)).toEqual(['__init__', 'compose', 'compose_network']);
+    expect(result.outline.files['tests/builders.py']!.syntaxError).toBeUndefined();
+  });
+});
+
+describe('outline: languages', () => {
+  it('refuses source in a language without a grammar, naming the adapter and what to do', async () => {
+    await expect(readSources(fixtureAdapter('go', ['**/*.go']))).rejects.toThrow(/go\/provider\.yaml: source\.include matches main\.go: drift has no grammar for \.go files.*point source\.include/);
+  });
+});

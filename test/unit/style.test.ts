@@ -1,0 +1,78 @@
+/**
+ * Style facets across providers on the style fixtures: three providers in one idiom (alpha, beta,
+ * gamma, on three made-up clouds) and one seeded drift each, in a provider of its own.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Finding } from '../../src/compare/findings.js';
+import { syntaxFindings } from '../../src/compare/formatting.js';
+import { compareStyle } from '../../src/compare/style.js';
+import { fixtureOutline, fixtureSubjects, HOUSE } from '../helpers/style.js';
+
+const judged = async (drift: string, established?: string[]): Promise<Finding[]> =>
+  compareStyle({ subjects: await fixtureSubjects([...HOUSE, drift]), ...(established ? { established: new Set(established) } : {}) });
+
+const brief = (findings: Finding[]) => findings.map((finding) => ({ id: finding.id, type: finding.type, class: finding.class, provider: finding.provider }));
+
+describe('compareStyle: one idiom', () => {
+  it('finds nothing among providers that share an idiom, though their code differs', async () => {
+    expect(compareStyle({ subjects: await fixtureSubjects(HOUSE) })).toEqual([]);
+  });
+});
+
+describe('compareStyle: seeded drifts, each named on its provider with the file:line to change', () => {
+  const cases: Array<{ drift: string; ids: string[]; place: RegExp; convention: string }> = [
+    { drift: 'renamed-composer', ids: ['style:node-pool:composer:renamed-composer', 'style:system-pool:composer:renamed-composer'], place: /renamed-composer\/function\/composer\.py:42\b/, convention: 'compose_node_pools' },
+    { drift: 'camel-constant', ids: ['style:constants:naming-style:camel-constant'], place: /camel-constant\/function\/composer\.py:11 \(systemPool\)/, convention: 'UPPER_SNAKE' },
+    { drift: 'dict-write', ids: ['style:resource-write:idiom:dict-write'], place: /dict-write\/function\/composer\.py:76\b/, convention: 'resource.update(desired.resources[])' },
+    { drift: 'moved-helper', ids: ['style:_cloud:module:moved-helper', 'style:package:layout:moved-helper'], place: /moved-helper\/function\/bodies\.py:\d+/, convention: 'function/composer.py' },
+    { drift: 'builder', ids: ['style:tests:layout:builder'], place: /builder\/tests\/builder\.py:1\b/, convention: 'tests/builders.py' },
+    { drift: 'own-results', ids: ['style:results:idiom:own-results'], place: /own-results\/function\/composer\.py:71\b/, convention: 'response.<severity>()' },
+  ];
+  for (const { drift, ids, place, convention } of cases) {
+    it(`${drift}: a stylistic finding on ${drift} only`, async () => {
+      const findings = await judged(drift);
+      expect(findings.map((finding) => finding.id).sort()).toEqual(ids);
+      for (const finding of findings) {
+        expect(finding).toMatchObject({ type: 'style', class: 'stylistic', provider: drift });
+        expect(finding.scenario).toBeUndefined();
+        expect(finding.hint).toContain(convention);
+      }
+      expect(findings[0]!.hint).toMatch(place);
+    });
+  }
+
+  it('judges P against the others as established providers (drift diff -p P)', async () => {
+    expect(brief(await judged('renamed-composer', [...HOUSE]))).toEqual(brief(await judged('renamed-composer')));
+    // An established provider is never blamed: the drift in an established provider is not P's.
+    const findings = compareStyle({ subjects: await fixtureSubjects(['alpha', 'beta', 'camel-constant', 'gamma']), established: new Set(['alpha', 'beta', 'camel-constant']) });
+    expect(findings.filter((finding) => finding.provider === 'gamma')).toEqual([]);
+  });
+
+  it('blames nobody where there is no convention: one split for the facet', async () => {
+    const findings = compareStyle({ subjects: await fixtureSubjects(['alpha', 'renamed-composer']) });
+    expect(brief(findings)).toEqual([
+      { id: 'style:node-pool:composer', type: 'split', class: 'stylistic', provider: undefined },
+      { id: 'style:system-pool:composer', type: 'split', class: 'stylistic', provider: undefined },
+    ]);
+    expect(findings[0]!.message).toContain('_nodegroups (renamed-composer)');
+  });
+
+  it('is deterministic: the same findings whatever order the providers come in', async () => {
+    const subjects = await fixtureSubjects([...HOUSE, 'moved-helper', 'builder']);
+    expect(compareStyle({ subjects: [...subjects].reverse() })).toEqual(compareStyle({ subjects }));
+  });
+});
+
+describe('syntax errors', () => {
+  it('become one finding with file:line, not a crash', async () => {
+    const result = await fixtureOutline('broken-syntax');
+    expect(syntaxFindings('broken-syntax', result, 'test/fixtures/style/broken-syntax')).toEqual([
+      expect.objectContaining({
+        id: 'style:function/composer.py:syntax:broken-syntax',
+        type: 'error',
+        provider: 'broken-syntax',
+        message: expect.stringMatching(/^test\/fixtures\/style\/broken-syntax\/function\/composer\.py:38:\d+: the source does not parse$/),
+      }),
+    ]);
+  });
+});
