@@ -103,21 +103,8 @@ export class GoldenState {
 
   /** Writes a cell's golden unless it already says exactly that. */
   save(skeleton: Skeleton): GoldenChange {
-    const file = goldenFile(skeleton.provider, skeleton.scenario);
-    const text = serializeGolden(skeleton);
     const before = this.read(skeleton.provider, skeleton.scenario);
-    if (before === text) {
-      this.counters.unchanged += 1;
-      return 'unchanged';
-    }
-    this.env.write(file, text);
-    if (before === undefined) {
-      this.counters.added += 1;
-      this.additions.push(file);
-      return 'added';
-    }
-    this.counters.updated += 1;
-    return 'updated';
+    return this.writeUnlessSame(goldenFile(skeleton.provider, skeleton.scenario), before, serializeGolden(skeleton), this.counters);
   }
 
   /** A provider's outline golden text, line endings normalized; undefined when it has none. */
@@ -128,19 +115,22 @@ export class GoldenState {
 
   /** Writes a provider's outline golden (canonical text) unless it already says exactly that; counted apart from the cells'. */
   saveOutline(provider: string, text: string): GoldenChange {
-    const file = outlineFile(provider);
-    const before = this.readOutline(provider);
+    return this.writeUnlessSame(outlineFile(provider), this.readOutline(provider), text, this.outlines);
+  }
+
+  /** The one write path of both kinds of golden: nothing when the text is the same, else a write counted as added or updated. */
+  private writeUnlessSame(file: string, before: string | undefined, text: string, counts: { added: number; updated: number; unchanged: number }): GoldenChange {
     if (before === text) {
-      this.outlines.unchanged += 1;
+      counts.unchanged += 1;
       return 'unchanged';
     }
     this.env.write(file, text);
     if (before === undefined) {
-      this.outlines.added += 1;
+      counts.added += 1;
       this.additions.push(file);
       return 'added';
     }
-    this.outlines.updated += 1;
+    counts.updated += 1;
     return 'updated';
   }
 
