@@ -1,6 +1,8 @@
+import { readFileSync, statSync } from 'node:fs';
 import type { Command } from 'commander';
 import { DriftError } from '../errors.js';
-import { readReportArtifact } from '../report/artifact.js';
+import { oversizedReport, parseReportArtifact } from '../report/artifact.js';
+import type { Report } from '../report/model.js';
 import { DEFAULT_REPORT_ID, markerFor, renderMarkdown } from '../report/markdown.js';
 
 interface CommentOptions {
@@ -29,6 +31,19 @@ function redact(text: string, token: string): string {
 export function provenance(runUrl: string | undefined): string {
   const run = runUrl ? `[the pull request's own drift run](${runUrl})` : "the pull request's own drift run";
   return `<sub>Rendered by drift from the default branch, from the report of ${run}. That run's status check, not this comment, is what merging should depend on.</sub>`;
+}
+
+/** The report file, size-capped before it is read: whoever wrote it is not trusted. */
+function readReportArtifact(file: string): Report {
+  let size: number;
+  try {
+    size = statSync(file).size;
+  } catch (error) {
+    throw new DriftError(`cannot read the report ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}. Write it with \`drift diff --format json --output ${file}\`.`);
+  }
+  const oversized = oversizedReport(file, size);
+  if (oversized) throw oversized;
+  return parseReportArtifact(file, readFileSync(file, 'utf8'));
 }
 
 export function registerComment(program: Command): void {

@@ -1,10 +1,10 @@
 /**
- * Reads a JSON report that someone else's run wrote, such as the artifact of a pull request's drift
- * run: its code wrote the file, so nothing in it is trusted. The file is size-capped, parsed as
- * strict JSON, checked for a schemaVersion this drift knows, and validated against
- * schemas/report.schema.json; only then is it a Report, whose every string the renderers escape.
+ * Checks a JSON report that someone else's run wrote, such as the artifact of a pull request's drift
+ * run: its code wrote the file, so nothing in it is trusted. The text is parsed as strict JSON,
+ * checked for a schemaVersion this drift knows, and validated against schemas/report.schema.json;
+ * only then is it a Report, whose every string the renderers escape. Reading the file (and capping
+ * its size before reading) is the CLI's job.
  */
-import { readFileSync, statSync } from 'node:fs';
 import { parse as parseJsonc, type ParseError } from 'jsonc-parser';
 import { packageFile } from '../config/paths.js';
 import { readYamlFile } from '../config/yamlFile.js';
@@ -16,15 +16,13 @@ export const READABLE_SCHEMA_VERSIONS: readonly number[] = [1];
 /** Far above any real report (GitHub's comment limit is 64 KiB), far below what could hurt. */
 export const REPORT_FILE_LIMIT = 8 * 1024 * 1024;
 
-export function readReportArtifact(file: string): Report {
-  let size: number;
-  try {
-    size = statSync(file).size;
-  } catch (error) {
-    throw new DriftError(`cannot read the report ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}. Write it with \`drift diff --format json --output ${file}\`.`);
-  }
-  if (size > REPORT_FILE_LIMIT) throw new DriftError(`${file} has ${size} bytes, more than the ${REPORT_FILE_LIMIT} a drift report may have: it is not a report drift wrote`);
-  const text = readFileSync(file, 'utf8');
+/** The refusal of a report file too large to be one drift wrote. */
+export function oversizedReport(file: string, size: number): DriftError | undefined {
+  return size > REPORT_FILE_LIMIT ? new DriftError(`${file} has ${size} bytes, more than the ${REPORT_FILE_LIMIT} a drift report may have: it is not a report drift wrote`) : undefined;
+}
+
+/** The report in `text`, read from `file` (named in every error). */
+export function parseReportArtifact(file: string, text: string): Report {
   let data: unknown;
   try {
     data = JSON.parse(text);
