@@ -9,6 +9,7 @@ import type { Trace } from '../world/trace.js';
 import { checkDeterminism, type DeterminismVerdict } from './determinism.js';
 import { renderError } from './failure.js';
 import { analyzeCoverage, type CoverageVerdict } from './coverage.js';
+import type { DerivedFinder } from './derived.js';
 import { analyzeGates, type GateVerdict } from './gates.js';
 
 /**
@@ -24,6 +25,8 @@ export interface ProviderSession {
   call: Caller;
   /** For determinism replays: a memo of its own, so each replayed request reaches the function once. */
   replay: Caller;
+  /** The name suffixes the function derives from the XR's identity, templated to `{hash}`; none when absent. */
+  derived?: DerivedFinder;
 }
 
 /** Judges a cell's skeleton as soon as it is built: contract rules and the golden comparison. */
@@ -71,8 +74,15 @@ export function unstartedCell(adapter: Adapter, scenario: Scenario, error: strin
   return { provider: adapter.name, scenario: scenario.name, trace, ms: 0, skeleton: skeletonFor(adapter, scenario, trace), findings: [renderError(trace, undefined, error)] };
 }
 
-function skeletonFor(adapter: Adapter, scenario: Scenario, trace: Trace, gates?: Record<string, string[]>, coverage?: Record<string, string[]>): Skeleton {
-  return skeletonize({ trace, adapter, pools: scenario.xr.nodePools.map((pool) => pool.name), ...(gates ? { gates } : {}), ...(coverage ? { coverage } : {}) });
+function skeletonFor(adapter: Adapter, scenario: Scenario, trace: Trace, gates?: Record<string, string[]>, coverage?: Record<string, string[]>, derived?: readonly string[]): Skeleton {
+  return skeletonize({
+    trace,
+    adapter,
+    pools: scenario.xr.nodePools.map((pool) => pool.name),
+    ...(gates ? { gates } : {}),
+    ...(coverage ? { coverage } : {}),
+    ...(derived?.length ? { derived } : {}),
+  });
 }
 
 /**
@@ -91,12 +101,13 @@ export async function runCell(session: ProviderSession, scenario: Scenario, opti
   });
   const ms = performance.now() - began;
   rendered?.(trace, ms);
-  const [determinism, gating, coverage] = await Promise.all([
+  const [determinism, gating, coverage, derived] = await Promise.all([
     options.determinism ? checkDeterminism(session.replay, trace, recorded) : ({} as DeterminismVerdict),
     options.gating ? analyzeGates(session.call, adapter, scenario, trace, options.maxSteps) : ({ errors: [] } as GateVerdict),
     options.gating ? analyzeCoverage(session.call, adapter, scenario, trace, options.maxSteps) : ({ errors: [] } as CoverageVerdict),
+    session.derived ? session.derived(scenario) : [],
   ]);
-  const skeleton = skeletonFor(adapter, scenario, trace, gating.gates, coverage.coverage);
+  const skeleton = skeletonFor(adapter, scenario, trace, gating.gates, coverage.coverage, derived);
   const errors = [
     ...(trace.error ? [renderError(trace, undefined, trace.error)] : []),
     ...(determinism.error ? [determinism.error] : []),

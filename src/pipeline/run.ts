@@ -7,6 +7,7 @@ import { compareText } from '../util/objects.js';
 import { buildRequest } from '../world/protocol.js';
 import { buildXR } from '../world/xr.js';
 import { runCell, unstartedCell, type CellJudge, type CellResult, type ProviderSession } from './cell.js';
+import { derivedFinder } from './derived.js';
 import type { OnEvent } from './events.js';
 
 export interface RunOptions {
@@ -72,7 +73,8 @@ async function runProvider(project: Project, adapter: Adapter, options: RunOptio
   emit({ type: 'provider-started', provider: adapter.name, ms: startMs });
   try {
     const fresh: Send = (request) => fn.call(request);
-    const session: ProviderSession = { adapter, call: memoize(fresh, fn.probed), replay: memoize(fresh) };
+    const call = memoize(fresh, fn.probed);
+    const session: ProviderSession = { adapter, call, replay: memoize(fresh), derived: derivedFinder(call, adapter, project.scenarios) };
     const cellOptions = {
       maxSteps: project.config.maxSteps,
       determinism: options.determinism !== false,

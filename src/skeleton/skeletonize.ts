@@ -23,6 +23,8 @@ export interface SkeletonInput {
   gates?: Record<string, string[]>;
   /** Intent coverage by key (the intent fields that reach it), when the probes ran. */
   coverage?: Record<string, string[]>;
+  /** Tokens the function derives from the XR's identity (src/skeleton/derived.ts), templated to `{hash}`. */
+  derived?: readonly string[];
 }
 
 function distinctEvents(steps: StepRecord[]): EventSkeleton[] {
@@ -130,7 +132,7 @@ function perturbationSkeletons(trace: Trace, before: StepRecord | undefined): Pe
  * appeared and became ready, what it references, what status was published, what perturbations did.
  * Pure and deterministic; cloud-specific strings are templated out.
  */
-export function skeletonize({ trace, adapter, pools, gates, coverage }: SkeletonInput): Skeleton {
+export function skeletonize({ trace, adapter, pools, gates, coverage, derived }: SkeletonInput): Skeleton {
   const convergeSteps = trace.steps.filter((step) => step.phase === 'converge');
   const final = trace.converged ? trace.steps[trace.converged.step] : convergeSteps[convergeSteps.length - 1];
   const keys = [...new Set(convergeSteps.flatMap((step) => Object.keys(step.resources)))].sort();
@@ -160,6 +162,6 @@ export function skeletonize({ trace, adapter, pools, gates, coverage }: Skeleton
     events: distinctEvents(convergeSteps),
     then: perturbationSkeletons(trace, final),
   };
-  const template = makeTemplater({ xr: trace.xr.name, namespace: trace.xr.namespace, values: adapter.values });
+  const template = makeTemplater({ xr: trace.xr.name, namespace: trace.xr.namespace, values: adapter.values, ...(derived ? { derived } : {}) });
   return { ...templateStrings(skeleton, template), provider: trace.provider, scenario: trace.scenario };
 }

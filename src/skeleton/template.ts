@@ -5,6 +5,8 @@ export interface TemplateValues {
   namespace: string;
   /** Adapter `values`: name → cloud-specific string. */
   values: Record<string, string>;
+  /** Tokens the function derived from the XR's identity (src/skeleton/derived.ts), each templated to `{hash}`. */
+  derived?: readonly string[];
 }
 
 const HASH_SUFFIX = /-[0-9a-f]{12}(?![0-9a-z])/;
@@ -14,13 +16,16 @@ const HASH_SUFFIX = /-[0-9a-f]{12}(?![0-9a-z])/;
  * placeholders. Longer values go first so `demo-project` becomes `{project}`, not `{xr}-project`;
  * a value matches only between non-alphanumeric boundaries.
  */
-export function makeTemplater({ xr, namespace, values }: TemplateValues): (text: string) => string {
+export function makeTemplater({ xr, namespace, values, derived = [] }: TemplateValues): (text: string) => string {
   const entries: Array<[string, string]> = Object.entries(values).map(([name, value]) => [value, `{${name}}`]);
   entries.push([xr, '{xr}'], [namespace, '{namespace}']);
+  // A derived token that is also a known value keeps the value's name: that says more than {hash}.
+  const known = new Set(entries.map(([value]) => value));
+  entries.push(...derived.filter((token) => !known.has(token)).map((token): [string, string] => [token, '{hash}']));
   const table = new Map(
     entries
       .filter(([value]) => value.length > 0)
-      .sort(([a, aPlaceholder], [b, bPlaceholder]) => b.length - a.length || (aPlaceholder < bPlaceholder ? -1 : 1)),
+      .sort(([a, aPlaceholder], [b, bPlaceholder]) => b.length - a.length || (aPlaceholder < bPlaceholder ? -1 : 1) || (a < b ? -1 : 1)),
   );
   // One pass over the text: a placeholder once inserted is never matched again.
   const alternatives = [...table.keys()].map(escapeRegExp).join('|');
