@@ -16,6 +16,9 @@ export function matches(entry: AcceptedEntry, finding: Finding): boolean {
   if (entry.subject !== undefined && entry.subject !== finding.subject) return false;
   if (entry.scenario !== undefined && entry.scenario !== finding.scenario) return false;
   if (entry.providers !== undefined && (!finding.provider || !entry.providers.includes(finding.provider))) return false;
+  // An entry for the whole facet accepted the ways the providers had; a provider that brings a new
+  // one (see consensus.ts) is accepted only by an entry that names it.
+  if (finding.ways !== undefined && entry.providers === undefined) return false;
   return true;
 }
 

@@ -11,6 +11,11 @@
  * established provider is no convention. Where the established hold no convention, the facet is
  * judged over everyone as a full run would, and only a split is reported: P is never blamed for a
  * split among the established, and established providers are never outliers: only judged ones are.
+ * One exception: a *newcomer* P (no golden of its own yet) that follows none of the established
+ * ways, each held by at least two providers, is a *novel* outlier, blamed beside the split. It
+ * brings a way nobody established uses, and an accepted split of the established ways says nothing
+ * about a way that did not exist when it was accepted. A P with a golden is judged on its own
+ * changes by that golden.
  *
  * No provider's name counts for anything: groups are ordered by size, then by their value's
  * canonical text, only so that output is deterministic.
@@ -28,6 +33,11 @@ export type Verdict =
   /** Nothing to report: fewer than two providers compared, everybody agrees, or no judged provider differs. */
   | { kind: 'agreed' }
   | { kind: 'convention'; convention: ValueGroup; outliers: string[]; compared: number }
+  /**
+   * `-p` only: the established split into ways of two or more, and each outlier, a newcomer, follows none. The
+   * split over everyone (`groups`) is still reported, blaming nobody, beside the outliers.
+   */
+  | { kind: 'novel'; ways: ValueGroup[]; outliers: string[]; compared: number; groups: ValueGroup[] }
   | { kind: 'split'; groups: ValueGroup[] };
 
 /** The providers' values grouped by canonical text: largest group first, then by text. */
@@ -55,9 +65,10 @@ function conventionOf(groups: ValueGroup[], compared: number): ValueGroup | unde
 
 /**
  * Judges one facet. `established`, when given, names the providers that stand in through their
- * goldens; every other provider in `values` is judged against them.
+ * goldens; every other provider in `values` is judged against them. `newcomers` names the judged
+ * providers that have no golden yet.
  */
-export function judge(values: ReadonlyMap<string, unknown>, texts: ReadonlyMap<string, string>, established?: ReadonlySet<string>): Verdict {
+export function judge(values: ReadonlyMap<string, unknown>, texts: ReadonlyMap<string, string>, established?: ReadonlySet<string>, newcomers?: ReadonlySet<string>): Verdict {
   if (values.size < 2) return { kind: 'agreed' };
   const groups = groupValues(values, texts);
   if (groups.length === 1) return { kind: 'agreed' };
@@ -73,6 +84,9 @@ export function judge(values: ReadonlyMap<string, unknown>, texts: ReadonlyMap<s
   const pairAgrees = standIns.size === 2 && standInGroups.length === 1;
   const convention = pairAgrees ? standInGroups[0] : conventionOf(standInGroups, standIns.size);
   if (!convention) {
+    const known = new Set(standInGroups.map((group) => group.text));
+    const novel = judged.filter((provider) => newcomers?.has(provider) && !known.has(texts.get(provider)!));
+    if (novel.length && standInGroups.every((group) => group.providers.length >= 2)) return { kind: 'novel', ways: standInGroups, outliers: novel, compared: standIns.size, groups };
     // Nothing to judge P against. What a full run would say still holds: a split stays a split
     // (never blamed on P); where P completes a convention, its outliers are established providers,
     // which this run does not judge.

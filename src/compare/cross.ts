@@ -158,6 +158,25 @@ function divergence(scenario: string, facet: Facet, texts: Map<string, string>, 
   };
 }
 
+/** A provider judged with `-p` that follows none of the established providers' ways (see consensus.ts). */
+function novelty(scenario: string, facet: Facet, texts: Map<string, string>, verdict: Extract<Verdict, { kind: 'novel' }>, provider: string): Finding {
+  const id = `div:${scenario}:${facet.subject}:${facet.facet}:${provider}`;
+  const ways = verdict.ways.map((way) => `${way.providers.join(', ')}: ${shown(way.text)}`).join('; ');
+  return {
+    id,
+    type: 'divergence',
+    class: facet.class,
+    provider,
+    scenario,
+    subject: facet.subject,
+    facet: facet.facet,
+    message: `${label(facet)} follows none of the ${verdict.ways.length} ways of the ${verdict.compared} established providers`,
+    values: Object.fromEntries([...facet.values].sort(([a], [b]) => (a < b ? -1 : 1))),
+    ways: verdict.ways.map((way) => ({ value: way.value, providers: way.providers })),
+    hint: `the established providers do ${ways}; ${provider} has ${shown(texts.get(provider)!)}. Make ${provider} follow one of them, or accept it with a reason: drift accept '${id}' --reason "..."`,
+  };
+}
+
 function split(scenario: string, facet: Facet, groups: ValueGroup[]): Finding {
   const id = `split:${scenario}:${facet.subject}:${facet.facet}`;
   const listed = groups.map((group) => `${group.providers.join(', ')}: ${shown(group.text)}`).join('; ');
@@ -186,6 +205,8 @@ export interface AcrossInput {
    * conventions, and only the other providers are judged (see consensus.ts).
    */
   established?: ReadonlySet<string>;
+  /** Judged providers with no golden of their own for this scenario yet (see consensus.ts). */
+  newcomers?: ReadonlySet<string>;
 }
 
 /**
@@ -193,7 +214,7 @@ export interface AcrossInput {
  * divergences blamed on them; a facet without a convention is one split, blamed on nobody. A provider
  * without a role takes part only in that role's presence. Pure: skeletons in, findings out.
  */
-export function compareAcross({ scenario, skeletons, pools, ablated, established }: AcrossInput): Finding[] {
+export function compareAcross({ scenario, skeletons, pools, ablated, established, newcomers }: AcrossInput): Finding[] {
   const usable = skeletons.filter((skeleton) => !skeleton.error).sort((a, b) => (a.provider < b.provider ? -1 : 1));
   if (usable.length < 2) return [];
   const facets = new Map<string, Facet>();
@@ -217,9 +238,10 @@ export function compareAcross({ scenario, skeletons, pools, ablated, established
   for (const facet of facets.values()) {
     // Each value's canonical text once: manifests are large, and every facet compares every provider.
     const texts = new Map([...facet.values].map(([provider, value]) => [provider, stableStringify(value)]));
-    const verdict = judge(facet.values, texts, established);
-    if (verdict.kind === 'split') findings.push(split(scenario, facet, verdict.groups));
+    const verdict = judge(facet.values, texts, established, newcomers);
+    if (verdict.kind === 'split' || verdict.kind === 'novel') findings.push(split(scenario, facet, verdict.groups));
     if (verdict.kind === 'convention') for (const provider of verdict.outliers) findings.push(divergence(scenario, facet, texts, verdict, provider, Boolean(established?.size)));
+    if (verdict.kind === 'novel') for (const provider of verdict.outliers) findings.push(novelty(scenario, facet, texts, verdict, provider));
   }
   return findings;
 }

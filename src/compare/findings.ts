@@ -21,6 +21,8 @@ export interface Finding {
   consensus?: unknown;
   /** Splits: each distinct value and the providers that hold it, largest group first. */
   groups?: Array<{ value: unknown; providers: string[] }>;
+  /** Divergences of a provider that follows none of the established providers' ways (`-p`): those ways. */
+  ways?: Array<{ value: unknown; providers: string[] }>;
   /** A readable diff (golden findings). */
   diff?: string;
   /** What to do about it. */

@@ -44,6 +44,9 @@ export interface SourcesInput {
  * comparison across providers scenario by scenario, then the accepted entries over all of them.
  * Pure: values in, findings out.
  */
+/** A cell whose provider has no golden for its scenario yet: a new provider, judged only against the others. */
+const hasNoGolden = (cell: CellResult) => cell.findings.some((finding) => finding.id === `golden-missing:${cell.provider}/${cell.scenario}`);
+
 export function judgeRun({ project, cells, standIns, gating, accepted, acceptedFile, filtered, strict, sources }: JudgeInput): Finding[] {
   const findings = cells.flatMap((cell) => cell.findings);
   const rendered = new Set(project.adapters.map((adapter) => adapter.name));
@@ -51,12 +54,14 @@ export function judgeRun({ project, cells, standIns, gating, accepted, acceptedF
     // A filtered run still compares with every provider: the others through their committed goldens,
     // as the established providers whose conventions the rendered ones are judged against.
     const established = standIns.get(scenario.name) ?? [];
+    const scenarioCells = cells.filter((cell) => cell.scenario === scenario.name);
     const across = compareAcross({
       scenario: scenario.name,
-      skeletons: [...cells.filter((cell) => cell.scenario === scenario.name).map((cell) => cell.skeleton), ...established],
+      skeletons: [...scenarioCells.map((cell) => cell.skeleton), ...established],
       pools: scenario.xr.nodePools.map((pool) => pool.name),
       ablated: scenario.ablate && gating,
       established: new Set(established.map((skeleton) => skeleton.provider)),
+      newcomers: new Set(scenarioCells.filter(hasNoGolden).map((cell) => cell.provider)),
     });
     // Splits blame nobody; divergences count only for the providers this run rendered.
     findings.push(...across.filter((finding) => finding.provider === undefined || rendered.has(finding.provider)));

@@ -54,6 +54,13 @@ describe('accepted entries', () => {
     expect(matches(entry, { ...divergence('converge'), provider: undefined })).toBe(false);
   });
 
+  it('a new way a newcomer brings is accepted only by an entry that names the provider, not by one for the whole facet', () => {
+    const novel: Finding = { ...divergence('converge', 'gke'), ways: [{ value: 'a', providers: ['aks', 'eks'] }, { value: 'b', providers: ['nebius', 'vultr'] }] };
+    expect(matches({ facet: 'key', scenario: 'converge', reason: 'the providers split on it' }, novel)).toBe(false);
+    expect(matches({ facet: 'key', scenario: 'converge', providers: ['gke'], reason: 'GKE does it its own way' }, novel)).toBe(true);
+    expect(matches({ id: novel.id, reason: 'GKE does it its own way' }, novel)).toBe(true);
+  });
+
   it('an entry with an id accepts that finding alone, whatever else it names', () => {
     const finding = divergence('converge');
     expect(matches({ id: finding.id, facet: 'other', reason: 'r' }, finding)).toBe(true);

@@ -9,8 +9,15 @@ import type { Finding } from '../../src/compare/findings.js';
 import type { ResourceSkeleton, Skeleton } from '../../src/skeleton/types.js';
 import { goodSkeleton } from '../helpers/fourth.js';
 
-const across = (skeletons: Skeleton[], established?: string[]): Finding[] =>
-  compareAcross({ scenario: 'converge', pools: ['gpu'], ablated: false, skeletons, ...(established ? { established: new Set(established) } : {}) });
+const across = (skeletons: Skeleton[], established?: string[], newcomers?: string[]): Finding[] =>
+  compareAcross({
+    scenario: 'converge',
+    pools: ['gpu'],
+    ablated: false,
+    skeletons,
+    ...(established ? { established: new Set(established) } : {}),
+    ...(newcomers ? { newcomers: new Set(newcomers) } : {}),
+  });
 
 const ids = (findings: Finding[]) => findings.map((finding) => finding.id).sort();
 
@@ -129,10 +136,31 @@ describe('with -p P: judged against the established providers', () => {
 
   it('a split among the established is not blamed on P, whichever side P takes', () => {
     const established = [goodSkeleton('aks'), goodSkeleton('eks'), drifted('nebius'), drifted('vultr')];
-    for (const p of [goodSkeleton('gke'), drifted('gke'), otherwise('gke')]) {
+    for (const p of [goodSkeleton('gke'), drifted('gke')]) {
       const findings = across([p, ...established], ['aks', 'eks', 'nebius', 'vultr']);
       expect(ids(findings)).toEqual([LABELS_SPLIT]);
     }
+  });
+
+  it('a newcomer P that follows none of the established ways, each held by two or more, is blamed beside the split', () => {
+    const established = [goodSkeleton('aks'), goodSkeleton('eks'), drifted('nebius'), drifted('vultr')];
+    const stood = ['aks', 'eks', 'nebius', 'vultr'];
+    const findings = across([otherwise('gke'), ...established], stood, ['gke']);
+    expect(ids(findings)).toEqual([blame('gke'), LABELS_SPLIT]);
+    const novel = findings.find((finding) => finding.id === blame('gke'))!;
+    expect(novel.provider).toBe('gke');
+    expect(novel.message).toBe('node-pool labels follows none of the 2 ways of the 4 established providers');
+    expect(novel.ways?.map((way) => way.providers)).toEqual([
+      ['aks', 'eks'],
+      ['nebius', 'vultr'],
+    ]);
+    expect(novel.hint).toContain('aks, eks: ');
+    expect(novel.hint).toContain('nebius, vultr: ');
+    // P with a golden of its own is judged on its changes by that golden: the split only.
+    expect(ids(across([otherwise('gke'), ...established], stood))).toEqual([LABELS_SPLIT]);
+    // A way held by one established provider is no way to follow: 2-1-1 among the established stays a split.
+    const lopsided = [goodSkeleton('aks'), goodSkeleton('eks'), drifted('nebius'), otherwise('vultr')];
+    expect(ids(across([withPool('gke', { labels: ['other'] }), ...lopsided], stood, ['gke']))).toEqual([LABELS_SPLIT]);
   });
 
   it('where P completes a convention the established lacked, nothing is reported: the outlier is established', () => {
