@@ -22,7 +22,7 @@ function indent(text: string, by = '    '): string {
 export function renderText(report: Report, options: { color: boolean }): string {
   const paint = (style: Style, text: string) => (options.color ? styleText(style, text) : text);
   const out: string[] = [];
-  if (report.changed) out.push(`changed ${describeChanged(report.changed, { file: (file) => file, name: (text) => text })}`, '');
+  if (report.changed) out.push(`changed ${describeChanged(report.changed, { file: (file) => file, name: (text) => text })}`, ...(report.providers.length > 0 ? [''] : []));
   const nameWidth = Math.max(8, ...report.scenarios.map((s) => s.length)) + 2;
   const colWidth = Math.max(10, ...report.providers.map((p) => p.length + 2));
   // A --changed run that rendered nothing has no columns: its line above says so, and no matrix.
