@@ -65,7 +65,7 @@ const OUTLINE_READERS = ['^src/outline/read\\.ts$', '^src/outline/grammar\\.ts$'
 /** The formatter runs ruff over the provider's files. */
 const OUTLINE_SPAWNERS = ['^src/outline/formatter\\.ts$'];
 
-/** `drift diff --changed` asks git what changed since a commit (and resolves the checkout's real path). */
+/** `drift diff --changed` asks git what changed since a commit. */
 const GIT = ['^src/git/changes\\.ts$'];
 
 /**
@@ -75,7 +75,7 @@ const GIT = ['^src/git/changes\\.ts$'];
 const NOT_YET_PURE = ['^src/report/artifact\\.ts$'];
 
 const SPAWNERS = [...FUNCTION_PROCESSES, ...OUTLINE_SPAWNERS, ...GIT];
-const FILE_SYSTEM = [...FUNCTION_PROCESSES, ...CONFIG_READERS, ...STORES, ...CLI_OUTPUT, ...OUTLINE_READERS, ...GIT, ...NOT_YET_PURE];
+const FILE_SYSTEM = [...FUNCTION_PROCESSES, ...CONFIG_READERS, ...STORES, ...CLI_OUTPUT, ...OUTLINE_READERS, ...NOT_YET_PURE];
 
 /** The pure cores: data in, data out. */
 const PURE_CORES = ['contract', 'outline', 'world', 'skeleton', 'compare', 'report'].map((layer) => LAYERS[layer]);

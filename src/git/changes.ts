@@ -4,13 +4,16 @@
  * (src/pipeline/changed.ts). git runs without a shell, with optional locks off, so asking changes
  * nothing in the checkout (not even the index's stat cache).
  */
-import { realpathSync } from 'node:fs';
+import path from 'node:path';
 import { execa } from 'execa';
 import { DriftError } from '../errors.js';
 
 /** What changed in a checkout since the merge base of HEAD with a ref. */
 export interface ChangesSince {
-  /** The checkout's top folder (real path). */
+  /**
+   * The checkout's top folder, reached from the folder drift was asked about (not git's real path,
+   * so a project under a symlinked folder still lines up with its config's paths).
+   */
   top: string;
   /** The ref as given, or the default branch drift chose. */
   ref: string;
@@ -71,10 +74,12 @@ async function defaultRef(top: string): Promise<string | undefined> {
  */
 export async function changesSince(dir: string, ref?: string): Promise<ChangesSince> {
   if (ref !== undefined && (ref === '' || ref.startsWith('-'))) throw new DriftError(`--changed ${JSON.stringify(ref)}: not a git ref; name a branch, tag or commit (e.g. --changed origin/main)`);
-  const inside = await git(dir, ['rev-parse', '--show-toplevel', '--is-shallow-repository']);
+  const inside = await git(dir, ['rev-parse', '--show-prefix', '--is-shallow-repository']);
   if (!inside.ok) throw new DriftError(`--changed: ${dir} is not inside a git checkout (${inside.stderr || 'git rev-parse failed'}); run drift diff without --changed, or in a clone of the repository`);
-  const [topLine, shallowLine] = inside.stdout.trim().split('\n');
-  const top = realpathSync(topLine!);
+  // The prefix is `dir` relative to the top (`sub/`, or empty at the top): climbing it from `dir`
+  // reaches the top by the same route the config's paths took.
+  const [prefix = '', shallowLine] = inside.stdout.split('\n');
+  const top = path.resolve(dir, path.relative(prefix, ''));
   const shallow = shallowLine === 'true' ? ' (this checkout is a shallow clone)' : '';
   const head = await commitOf(top, 'HEAD');
   if (!head) throw new DriftError(`--changed: HEAD has no commit in ${top} yet; commit first, or run drift diff without --changed`);
