@@ -33,8 +33,8 @@ export function registerDiff(program: Command): void {
     .option('-o, --output <file>', 'write the report to a file instead of stdout')
     .addOption(
       new Option(
-        '--changed [ref]',
-        'render only the providers whose own files (function folder, adapter, XRD, goldens) changed since the merge base of HEAD with REF, working tree and untracked files included; the others stand in through their goldens, as with -p. A changed scenario, config, accepted.yaml, shared provider file or drift version renders everyone (default REF: origin/HEAD if set, else main, else master)',
+        '--changed [REF]',
+        'render only the providers whose own files (function folder, adapter, XRD, goldens) changed since the merge base of HEAD with REF, working tree and untracked files included; the others stand in through their goldens, as with -p (not combined with -p). A changed scenario, config, accepted.yaml, shared provider file or drift version renders everyone (default REF: origin/HEAD if set, else main, else master)',
       ).conflicts('provider'),
     )
     .action(async (options: DiffOptions, command: Command) => {

@@ -74,23 +74,28 @@ async function defaultRef(top: string): Promise<string | undefined> {
  */
 export async function changesSince(dir: string, ref?: string): Promise<ChangesSince> {
   if (ref !== undefined && (ref === '' || ref.startsWith('-'))) throw new DriftError(`--changed ${JSON.stringify(ref)}: not a git ref; name a branch, tag or commit (e.g. --changed origin/main)`);
-  const inside = await git(dir, ['rev-parse', '--show-prefix', '--is-shallow-repository']);
-  if (!inside.ok) throw new DriftError(`--changed: ${dir} is not inside a git checkout (${inside.stderr || 'git rev-parse failed'}); run drift diff without --changed, or in a clone of the repository`);
+  // One call for where the checkout's top is, whether it is shallow, and HEAD: git prints the first
+  // two even when HEAD has no commit yet, and nothing outside a checkout.
+  const inside = await git(dir, ['rev-parse', '--show-prefix', '--is-shallow-repository', '--verify', '--quiet', 'HEAD^{commit}']);
+  const [prefix = '', shallowLine, head] = inside.stdout.split('\n');
+  if (shallowLine !== 'true' && shallowLine !== 'false') {
+    throw new DriftError(`--changed: ${dir} is not inside a git checkout (${inside.stderr || 'git rev-parse failed'}); run drift diff without --changed, or in a clone of the repository`);
+  }
   // The prefix is `dir` relative to the top (`sub/`, or empty at the top): climbing it from `dir`
   // reaches the top by the same route the config's paths took.
-  const [prefix = '', shallowLine] = inside.stdout.split('\n');
   const top = path.resolve(dir, path.relative(prefix, ''));
   const shallow = shallowLine === 'true' ? ' (this checkout is a shallow clone)' : '';
-  const head = await commitOf(top, 'HEAD');
-  if (!head) throw new DriftError(`--changed: HEAD has no commit in ${top} yet; commit first, or run drift diff without --changed`);
+  if (!inside.ok || !head) throw new DriftError(`--changed: HEAD has no commit in ${top} yet; commit first, or run drift diff without --changed`);
   const chosen = ref ?? (await defaultRef(top));
   if (chosen === undefined) {
     throw new DriftError(`--changed: this checkout has none of ${DEFAULT_REFS.join(', ')} to compare with${shallow}; name the ref (\`drift diff --changed origin/main\`) or ${FETCH_ADVICE}`);
   }
-  const target = await commitOf(top, chosen);
-  if (!target) throw new DriftError(`--changed ${chosen}: this checkout cannot resolve "${chosen}"${shallow}; ${FETCH_ADVICE}, or name a ref it has`);
-  const mergeBase = await git(top, ['merge-base', head, target]);
-  if (!mergeBase.ok) throw new DriftError(`--changed ${chosen}: HEAD and ${chosen} have no common ancestor in this checkout${shallow}; ${FETCH_ADVICE}`);
+  const mergeBase = await git(top, ['merge-base', head, chosen]);
+  if (!mergeBase.ok) {
+    // Only now tell the two failures apart: a ref this checkout does not have, or no shared history.
+    if (!(await commitOf(top, chosen))) throw new DriftError(`--changed ${chosen}: this checkout cannot resolve "${chosen}"${shallow}; ${FETCH_ADVICE}, or name a ref it has`);
+    throw new DriftError(`--changed ${chosen}: HEAD and ${chosen} have no common ancestor in this checkout${shallow}; ${FETCH_ADVICE}`);
+  }
   const base = mergeBase.stdout.trim();
   // Tracked files against the base (renames as a deletion and an addition, so both paths count),
   // then untracked ones that .gitignore does not exclude.

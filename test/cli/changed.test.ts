@@ -213,16 +213,21 @@ describe('drift diff --changed', () => {
     expect(named.report.changed).toMatchObject({ ref: 'trunk', run: 'none' });
   }, SLOW);
 
-  it('outside a git checkout, and together with --provider: exit 2, saying what to do', async () => {
+  it('outside a git checkout, before the first commit, and together with --provider: exit 2, saying what to do', async () => {
     const copy = copyProject({ prefix: 'drift-nogit-' });
     cleanups.push(copy.remove);
     const outside = await runDrift(['diff', '--changed'], copy.dir);
     expect(outside.exitCode).toBe(2);
     expect(outside.stderr).toMatch(/^drift: --changed: \S+ is not inside a git checkout \(.*\); run drift diff without --changed, or in a clone of the repository\n$/);
 
+    await git(copy.dir, 'init', '--quiet', '--initial-branch=main');
+    const unborn = await runDrift(['diff', '--changed'], copy.dir);
+    expect(unborn.exitCode).toBe(2);
+    expect(unborn.stderr).toMatch(/^drift: --changed: HEAD has no commit in \S+ yet; commit first, or run drift diff without --changed\n$/);
+
     // --changed picks the providers itself: a -p beside it would be ignored or contradict it.
     const both = await runDrift(['diff', '--changed', '-p', 'eks'], copy.dir);
     expect(both.exitCode).toBe(2);
-    expect(both.stderr).toContain("error: option '--changed [ref]' cannot be used with option '-p, --provider <name>'");
+    expect(both.stderr).toContain("error: option '--changed [REF]' cannot be used with option '-p, --provider <name>'");
   });
 });
