@@ -20,6 +20,8 @@ const LAYERS = {
   render: '^src/render/',
   goldens: '^src/goldens/',
   github: '^src/github/',
+  // The checkout's history, for `drift diff --changed`: the only module that runs git.
+  git: '^src/git/',
   pipeline: '^src/pipeline/',
   cli: '^src/cli/',
 };
@@ -37,8 +39,9 @@ const MAY_IMPORT = {
   render: ['base', 'config', 'world'],
   goldens: ['base', 'config', 'skeleton', 'compare'],
   github: ['base', 'config', 'report'],
-  pipeline: ['base', 'config', 'contract', 'outline', 'world', 'skeleton', 'compare', 'report', 'render', 'goldens', 'github'],
-  cli: ['base', 'config', 'contract', 'outline', 'world', 'skeleton', 'compare', 'report', 'render', 'goldens', 'github', 'pipeline'],
+  git: ['base'],
+  pipeline: ['base', 'config', 'contract', 'outline', 'world', 'skeleton', 'compare', 'report', 'render', 'goldens', 'github', 'git'],
+  cli: ['base', 'config', 'contract', 'outline', 'world', 'skeleton', 'compare', 'report', 'render', 'goldens', 'github', 'git', 'pipeline'],
 };
 
 // The edges: the only modules that spawn processes or touch the file system. Everything else takes
@@ -62,7 +65,10 @@ const OUTLINE_READERS = ['^src/outline/read\\.ts$', '^src/outline/grammar\\.ts$'
 /** The formatter runs ruff over the provider's files. */
 const OUTLINE_SPAWNERS = ['^src/outline/formatter\\.ts$'];
 
-const SPAWNERS = [...FUNCTION_PROCESSES, ...OUTLINE_SPAWNERS];
+/** `drift diff --changed` asks git what changed since a commit. */
+const GIT = ['^src/git/changes\\.ts$'];
+
+const SPAWNERS = [...FUNCTION_PROCESSES, ...OUTLINE_SPAWNERS, ...GIT];
 const FILE_SYSTEM = [...FUNCTION_PROCESSES, ...CONFIG_READERS, ...STORES, ...CLI_OUTPUT, ...OUTLINE_READERS];
 
 /** The pure cores: data in, data out. */

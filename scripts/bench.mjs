@@ -163,4 +163,6 @@ if (process.env.BENCH_SCALE !== '0') {
     rmSync(dir, { recursive: true, force: true });
   }
 }
+// The --changed line (its own module, scripts/bench-changed.mjs): one of 24 providers changed, against a one-provider run.
+if (process.env.BENCH_CHANGED !== '0') await (await import('./bench-changed.mjs')).benchChanged(root, { reps: Math.min(REPS, 5) });
 console.log(`ratio  full / floor = ${(ms(fulls) / ms(floors)).toFixed(2)} (median of the per-repetition ratios: ${paired.toFixed(2)})`);

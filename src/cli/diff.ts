@@ -5,7 +5,11 @@ import { selectProject } from '../config/load.js';
 import { buildReport } from '../report/model.js';
 import { renderMarkdown } from '../report/markdown.js';
 import { REPORT_FORMATS, renderReport, type ReportFormat } from '../report/render.js';
+import { findChanged, selectChanged } from '../pipeline/changed.js';
 import { diffProject } from '../pipeline/diff.js';
+import type { Filters } from '../pipeline/goldens.js';
+import type { Project } from '../config/types.js';
+import type { ChangedRun } from '../report/model.js';
 import { DriftError } from '../errors.js';
 import { collect, fullProject, globalOptions } from './context.js';
 import { progressFor, reportSwept } from './progress.js';
@@ -15,6 +19,8 @@ interface DiffOptions {
   scenario: string[];
   format: ReportFormat;
   output?: string;
+  /** `--changed` alone is true; `--changed REF` the ref. */
+  changed?: string | true;
 }
 
 export function registerDiff(program: Command): void {
@@ -25,17 +31,23 @@ export function registerDiff(program: Command): void {
     .option('-s, --scenario <name>', 'only this scenario (repeatable)', collect, [])
     .addOption(new Option('-f, --format <format>', 'report format').choices([...REPORT_FORMATS]).default('text'))
     .option('-o, --output <file>', 'write the report to a file instead of stdout')
+    .addOption(
+      new Option(
+        '--changed [REF]',
+        'render only the providers whose own files (function folder, adapter, XRD, goldens) changed since the merge base of HEAD with REF, working tree and untracked files included; the others stand in through their goldens, as with -p (not combined with -p). A changed scenario, config, accepted.yaml, shared provider file or drift version renders everyone (default REF: origin/HEAD if set, else main, else master)',
+      ).conflicts('provider'),
+    )
     .action(async (options: DiffOptions, command: Command) => {
       const globals = globalOptions(command);
       // Checked before anything renders: a report with nowhere to go is bad input, not a late crash.
       if (options.output !== undefined) checkOutputFolder(options.output);
       const full = await fullProject(command);
-      const project = selectProject(full, options.provider, options.scenario);
+      const { project, filters, changed } = await selection(full, options);
       const progress = progressFor(project.adapters.map((a) => a.name), globals.verbose);
       const { run, findings, outlined, swept } = await diffProject({
         full,
         project,
-        filters: { providers: options.provider, scenarios: options.scenario },
+        filters,
         ...(progress.onEvent ? { onEvent: progress.onEvent } : {}),
       });
       progress.done();
@@ -44,7 +56,7 @@ export function registerDiff(program: Command): void {
         project.adapters.map((a) => a.name),
         project.scenarios.map((s) => s.name),
         findings,
-        { sources: outlined.map((source) => source.adapter.name) },
+        { sources: outlined.map((source) => source.adapter.name), ...(changed ? { changed } : {}) },
       );
       const color = options.output === undefined && process.stdout.isTTY === true && globals.color !== false && !process.env.NO_COLOR;
       const text = renderReport(report, options.format, { color });
@@ -59,6 +71,14 @@ export function registerDiff(program: Command): void {
       }
       process.exitCode = report.summary.clean ? 0 : 1;
     });
+}
+
+/** What the run renders: the --provider / --scenario filters, or with --changed what changed (and why). */
+async function selection(full: Project, options: DiffOptions): Promise<{ project: Project; filters: Filters; changed?: ChangedRun }> {
+  if (options.changed === undefined) return { project: selectProject(full, options.provider, options.scenario), filters: { providers: options.provider, scenarios: options.scenario } };
+  selectProject(full, [], options.scenario); // an unknown --scenario is refused before git runs
+  const changed = await findChanged(full, options.changed === true ? undefined : options.changed);
+  return { ...selectChanged(full, changed, options.scenario), changed };
 }
 
 /** The folder `--output` writes into must exist already: drift creates no folders for a report. */

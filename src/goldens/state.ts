@@ -12,7 +12,8 @@ export interface GoldenScope {
   scenarios: string[];
   /**
    * The --provider / --scenario filters of the run, when given: only goldens inside them can be
-   * obsolete, so `--provider gke` never calls eks's goldens obsolete.
+   * obsolete, so `--provider gke` never calls eks's goldens obsolete. An empty list of providers (a
+   * `--changed` run that renders none) leaves none obsolete.
    */
   only?: { providers?: string[]; scenarios?: string[] };
 }
@@ -144,8 +145,8 @@ export class GoldenState {
     const providers = new Set(this.scope.providers);
     const scenarios = new Set(this.scope.scenarios);
     const only = {
-      providers: this.scope.only?.providers?.length ? new Set(this.scope.only.providers) : undefined,
-      scenarios: this.scope.only?.scenarios?.length ? new Set(this.scope.only.scenarios) : undefined,
+      providers: this.scope.only?.providers ? new Set(this.scope.only.providers) : undefined,
+      scenarios: this.scope.only?.scenarios ? new Set(this.scope.only.scenarios) : undefined,
     };
     const found = this.env.list().flatMap((file) => {
       const cell = cellOf(file);

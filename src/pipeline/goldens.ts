@@ -8,9 +8,11 @@ import { GoldenStore } from '../goldens/store.js';
 export interface Filters {
   providers: string[];
   scenarios: string[];
+  /** `providers` is exactly what renders, even when empty (`--changed` with nothing to render), not "every provider". */
+  exact?: boolean;
 }
 
-export const isFiltered = (filters: Filters): boolean => filters.providers.length > 0 || filters.scenarios.length > 0;
+export const isFiltered = (filters: Filters): boolean => filters.exact === true || filters.providers.length > 0 || filters.scenarios.length > 0;
 
 /** The project's goldens folder on disk, unless a test gives another environment. */
 export function goldensOf(project: Project, env?: GoldenEnvironment): GoldenEnvironment {
@@ -28,7 +30,8 @@ export function goldenStateFor(full: Project, env: GoldenEnvironment, filters: F
     {
       providers: full.adapters.map((adapter) => adapter.name),
       scenarios: full.scenarios.map((scenario) => scenario.name),
-      only: { providers: filters.providers, scenarios: filters.scenarios },
+      // Only the rendered providers' goldens can be obsolete; with none rendered, none can.
+      only: { ...(filters.providers.length > 0 || filters.exact ? { providers: filters.providers } : {}), ...(filters.scenarios.length > 0 ? { scenarios: filters.scenarios } : {}) },
     },
     label,
   );

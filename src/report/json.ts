@@ -1,6 +1,6 @@
 import type { Finding } from '../compare/findings.js';
 import { sortKeys } from '../util/objects.js';
-import type { Report } from './model.js';
+import type { ChangedRun, Report } from './model.js';
 
 /** The order every finding's keys are written in: the order of schemas/report.schema.json. */
 const FINDING_KEYS = ['id', 'type', 'class', 'provider', 'scenario', 'subject', 'facet', 'message', 'values', 'consensus', 'groups', 'diff', 'hint', 'accepted'] as const;
@@ -16,6 +16,18 @@ function orderedFinding(finding: Finding): Record<string, unknown> {
     else out[key] = value;
   }
   return out;
+}
+
+/** `changed` in the schema's key order. */
+function orderedChanged(changed: ChangedRun): Record<string, unknown> {
+  return {
+    ref: changed.ref,
+    base: changed.base,
+    run: changed.run,
+    rendered: [...changed.rendered],
+    files: changed.files.map((entry) => ({ file: entry.file, kind: entry.kind, ...(entry.provider !== undefined ? { provider: entry.provider } : {}) })),
+    ignored: changed.ignored,
+  };
 }
 
 /** The report as a plain object whose key order is fixed, whatever order the report was built in. */
@@ -37,6 +49,7 @@ export function reportToJson(report: Report): Record<string, unknown> {
     scenarios: [...report.scenarios],
     cells,
     ...(report.sources ? { sources: Object.fromEntries(report.providers.filter((p) => report.sources![p] !== undefined).map((p) => [p, report.sources![p]])) } : {}),
+    ...(report.changed ? { changed: orderedChanged(report.changed) } : {}),
     findings: report.findings.map(orderedFinding),
     accepted: report.accepted.map(orderedFinding),
     summary: {

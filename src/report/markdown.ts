@@ -8,6 +8,7 @@ import type { Finding, FindingClass } from '../compare/findings.js';
 import { sortKeys } from '../util/objects.js';
 import { placeOf, type CellState, type Report } from './model.js';
 import { describeScenarios, groupAccepted, type AcceptedGroup } from './accepted.js';
+import { describeChanged } from './changed.js';
 
 /** GitHub rejects an issue comment longer than this many characters. */
 export const GITHUB_COMMENT_LIMIT = 65_536;
@@ -309,6 +310,8 @@ interface ClassPieces {
 interface Pieces {
   marker: string;
   note: string | undefined;
+  /** With --changed: what was compared with and rendered, escaped. */
+  changed: string | undefined;
   classes: ClassPieces[];
   accepted: string[];
 }
@@ -317,9 +320,10 @@ function assemble(report: Report, pieces: Pieces, layout: Layout): string {
   const { summary } = report;
   const out: string[] = [pieces.marker, title(report), '', ...(pieces.note ? [pieces.note, ''] : [])];
   const scope = `${plural(report.providers.length, 'provider')} × ${plural(report.scenarios.length, 'scenario')}`;
+  if (pieces.changed) out.push(pieces.changed, '');
   out.push(summary.clean ? `No findings: every provider × scenario cell is clean (${scope})${summary.accepted ? `; ${summary.accepted} accepted` : ''}.` : `${scope}${summary.accepted ? ` · ${summary.accepted} accepted` : ''}`);
 
-  if (layout.matrixRows >= 0 && report.scenarios.length > 0) {
+  if (layout.matrixRows >= 0 && report.scenarios.length > 0 && report.providers.length > 0) {
     out.push('', ...matrixLines(report, layout.matrixRows));
     const hidden = report.scenarios.length - layout.matrixRows;
     if (hidden > 0) out.push('', `*${plural(hidden, 'more scenario')} not shown in the matrix.*`);
@@ -403,7 +407,8 @@ export function renderMarkdown(report: Report, options: MarkdownOptions = {}): s
     offset += findings.length;
     return piece;
   });
-  const pieces: Pieces = { marker: markerFor(options.id ?? DEFAULT_REPORT_ID), note: options.note, classes, accepted: groupAccepted(report.accepted).map((group) => acceptedLine(group, report.scenarios.length)) };
+  const changed = report.changed ? `**Changed** ${describeChanged(report.changed, { file: (file) => codeSpan(clip(file, 300)), name: (text) => escapeInline(clip(text, 100)) })}` : undefined;
+  const pieces: Pieces = { marker: markerFor(options.id ?? DEFAULT_REPORT_ID), note: options.note, changed, classes, accepted: groupAccepted(report.accepted).map((group) => acceptedLine(group, report.scenarios.length)) };
   const total = offset;
   const all = total + report.accepted.length;
   const rows = report.scenarios.length;

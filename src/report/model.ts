@@ -2,6 +2,35 @@ import { sortFindings, type Finding } from '../compare/findings.js';
 
 export type CellState = 'clean' | 'split' | 'divergent' | 'changed' | 'contract' | 'error';
 
+/**
+ * Why a changed file matters to `drift diff --changed`: a provider's own file (its function's
+ * folder, its adapter, its XRD, its goldens) renders that provider; any other kind can change every
+ * provider's result and forces a full run.
+ */
+export type ChangeKind = 'function' | 'adapter' | 'xrd' | 'golden' | 'scenario' | 'config' | 'accepted' | 'conventions' | 'shared' | 'drift';
+
+export interface ChangedFile {
+  /** Relative to the project root, `/`-separated. */
+  file: string;
+  kind: ChangeKind;
+  /** The provider whose own file it is; absent when the file can change every provider's result. */
+  provider?: string;
+}
+
+/** What `drift diff --changed` compared with, and what it therefore rendered. */
+export interface ChangedRun {
+  /** The ref as given or chosen (`main`), and the merge base of HEAD with it. */
+  ref: string;
+  base: string;
+  /** full: every provider rendered; partial: only `rendered`, the others from their goldens; none: nothing rendered. */
+  run: 'full' | 'partial' | 'none';
+  rendered: string[];
+  /** The changed files that matter, sorted by path. */
+  files: ChangedFile[];
+  /** How many changed files drift reads nothing from (documentation, CI, other code). */
+  ignored: number;
+}
+
 export interface Report {
   /** Bumped when the JSON shape changes incompatibly; see schemas/report.schema.json. */
   schemaVersion: 1;
@@ -12,6 +41,8 @@ export interface Report {
   cells: Record<string, Record<string, CellState>>;
   /** The matrix's `source` row: each outlined provider's code (style findings have no scenario). */
   sources?: Record<string, CellState>;
+  /** With `--changed`: what changed since which commit, and which providers were rendered for it. */
+  changed?: ChangedRun;
   /** Findings that fail the run. */
   findings: Finding[];
   /** Findings goldens/accepted.yaml accepts, with their reasons. */
@@ -31,7 +62,7 @@ function stateOf(finding: Finding): CellState {
 }
 
 /** Gathers findings into the report every format renders. Pure; deterministic order. */
-export function buildReport(providers: string[], scenarios: string[], all: Finding[], options: { sources?: string[] } = {}): Report {
+export function buildReport(providers: string[], scenarios: string[], all: Finding[], options: { sources?: string[]; changed?: ChangedRun } = {}): Report {
   const findings = sortFindings(all.filter((finding) => !finding.accepted));
   const accepted = sortFindings(all.filter((finding) => finding.accepted));
   const cells: Report['cells'] = {};
@@ -63,6 +94,7 @@ export function buildReport(providers: string[], scenarios: string[], all: Findi
     scenarios,
     cells,
     ...(sources ? { sources } : {}),
+    ...(options.changed ? { changed: options.changed } : {}),
     findings,
     accepted,
     summary: {

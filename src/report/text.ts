@@ -1,6 +1,7 @@
 import { styleText } from 'node:util';
 import type { Finding } from '../compare/findings.js';
 import { describeScenarios, groupAccepted } from './accepted.js';
+import { describeChanged } from './changed.js';
 import { placeOf, type CellState, type Report } from './model.js';
 
 type Style = Parameters<typeof styleText>[0];
@@ -21,10 +22,12 @@ function indent(text: string, by = '    '): string {
 export function renderText(report: Report, options: { color: boolean }): string {
   const paint = (style: Style, text: string) => (options.color ? styleText(style, text) : text);
   const out: string[] = [];
+  if (report.changed) out.push(`changed ${describeChanged(report.changed, { file: (file) => file, name: (text) => text })}`, ...(report.providers.length > 0 ? [''] : []));
   const nameWidth = Math.max(8, ...report.scenarios.map((s) => s.length)) + 2;
   const colWidth = Math.max(10, ...report.providers.map((p) => p.length + 2));
-  out.push(paint('bold', 'scenario'.padEnd(nameWidth) + report.providers.map((p) => p.padEnd(colWidth)).join('')).trimEnd());
-  for (const scenario of report.scenarios) {
+  // A --changed run that rendered nothing has no columns: its line above says so, and no matrix.
+  if (report.providers.length > 0) out.push(paint('bold', 'scenario'.padEnd(nameWidth) + report.providers.map((p) => p.padEnd(colWidth)).join('')).trimEnd());
+  for (const scenario of report.providers.length > 0 ? report.scenarios : []) {
     const row = report.cells[scenario] ?? {};
     const cells = report.providers.map((provider) => {
       const state = row[provider] ?? 'clean';
@@ -32,7 +35,7 @@ export function renderText(report: Report, options: { color: boolean }): string 
     });
     out.push((scenario.padEnd(nameWidth) + cells.join('')).trimEnd());
   }
-  if (report.sources) {
+  if (report.sources && report.providers.length > 0) {
     const sources = report.sources;
     const cells = report.providers.map((provider) => {
       const state = sources[provider];

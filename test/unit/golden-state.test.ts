@@ -122,6 +122,8 @@ describe('GoldenState', () => {
     expect(stateOf(files).state.obsolete().map((g) => g.file)).toEqual(['aks/converge.yaml', 'eks/gone.yaml', 'gke/gone.yaml']);
     expect(stateOf(files, { ...SCOPE, only: { providers: ['gke'] } }).state.obsolete()).toEqual([{ provider: 'gke', scenario: 'gone', file: 'gke/gone.yaml' }]);
     expect(stateOf(files, { ...SCOPE, only: { scenarios: ['converge'] } }).state.obsolete().map((g) => g.file)).toEqual(['aks/converge.yaml']);
+    // A --changed run that renders no provider answers for no provider's goldens.
+    expect(stateOf(files, { ...SCOPE, only: { providers: [] } }).state.obsolete()).toEqual([]);
     const { state } = stateOf(files);
     state.obsolete();
     expect(state.counters.obsolete).toBe(3);
