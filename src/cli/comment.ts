@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
 import { DriftError } from '../errors.js';
-import { readReportArtifact } from '../report/artifact.js';
 import { DEFAULT_REPORT_ID, markerFor, renderMarkdown } from '../report/markdown.js';
 
 interface CommentOptions {
@@ -61,6 +60,7 @@ export function registerComment(program: Command): void {
       const issueNumber = Number(options.pr);
 
       // The report is data, never text to post: drift renders it, so every string in it is escaped.
+      const { readReportArtifact } = await import('../report/artifact.js');
       const report = readReportArtifact(options.report);
       const body = renderMarkdown(report, { id: options.id, note: provenance(options.runUrl) });
 

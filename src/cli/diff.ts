@@ -1,11 +1,9 @@
 import { appendFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Option, type Command } from 'commander';
-import { selectProject } from '../config/load.js';
 import { buildReport } from '../report/model.js';
 import { renderMarkdown } from '../report/markdown.js';
 import { REPORT_FORMATS, renderReport, type ReportFormat } from '../report/render.js';
-import { diffProject } from '../pipeline/diff.js';
 import { DriftError } from '../errors.js';
 import { collect, fullProject, globalOptions } from './context.js';
 import { progressFor, reportSwept } from './progress.js';
@@ -30,6 +28,7 @@ export function registerDiff(program: Command): void {
       // Checked before anything renders: a report with nowhere to go is bad input, not a late crash.
       if (options.output !== undefined) checkOutputFolder(options.output);
       const full = await fullProject(command);
+      const [{ selectProject }, { diffProject }] = await Promise.all([import('../config/load.js'), import('../pipeline/diff.js')]);
       const project = selectProject(full, options.provider, options.scenario);
       const progress = progressFor(project.adapters.map((a) => a.name), globals.verbose);
       const { run, findings, outlined, swept } = await diffProject({
