@@ -5,10 +5,16 @@
 //           skeletons, goldens, divergences, rules)
 //   ratio:  full / floor, medians of several repetitions, printed last
 //   scale:  synthetic adapters reusing the example functions under many names × a generated scenario set
+//   per call: drift's and the functions' CPU beyond the floor, per RunFunction call beyond the floor's,
+//           beside a bare @grpc/grpc-js client sending one function the same request over and over
+//   CLI:    `drift diff` spawned end to end beside the in-process full run; `drift --version` beside `node -e 0`
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { spawn } from 'node:child_process';
+import { credentials, makeGenericClientConstructor } from '@grpc/grpc-js';
+import { FunctionRunnerServiceService, RunFunctionRequest } from '@crossplane-org/function-sdk-typescript';
 import { stringify } from 'yaml';
 import { loadProject } from '../dist/config/load.js';
 import { diffProject } from '../dist/pipeline/diff.js';
@@ -90,6 +96,71 @@ async function full(project) {
   });
 }
 
+/** Runs a command to its end: wall time and the CPU of it and its descendants (they are waited for), in ms. */
+function spawned(command, args, cwd = root) {
+  return new Promise((resolve, reject) => {
+    const cpu = cpuNow();
+    const began = performance.now();
+    const child = spawn(command, args, { cwd, stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, NO_COLOR: '1' } });
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      const ms = performance.now() - began;
+      const after = cpuNow();
+      if (code !== 0) reject(new Error(`${command} ${args.join(' ')} exited ${code}`));
+      else resolve({ ms, cpu: after.functions - cpu.functions });
+    });
+  });
+}
+
+/**
+ * The transport's own floor: one bundled function started bare (no drift around it) and a bare
+ * @grpc/grpc-js client, with the SDK's message types, sending it the same request `calls` times,
+ * `parallel` at a time, as drift keeps several calls waiting. Returns the client's CPU per call.
+ */
+async function transportFloor(adapter, request, calls, parallel) {
+  const socketDir = mkdtempSync(path.join(os.tmpdir(), 'drift-bench-grpc-'));
+  const address = `unix:${path.join(socketDir, 'fn.sock')}`;
+  const [program, ...args] = adapter.function.command.map((part) => part.replaceAll('{address}', address));
+  const child = spawn(program, args, { cwd: adapter.function.cwd, stdio: 'ignore' });
+  const Client = makeGenericClientConstructor(FunctionRunnerServiceService, 'FunctionRunnerService');
+  const client = new Client(address, credentials.createInsecure(), { 'grpc.initial_reconnect_backoff_ms': 10, 'grpc.max_reconnect_backoff_ms': 50 });
+  const bytes = RunFunctionRequest.encode(request).finish();
+  const call = () =>
+    new Promise((resolve, reject) => client.runFunction(request, { deadline: new Date(Date.now() + 30_000) }, (error, response) => (error ? reject(error) : resolve(response))));
+  try {
+    for (;;) {
+      try {
+        await call();
+        break;
+      } catch {
+        await new Promise((resolve) => setTimeout(resolve, 20)); // not up yet
+      }
+    }
+    for (let i = 0; i < 20; i += 1) await call(); // warm both sides
+    const fnCpu = () => {
+      const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime + stime of the function
+    };
+    const fnBefore = fnCpu();
+    const before = process.cpuUsage();
+    let sent = 0;
+    await Promise.all(
+      Array.from({ length: parallel }, async () => {
+        while (sent < calls) {
+          sent += 1;
+          await call();
+        }
+      }),
+    );
+    const used = process.cpuUsage(before);
+    return { client: (used.user + used.system) / 1000 / calls, fn: (fnCpu() - fnBefore) / calls, bytes: bytes.length };
+  } finally {
+    client.close();
+    child.kill('SIGKILL');
+    rmSync(socketDir, { recursive: true, force: true });
+  }
+}
+
 function syntheticProject(providers, scenarios) {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'drift-bench-'));
   // Every bundled example, so the synthetic set is as heterogeneous as the real one.
@@ -123,16 +194,24 @@ function syntheticProject(providers, scenarios) {
 
 const project = await loadProject(undefined, root);
 const machine = `${os.cpus().length} cores (${os.cpus()[0]?.model.trim()}), ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
-console.log(`machine: ${machine}`);
+console.log(`machine: ${machine}; load average at start ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
 console.log(`bundled set: ${project.adapters.length} providers × ${project.scenarios.length} scenarios, concurrency ${project.config.concurrency}, ${REPS} repetitions`);
 await floor(project); // warm the file cache and Python's bytecode cache
-await full(project);
+// The first full run in this process compiles what the later ones reuse (JIT, WebAssembly tiers), as every drift diff from the shell does; loading the project is not in it.
+const cold = await full(project);
+const drift = path.join(root, 'bin', 'drift.js');
 const floors = [];
 const fulls = [];
+const ends = [];
+const versions = [];
+const bare = [];
 for (let i = 0; i < REPS; i += 1) {
-  // Interleaved, so a slow spell of a shared machine lands on both.
+  // Interleaved, so a slow spell of a shared machine lands on all of them.
   floors.push(await floor(project));
   fulls.push(await full(project));
+  ends.push(await spawned(process.execPath, [drift, 'diff']));
+  versions.push(await spawned(process.execPath, [drift, '--version']));
+  bare.push(await spawned(process.execPath, ['-e', '0']));
 }
 const ms = (runs) => median(runs.map((run) => run.ms));
 const cpu = (runs) => `CPU drift ${median(runs.map((run) => run.driftCpu)).toFixed(0)} ms + functions ${median(runs.map((run) => run.functionsCpu)).toFixed(0)} ms`;
@@ -143,26 +222,57 @@ for (const { provider } of fulls[0].outlines) {
   const times = fulls.map((run) => run.outlines.find((outline) => outline.provider === provider).ms);
   console.log(`outline ${provider}: ${fulls[0].outlines.find((outline) => outline.provider === provider).files} files, parse median ${median(times).toFixed(1)} ms (runs: ${times.map((t) => t.toFixed(1)).join(', ')})`);
 }
+const calls = fulls[0].calls - project.adapters.length; // the floor answers one call per provider
+const perCall = (key) => (median(fulls.map((run) => run[key])) - median(floors.map((run) => run[key]))) / calls;
+const probe = buildRequest(buildXR(project.adapters[0], project.scenarios[0]), new Map(), undefined);
+const transport = [];
+for (let i = 0; i < 3; i += 1) transport.push(await transportFloor(project.adapters[0], probe, 300, project.config.concurrency));
+const transportClient = median(transport.map((t) => t.client));
+const transportFn = median(transport.map((t) => t.fn));
+console.log(
+  `per call  drift CPU ${perCall('driftCpu').toFixed(2)} ms, functions CPU ${perCall('functionsCpu').toFixed(2)} ms (beyond the floor: ${calls} calls; medians); ` +
+    `transport floor (bare @grpc/grpc-js client, ${project.adapters[0].name}'s first request, ${transport[0].bytes} bytes, 300 calls × 3): client ${transportClient.toFixed(2)} ms, function ${transportFn.toFixed(2)} ms`,
+);
+const fixed = median(ends.map((end, i) => end.ms - fulls[i].ms));
+console.log(
+  `CLI    drift diff end to end median ${ms(ends).toFixed(0)} ms (CPU drift + functions ${median(ends.map((end) => end.cpu)).toFixed(0)} ms) beside the in-process full run ${ms(fulls).toFixed(0)} ms ` +
+    `(CPU ${median(fulls.map((run) => run.driftCpu + run.functionsCpu)).toFixed(0)} ms): fixed cost median ${fixed.toFixed(0)} ms (paired)`,
+);
+console.log(`CLI    the first in-process full run (nothing compiled yet): ${cold.ms.toFixed(0)} ms, CPU drift ${cold.driftCpu.toFixed(0)} ms + functions ${cold.functionsCpu.toFixed(0)} ms`);
+console.log(
+  `CLI    drift --version median ${ms(versions).toFixed(0)} ms (CPU ${median(versions.map((run) => run.cpu)).toFixed(0)} ms) beside node -e 0 ${ms(bare).toFixed(0)} ms (CPU ${median(bare.map((run) => run.cpu)).toFixed(0)} ms)`,
+);
 if (fulls.some((run) => run.findings > 0)) console.log('note: the full runs reported findings; the goldens are not current');
 const paired = median(fulls.map((run, i) => run.ms / floors[i].ms));
+const cpuTotal = (run) => run.driftCpu + run.functionsCpu;
+const pairedCpu = median(fulls.map((run, i) => cpuTotal(run) / cpuTotal(floors[i])));
 
 if (process.env.BENCH_SCALE !== '0') {
-  const [providers, scenarios] = (process.env.BENCH_SCALE ?? '12x24').split('x').map(Number);
-  const dir = syntheticProject(providers, scenarios);
-  try {
-    const synthetic = await loadProject(undefined, dir);
-    const stopSampling = childMemorySampler();
-    const run = await full(synthetic);
-    const childPeak = stopSampling();
-    const rss = process.resourceUsage().maxRSS * 1024;
-    const mib = (bytes) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
-    console.log(
-      `scale  ${providers} providers × ${scenarios} scenarios, concurrency ${synthetic.config.concurrency}: ${(run.ms / 1000).toFixed(1)} s, ${run.calls} RunFunction calls, ${(run.calls / (run.ms / 1000)).toFixed(0)} calls/s, peak RSS drift ${mib(rss)}, functions ${mib(childPeak)}`,
-    );
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
+  // Sizes one after another (smallest first: drift's peak RSS is the process's peak so far), to see
+  // that calls, wall and CPU grow together.
+  for (const size of (process.env.BENCH_SCALE ?? '12x14,24x14,48x14').split(',')) {
+    const [providers, scenarios] = size.split('x').map(Number);
+    const dir = syntheticProject(providers, scenarios);
+    try {
+      const synthetic = await loadProject(undefined, dir);
+      const stopSampling = childMemorySampler();
+      const run = await full(synthetic);
+      const childPeak = stopSampling();
+      const rss = process.resourceUsage().maxRSS * 1024;
+      const mib = (bytes) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
+      console.log(
+        `scale  ${providers} providers × ${scenarios} scenarios, concurrency ${synthetic.config.concurrency}: ${(run.ms / 1000).toFixed(1)} s, ${run.calls} RunFunction calls, ${(run.calls / (run.ms / 1000)).toFixed(0)} calls/s, ` +
+          `CPU drift ${(run.driftCpu / 1000).toFixed(1)} s (${(run.driftCpu / run.calls).toFixed(2)} ms/call), functions ${(run.functionsCpu / 1000).toFixed(1)} s (${(run.functionsCpu / run.calls).toFixed(2)} ms/call), ` +
+          `peak RSS drift ${mib(rss)}, functions ${mib(childPeak)}`,
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   }
 }
 // The --changed line (its own module, scripts/bench-changed.mjs): one of 24 providers changed, against a one-provider run.
 if (process.env.BENCH_CHANGED !== '0') await (await import('./bench-changed.mjs')).benchChanged(root, { reps: Math.min(REPS, 5) });
-console.log(`ratio  full / floor = ${(ms(fulls) / ms(floors)).toFixed(2)} (median of the per-repetition ratios: ${paired.toFixed(2)})`);
+console.log(
+  `ratio  full / floor = ${(ms(fulls) / ms(floors)).toFixed(2)} by wall (median of the per-repetition ratios: ${paired.toFixed(2)}), ` +
+    `${(median(fulls.map(cpuTotal)) / median(floors.map(cpuTotal))).toFixed(2)} by CPU (per repetition: ${pairedCpu.toFixed(2)}); load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`,
+);

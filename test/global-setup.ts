@@ -28,6 +28,9 @@ export default async function setup(project: TestProject): Promise<() => void> {
     copyFileSync(path.join(REPO, 'package.json'), path.join(dir, 'package.json'));
     cpSync(path.join(REPO, 'schemas'), path.join(dir, 'schemas'), { recursive: true });
     symlinkSync(path.join(REPO, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
+    // The rest of `npm run build`: drift's own schemas compiled to validators, as a published drift has them.
+    const schemas = await execa('node', [path.join(REPO, 'scripts/compile-schemas.mjs'), path.join(dir, 'dist')], { cwd: REPO, reject: false, all: true });
+    if (schemas.exitCode !== 0) throw new Error(`scripts/compile-schemas.mjs failed:\n${schemas.all}`);
   } catch (error) {
     remove();
     throw error;

@@ -1,16 +1,10 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
-import lockfile from 'proper-lockfile';
-import { describeEntry, matches, type AcceptedEntry } from '../compare/accepted.js';
-import { factsOfId } from '../compare/findingId.js';
+import type { AcceptedEntry } from '../compare/accepted.js';
 import type { Finding } from '../compare/findings.js';
-import { appendAcceptedEntry } from '../config/acceptedText.js';
 import { packageFile } from '../config/paths.js';
-import { readLocatedYamlFile } from '../config/yamlFile.js';
-import { acceptedPath } from '../goldens/accepted.js';
 import { DriftError } from '../errors.js';
-import { GoldenStore, refuseUnderCI } from '../goldens/store.js';
 import { fullProject } from './context.js';
 
 const FINDING_ID = /^(div|split|rule):.+$/;
@@ -23,8 +17,9 @@ const FINDING_ID = /^(div|split|rule):.+$/;
 const LOCK = { realpath: false, stale: 10_000, retries: { retries: 200, factor: 1.2, minTimeout: 5, maxTimeout: 100 } } as const;
 
 /** Refuses an id that an entry of the file already covers, by id or by facet, naming that entry. */
-function refuseIfCovered(file: string, shown: string, text: string | undefined, id: string): void {
+async function refuseIfCovered(file: string, shown: string, text: string | undefined, id: string): Promise<void> {
   if (text === undefined) return;
+  const [{ readLocatedYamlFile }, { factsOfId }, { describeEntry, matches }] = await Promise.all([import('../config/yamlFile.js'), import('../compare/findingId.js'), import('../compare/accepted.js')]);
   const { data, locate } = readLocatedYamlFile<{ accepted: AcceptedEntry[] }>(file, packageFile('schemas/accepted.schema.json'), text);
   const finding = (factsOfId(id) ?? { id }) as Finding;
   const index = data.accepted.findIndex((entry) => matches(entry, finding));
@@ -46,11 +41,18 @@ export function registerAccept(program: Command): void {
       const reason = options.reason.trim();
       if (reason.length < 3) throw new DriftError('--reason must say why the difference is intended');
       const project = await fullProject(command);
+      // Loaded when the command runs, not at start: `drift --version` and `--help` need none of it.
+      const [{ default: lockfile }, { appendAcceptedEntry }, { acceptedPath }, { GoldenStore, refuseUnderCI }] = await Promise.all([
+        import('proper-lockfile'),
+        import('../config/acceptedText.js'),
+        import('../goldens/accepted.js'),
+        import('../goldens/store.js'),
+      ]);
       refuseUnderCI();
       const file = acceptedPath(project);
       const shown = path.relative(process.cwd(), file) || file;
       // Checked before anything is created on disk, and again under the lock, where it counts.
-      refuseIfCovered(file, shown, readIfThere(file), id);
+      await refuseIfCovered(file, shown, readIfThere(file), id);
       mkdirSync(path.dirname(file), { recursive: true });
       let release: () => Promise<void>;
       try {
@@ -60,7 +62,7 @@ export function registerAccept(program: Command): void {
       }
       try {
         const text = readIfThere(file);
-        refuseIfCovered(file, shown, text, id);
+        await refuseIfCovered(file, shown, text, id);
         GoldenStore.of(project).writeAccepted(appendAcceptedEntry(text, { id, reason }, shown));
       } finally {
         await release();

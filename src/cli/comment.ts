@@ -1,7 +1,6 @@
 import { readFileSync, statSync } from 'node:fs';
 import type { Command } from 'commander';
 import { DriftError } from '../errors.js';
-import { oversizedReport, parseReportArtifact } from '../report/artifact.js';
 import type { Report } from '../report/model.js';
 import { DEFAULT_REPORT_ID, markerFor, renderMarkdown } from '../report/markdown.js';
 
@@ -34,13 +33,15 @@ export function provenance(runUrl: string | undefined): string {
 }
 
 /** The report file, size-capped before it is read: whoever wrote it is not trusted. */
-function readReportArtifact(file: string): Report {
+async function readReportArtifact(file: string): Promise<Report> {
   let size: number;
   try {
     size = statSync(file).size;
   } catch (error) {
     throw new DriftError(`cannot read the report ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}. Write it with \`drift diff --format json --output ${file}\`.`);
   }
+  // Checking a report compiles its schema: loaded only by the command that reads one.
+  const { oversizedReport, parseReportArtifact } = await import('../report/artifact.js');
   const oversized = oversizedReport(file, size);
   if (oversized) throw oversized;
   return parseReportArtifact(file, readFileSync(file, 'utf8'));
@@ -76,7 +77,7 @@ export function registerComment(program: Command): void {
       const issueNumber = Number(options.pr);
 
       // The report is data, never text to post: drift renders it, so every string in it is escaped.
-      const report = readReportArtifact(options.report);
+      const report = await readReportArtifact(options.report);
       const body = renderMarkdown(report, { id: options.id, note: provenance(options.runUrl) });
 
       const token = process.env.GITHUB_TOKEN ?? '';

@@ -1,12 +1,9 @@
 import { appendFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Option, type Command } from 'commander';
-import { selectProject } from '../config/load.js';
 import { buildReport } from '../report/model.js';
 import { renderMarkdown } from '../report/markdown.js';
 import { REPORT_FORMATS, renderReport, type ReportFormat } from '../report/render.js';
-import { findChanged, selectChanged } from '../pipeline/changed.js';
-import { diffProject } from '../pipeline/diff.js';
 import type { Filters } from '../pipeline/goldens.js';
 import type { Project } from '../config/types.js';
 import type { ChangedRun } from '../report/model.js';
@@ -42,7 +39,7 @@ export function registerDiff(program: Command): void {
       // Checked before anything renders: a report with nowhere to go is bad input, not a late crash.
       if (options.output !== undefined) checkOutputFolder(options.output);
       const full = await fullProject(command);
-      const { project, filters, changed } = await selection(full, options);
+      const [{ project, filters, changed }, { diffProject }] = await Promise.all([selection(full, options), import('../pipeline/diff.js')]);
       const progress = progressFor(project.adapters.map((a) => a.name), globals.verbose);
       const { run, findings, outlined, swept } = await diffProject({
         full,
@@ -75,8 +72,10 @@ export function registerDiff(program: Command): void {
 
 /** What the run renders: the --provider / --scenario filters, or with --changed what changed (and why). */
 async function selection(full: Project, options: DiffOptions): Promise<{ project: Project; filters: Filters; changed?: ChangedRun }> {
+  const { selectProject } = await import('../config/load.js');
   if (options.changed === undefined) return { project: selectProject(full, options.provider, options.scenario), filters: { providers: options.provider, scenarios: options.scenario } };
   selectProject(full, [], options.scenario); // an unknown --scenario is refused before git runs
+  const { findChanged, selectChanged } = await import('../pipeline/changed.js');
   const changed = await findChanged(full, options.changed === true ? undefined : options.changed);
   return { ...selectChanged(full, changed, options.scenario), changed };
 }

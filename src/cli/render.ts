@@ -1,6 +1,4 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { runProject } from '../pipeline/run.js';
-import { renderStep } from '../render/stream.js';
 import { DriftError } from '../errors.js';
 import { projectFor } from './context.js';
 
@@ -26,6 +24,7 @@ export function registerRender(program: Command): void {
     .addOption(new Option('--all-steps', 'print every step').conflicts('step'))
     .action(async (options: RenderOptions, command: Command) => {
       const project = await projectFor(command, [options.provider], [options.scenario]);
+      const [{ runProject }, { renderStep }] = await Promise.all([import('../pipeline/run.js'), import('../render/stream.js')]);
       // Only the trace is printed: no replays, no ablations.
       const { providers, cells } = await runProject(project, { determinism: false, gating: false });
       const startError = providers.find((provider) => provider.error)?.error;

@@ -1,8 +1,5 @@
 import path from 'node:path';
 import type { Command } from 'commander';
-import { selectProject } from '../config/load.js';
-import { refuseUnderCI } from '../goldens/store.js';
-import { updateGoldens } from '../pipeline/update.js';
 import { collect, fullProject, globalOptions } from './context.js';
 import { progressFor, reportSwept } from './progress.js';
 
@@ -20,8 +17,10 @@ export function registerUpdate(program: Command): void {
     .option('-s, --scenario <name>', 'only this scenario (repeatable)', collect, [])
     .option('--prune', 'also remove goldens that nothing produces any more')
     .action(async (options: UpdateOptions, command: Command) => {
+      const { refuseUnderCI } = await import('../goldens/store.js');
       refuseUnderCI(); // before the configuration is even read: under CI there is nothing to load it for
       const full = await fullProject(command);
+      const [{ selectProject }, { updateGoldens }] = await Promise.all([import('../config/load.js'), import('../pipeline/update.js')]);
       const project = selectProject(full, options.provider, options.scenario);
       const progress = progressFor(project.adapters.map((a) => a.name), globalOptions(command).verbose);
       const { run, goldens, writes, outlineWrites, outlined, removed, swept } = await updateGoldens({

@@ -1,19 +1,52 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
 import { isMap, isPair, isScalar, LineCounter, parseDocument, visit, type Document, type Node } from 'yaml';
 import { InputError } from '../errors.js';
 
-const ajv = new Ajv({ allErrors: false, strict: true });
+/** How drift's own schemas are compiled, at build (scripts/compile-schemas.mjs) and at run time alike. */
+export const SCHEMA_OPTIONS: Options = { allErrors: false, strict: true };
+const ajv = new Ajv(SCHEMA_OPTIONS);
 const validators = new Map<string, ValidateFunction>();
+const require = createRequire(import.meta.url);
 
 /** A schema is a file of schemas/ or, for files drift only reads (an XRD), a schema object. */
 export type SchemaSource = string | object;
+
+/** The identity of a schema's text: a validator compiled at build is used only for the text it was compiled from. */
+export function schemaDigest(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+/** Where the build puts the validator compiled from `schemas/<name>.schema.json`: dist/schemas/<name>.schema.cjs. */
+export function compiledSchemaFile(schemaFile: string, distFolder: string): string {
+  return path.join(distFolder, 'schemas', `${path.basename(schemaFile, '.json')}.cjs`);
+}
+
+/**
+ * A schema file's validator: the one the build compiled (ajv standalone code in dist/schemas/), as
+ * long as it was compiled from this very text; else compiled now. Compiling drift's own schemas at
+ * every start cost about as much as the rest of loading the configuration.
+ */
+function fileValidator(schemaFile: string): ValidateFunction {
+  const text = readFileSync(schemaFile, 'utf8');
+  try {
+    const compiled = require(compiledSchemaFile(schemaFile, path.dirname(path.dirname(fileURLToPath(import.meta.url))))) as { validate: ValidateFunction; digest: string };
+    if (compiled.digest === schemaDigest(text)) return compiled.validate;
+  } catch {
+    // not built (tests compile with tsc alone): compile it here
+  }
+  return ajv.compile(JSON.parse(text) as object);
+}
 
 function validatorFor(schema: SchemaSource): ValidateFunction {
   const id = typeof schema === 'string' ? schema : JSON.stringify(schema);
   let validate = validators.get(id);
   if (!validate) {
-    validate = ajv.compile(typeof schema === 'string' ? (JSON.parse(readFileSync(schema, 'utf8')) as object) : schema);
+    validate = typeof schema === 'string' ? fileValidator(schema) : ajv.compile(schema);
     validators.set(id, validate);
   }
   return validate;

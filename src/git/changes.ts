@@ -5,7 +5,7 @@
  * nothing in the checkout (not even the index's stat cache).
  */
 import path from 'node:path';
-import { execa } from 'execa';
+import { execFile } from 'node:child_process';
 import { DriftError } from '../errors.js';
 
 /** What changed in a checkout since the merge base of HEAD with a ref. */
@@ -34,20 +34,25 @@ interface GitResult {
   stderr: string;
 }
 
-async function git(top: string, args: string[]): Promise<GitResult> {
-  try {
-    const result = await execa('git', ['-C', top, ...args], {
-      reject: false,
-      stripFinalNewline: false,
+function git(top: string, args: string[]): Promise<GitResult> {
+  // node:child_process, not execa: execa is a development dependency only (its import alone costs
+  // more than these git calls).
+  return new Promise((resolve, reject) => {
+    execFile(
+      'git',
+      ['-C', top, ...args],
       // No index refresh written back, no pager, no prompts: reading the checkout must leave it as it was.
-      env: { GIT_OPTIONAL_LOCKS: '0', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' },
-    });
-    if (result.failed && result.exitCode === undefined) throw new DriftError(`--changed needs git: ${result.shortMessage ?? 'it could not be started'}; install git or run drift diff without --changed`);
-    return { ok: result.exitCode === 0, stdout: String(result.stdout ?? ''), stderr: String(result.stderr ?? '').trim() };
-  } catch (error) {
-    if (error instanceof DriftError) throw error;
-    throw new DriftError(`--changed needs git: ${(error as Error).message}; install git or run drift diff without --changed`);
-  }
+      { env: { ...process.env, GIT_OPTIONAL_LOCKS: '0', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' }, maxBuffer: 64 * 1024 * 1024, encoding: 'utf8' },
+      (error, stdout, stderr) => {
+        const code = (error as NodeJS.ErrnoException | null)?.code;
+        if (error && typeof code !== 'number') {
+          reject(new DriftError(`--changed needs git: ${code === 'ENOENT' ? 'git is not installed or not on PATH' : error.message}; install git or run drift diff without --changed`));
+          return;
+        }
+        resolve({ ok: !error, stdout: String(stdout ?? ''), stderr: String(stderr ?? '').trim() });
+      },
+    );
+  });
 }
 
 const nulSeparated = (text: string) => text.split('\0').filter((entry) => entry !== '');

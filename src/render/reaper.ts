@@ -1,6 +1,5 @@
 import { rmSync } from 'node:fs';
 import type { ChildProcess } from 'node:child_process';
-import type { ResultPromise } from 'execa';
 import { stopWatchdog } from './watchdog.js';
 
 /**
@@ -13,7 +12,7 @@ interface Tracked {
   socketDir: string | undefined;
   watchdog: ChildProcess | undefined;
 }
-const live = new Map<ResultPromise, Tracked>();
+const live = new Map<ChildProcess, Tracked>();
 /** The exit code of a shell's `128 + signal number`, as for a process the signal killed. */
 const SIGNAL_EXIT = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 } as const;
 let installed = false;
@@ -52,11 +51,11 @@ function install(): void {
 }
 
 /** Tracks a child and, when given, the private folder of its socket: both go when drift does. */
-export function track(child: ResultPromise, socketDir?: string, watchdog?: ChildProcess): void {
+export function track(child: ChildProcess, socketDir?: string, watchdog?: ChildProcess): void {
   install();
   live.set(child, { socketDir, watchdog });
 }
 
-export function untrack(child: ResultPromise): void {
+export function untrack(child: ChildProcess): void {
   live.delete(child);
 }
