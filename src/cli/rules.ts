@@ -1,12 +1,12 @@
 import type { Command } from 'commander';
-import { RULES } from '../compare/rules/index.js';
+import { RULE_METAS } from '../compare/rules/index.js';
+import { rulesText } from '../report/rules.js';
 
 export function registerRules(program: Command): void {
   program
     .command('rules')
     .description('print the contract rules every provider must satisfy')
     .action(() => {
-      const lines = RULES.map((rule) => `${rule.id}\n  ${rule.description}\n  why: ${rule.rationale}`);
-      process.stdout.write(`${lines.join('\n\n')}\n`);
+      process.stdout.write(rulesText(RULE_METAS));
     });
 }
