@@ -1,7 +1,6 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
-import lockfile from 'proper-lockfile';
 import { describeEntry, matches, type AcceptedEntry } from '../compare/accepted.js';
 import { factsOfId } from '../compare/findingId.js';
 import type { Finding } from '../compare/findings.js';
@@ -12,15 +11,10 @@ import { acceptedPath } from '../goldens/accepted.js';
 import { DriftError } from '../errors.js';
 import { GoldenStore, refuseUnderCI } from '../goldens/store.js';
 import { fullProject } from './context.js';
+import { writeContract } from './contract.js';
+import { underLock } from './fileLock.js';
 
 const FINDING_ID = /^(div|split|rule):.+$/;
-
-/**
- * Other `drift accept`s (several maintainers, a script, the update workflow) wait their turn:
- * without the lock two of them read the same file and one's entry is lost. A lock whose holder died
- * is taken over once stale.
- */
-const LOCK = { realpath: false, stale: 10_000, retries: { retries: 200, factor: 1.2, minTimeout: 5, maxTimeout: 100 } } as const;
 
 /** Refuses an id that an entry of the file already covers, by id or by facet, naming that entry. */
 function refuseIfCovered(file: string, shown: string, text: string | undefined, id: string): void {
@@ -52,20 +46,14 @@ export function registerAccept(program: Command): void {
       // Checked before anything is created on disk, and again under the lock, where it counts.
       refuseIfCovered(file, shown, readIfThere(file), id);
       mkdirSync(path.dirname(file), { recursive: true });
-      let release: () => Promise<void>;
-      try {
-        release = await lockfile.lock(file, LOCK);
-      } catch (error) {
-        throw new DriftError(`${shown} is locked by another drift accept (${(error as Error).message}); try again`);
-      }
-      try {
+      await underLock(file, shown, () => {
         const text = readIfThere(file);
         refuseIfCovered(file, shown, text, id);
         GoldenStore.of(project).writeAccepted(appendAcceptedEntry(text, { id, reason }, shown));
-      } finally {
-        await release();
-      }
+      });
       process.stdout.write(`accepted ${id} in ${shown}\n`);
+      // The contract lists accepted entries with their reasons: it changes with them.
+      for (const written of writeContract(project)) process.stdout.write(`written ${written}\n`);
       process.stdout.write('drift diff lists it under accepted; if the id matches no finding it reports the entry as stale.\n');
     });
 }

@@ -32,7 +32,7 @@ export function registerDiff(program: Command): void {
       const full = await fullProject(command);
       const project = selectProject(full, options.provider, options.scenario);
       const progress = progressFor(project.adapters.map((a) => a.name), globals.verbose);
-      const { run, findings, outlined, swept } = await diffProject({
+      const { run, findings, candidates, outlined, swept } = await diffProject({
         full,
         project,
         filters: { providers: options.provider, scenarios: options.scenario },
@@ -44,10 +44,10 @@ export function registerDiff(program: Command): void {
         project.adapters.map((a) => a.name),
         project.scenarios.map((s) => s.name),
         findings,
-        { sources: outlined.map((source) => source.adapter.name) },
+        { sources: outlined.map((source) => source.adapter.name), candidates: candidates.map((candidate) => ({ facet: candidate.facet, subject: candidate.subject, value: candidate.words })) },
       );
       const color = options.output === undefined && process.stdout.isTTY === true && globals.color !== false && !process.env.NO_COLOR;
-      const text = renderReport(report, options.format, { color });
+      const text = renderReport(report, options.format, { color, verbose: globals.verbose ?? false });
       if (options.output) writeReport(options.output, text);
       else process.stdout.write(text);
       const stepSummary = process.env.GITHUB_STEP_SUMMARY;

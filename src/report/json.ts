@@ -39,6 +39,7 @@ export function reportToJson(report: Report): Record<string, unknown> {
     ...(report.sources ? { sources: Object.fromEntries(report.providers.filter((p) => report.sources![p] !== undefined).map((p) => [p, report.sources![p]])) } : {}),
     findings: report.findings.map(orderedFinding),
     accepted: report.accepted.map(orderedFinding),
+    candidates: report.candidates.map(({ facet, subject, value }) => ({ facet, subject, value })),
     summary: {
       findings: summary.findings,
       contract: summary.contract,

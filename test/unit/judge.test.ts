@@ -42,7 +42,7 @@ const judge = (input: Partial<JudgeInput>): Finding[] =>
     filtered: false,
     strict: false,
     ...input,
-  });
+  }).findings;
 
 const ownFinding: Finding = { id: 'rule:x:a/converge:s', type: 'rule', class: 'contract', provider: 'a', scenario: 'converge', subject: 's', message: 'm', hint: 'h' };
 
