@@ -9,6 +9,7 @@ import { registerDiff } from './diff.js';
 import { registerExpect } from './expect.js';
 import { registerList } from './list.js';
 import { registerLock } from './lock.js';
+import { registerNewProvider } from './newProvider.js';
 import { registerRender } from './render.js';
 import { registerRules } from './rules.js';
 import { registerUpdate } from './update.js';
@@ -43,6 +44,7 @@ export function buildProgram(): Command {
   registerContract(program);
   registerLock(program);
   registerExpect(program);
+  registerNewProvider(program);
   registerComment(program);
   return program;
 }

@@ -72,6 +72,6 @@ describe('the agent skill', () => {
 
   it('points at the contract and gives the workflow', () => {
     expect(skill).toContain('(../../CONTRACT.md)');
-    for (const step of ['provider.yaml', 'drift diff -p NAME', 'drift update -p NAME', 'drift accept']) expect(skill).toContain(step);
+    for (const step of ['drift new-provider NAME --xrd', 'provider.yaml', 'drift expect -p NAME', 'drift diff -p NAME', 'drift update -p NAME', 'drift accept']) expect(skill).toContain(step);
   });
 });

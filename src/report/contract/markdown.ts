@@ -51,7 +51,7 @@ export function contractMarkdown(input: ContractInput): string {
     for (const convention of sortedLocked(input.locked)) {
       const exceptions = sortedAccepted(input.accepted.filter((entry) => entry.facet === convention.facet && (entry.subject === undefined || entry.subject === convention.subject)));
       out.push(`- **\`${convention.subject}\` ${convention.facet}**: ${inline(lockedWords(convention))}. Why: ${inline(convention.reason)}`);
-      for (const entry of exceptions) out.push(`  - exception for ${(entry.providers ?? ['every provider']).join(', ')}${entry.scenario ? ` in ${entry.scenario}` : ''}: ${inline(entry.reason)}`);
+      for (const entry of exceptions) out.push(`  - exception for ${(entry.providers ?? ['all providers']).join(', ')}${entry.scenario ? ` in ${entry.scenario}` : ''}: ${inline(entry.reason)}`);
     }
     out.push('');
   }
@@ -74,7 +74,8 @@ export function contractMarkdown(input: ContractInput): string {
   } else {
     out.push(`Differences the team accepted in [\`${input.paths.accepted}\`](${link(input.paths.accepted)}), with the reason each is inherent to its cloud. Anything else that differs is a finding.`, '');
     for (const entry of sortedAccepted(input.accepted)) {
-      const who = entry.providers?.length ? entry.providers.map((provider) => `**${provider}**`).join(', ') : '**every provider**';
+      // An entry naming no provider accepts the facet whoever differs: a split among them all.
+      const who = entry.providers?.length ? entry.providers.map((provider) => `**${provider}**`).join(', ') : '**all providers** (a split)';
       out.push(`- ${who}, ${acceptedSubject(entry)}: ${inline(entry.reason)}`);
     }
     out.push('');

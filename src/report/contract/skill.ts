@@ -20,9 +20,9 @@ export function skillMarkdown(input: ContractInput): string {
   out.push(`The contract is [CONTRACT.md](${contract}): the roles to expose, the ${input.rules.length} rules to satisfy and the accepted differences. Read it first.`, '');
   out.push('## Workflow', '');
   out.push(
-    `1. **Adapter.** Copy ${example ? `[${example.name}'s adapter](${link(example.files.adapter)})` : 'an existing `provider.yaml`'} to \`providers/NAME/provider.yaml\`: how to start the function, the XR's apiVersion and kind, how a scenario's pools and GPUs become this cloud's fields, the credentials object, the facts the simulated cloud sets, and \`roles:\` for keys that differ from the contract's.`,
-    '2. **Expect.** Run `drift expect -p NAME`: what the other providers\' conventions and the locked conventions require of NAME in each scenario, as YAML. Once the adapter exists, each line reads met or not met.',
-    '3. **Implement.** Write the function so that every rule in CONTRACT.md holds and every expectation is met. The worked examples there show each rule met on a real cloud.',
+    `1. **Adapter.** Run \`drift new-provider NAME --xrd path/to/definition.yaml\`: it drafts \`providers/NAME/provider.yaml\` from the XRD (apiVersion, kind, the required fields, the pools and credentials mapped) and prints what is left to fill in: how to start the function, this cloud's machine per GPU, the credentials object, the facts the simulated cloud sets. ${example ? `[${example.name}'s adapter](${link(example.files.adapter)})` : 'An existing `provider.yaml`'} shows a finished one.`,
+    '2. **Expect.** Run `drift expect -p NAME`: what the other providers\' conventions and the locked conventions require of NAME in each scenario, as YAML. Once the adapter exists, each line reads met, not met or accepted.',
+    '3. **Implement.** Write the function so that every rule in CONTRACT.md holds and every expectation is met, the way CONTRACT.md says the code is written (the module layout, composers and idioms of the worked examples), formatted with ruff.',
     '4. **Check.** Run `drift diff -p NAME`: the other providers take part through their goldens, so it shows the rules NAME breaks (`contract`) and where NAME differs from what every other provider does (`behavioral`). `drift render -p NAME -s SCENARIO` prints a step to look at. Repeat until it is clean.',
     '5. **Goldens.** When it is clean, `drift update -p NAME` writes its goldens; commit them with the function.',
     '',
