@@ -22,6 +22,11 @@ export class ContractStore {
     return files.filter(({ file, text }) => this.files.read(file) !== text).map(({ file }) => file);
   }
 
+  /** Whether any of the files is committed: a project that never ran `drift contract` has adopted none. */
+  adopted(files: ReadonlyArray<{ file: string }>): boolean {
+    return files.some(({ file }) => this.files.has(file));
+  }
+
   /** Writes the files that changed; returns them. */
   write(files: ReadonlyArray<{ file: string; text: string }>): string[] {
     const changed = this.stale(files);

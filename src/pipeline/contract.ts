@@ -17,8 +17,7 @@ import { GoldenStore } from '../goldens/store.js';
 import { contractFiles } from '../report/contract/files.js';
 import type { ContractInput, ExampleProvider } from '../report/contract/model.js';
 import { compareText } from '../util/objects.js';
-import { goldenStateFor } from './goldens.js';
-import { keysByProvider, outlineFromGolden } from './judge.js';
+import { outlineFromGolden } from './judge.js';
 
 const posix = (file: string) => file.split(path.sep).join('/');
 
@@ -44,15 +43,12 @@ function exampleOf(project: Project, adapter: Adapter): ExampleProvider {
   };
 }
 
-/** Each provider's committed outline, with the roles its committed skeletons give its keys. */
+/** Each provider's committed outline: the contract's style facets need nothing else (no roles, no places). */
 function committedOutlines(project: Project): StyleSubject[] {
   const store = GoldenStore.of(project);
-  const goldens = goldenStateFor(project, store, { providers: [], scenarios: [] });
-  const skeletons = project.adapters.flatMap((adapter) => project.scenarios.flatMap((scenario) => goldens.standIn(adapter.name, scenario.name) ?? []));
-  const keys = keysByProvider(skeletons);
   return project.adapters.flatMap((adapter) => {
     const outline = outlineFromGolden(store.read(outlineFile(adapter.name)));
-    return outline ? [{ provider: adapter.name, outline, places: new Map<string, string>(), root: adapter.name, keys: keys.get(adapter.name) ?? new Map<string, string>() }] : [];
+    return outline ? [{ provider: adapter.name, outline, places: new Map<string, string>(), root: adapter.name, keys: new Map<string, string>() }] : [];
   });
 }
 
@@ -80,11 +76,17 @@ export function generatedContract(project: Project, accepted: readonly AcceptedE
   return contractFiles(contractInput(project, accepted));
 }
 
-/** One `contract-stale` finding per committed contract file that differs from what drift would write. */
+/**
+ * One `contract-stale` finding per contract file that differs from what drift would write (a missing
+ * one included), once the project has adopted the generated contract: a project that never ran
+ * `drift contract` is not told so by every diff (`drift contract --check` still says it).
+ */
 export function staleContractFindings(project: Project, accepted: readonly AcceptedEntry[]): Finding[] {
   const store = ContractStore.of(project);
   const where = posix(path.relative(project.config.root, store.dir)) || '.';
-  return store.stale(generatedContract(project, accepted)).map((file) => ({
+  const files = generatedContract(project, accepted);
+  if (!store.adopted(files)) return [];
+  return store.stale(files).map((file) => ({
     id: `contract-stale:${where}/${file}`,
     type: 'contract-stale' as const,
     class: 'contract' as const,

@@ -89,7 +89,7 @@ export function judgeRun({ project, cells, standIns, gating, accepted, acceptedF
 }
 
 /** Each provider's composed keys and their roles, over every scenario's skeleton. */
-export function keysByProvider(skeletons: Skeleton[]): Map<string, Map<string, string>> {
+function keysByProvider(skeletons: Skeleton[]): Map<string, Map<string, string>> {
   const out = new Map<string, Map<string, string>>();
   for (const skeleton of skeletons) {
     if (skeleton.error) continue;
