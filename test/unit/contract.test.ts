@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { RULE_METAS } from '../../src/compare/rules/index.js';
+import { CONTRACT_ROLES } from '../../src/config/roles.js';
 import { describeRoles } from '../../src/contract/roles.js';
 import { contractFiles } from '../../src/report/contract/files.js';
 import { CONTRACT_FILES, SKILL_NAME, type ContractInput } from '../../src/report/contract/model.js';
@@ -16,6 +17,7 @@ const INPUT: ContractInput = {
   accepted: [
     { facet: 'writer', subject: 'kubeconfig', providers: ['beta'], reason: 'Beta hands the kubeconfig off another way.' },
     { id: 'div:converge:cluster:ready:alpha', reason: 'Alpha clusters report Ready late.' },
+    { facet: 'key-pattern', subject: 'node-pool', providers: ['beta'], reason: 'Beta pools are named by its API.' },
   ],
   locked: [{ facet: 'key-pattern', subject: 'node-pool', values: { converge: ['nodepool-{pool}'] }, reason: 'People find pools by this name.' }],
   style: [{ subject: 'node-pool', facet: 'composer', describe: 'the function that composes node-pool', value: 'compose_node_pools', providers: ['alpha', 'beta', 'gamma'] }],
@@ -48,6 +50,26 @@ describe('contract files', () => {
     expect(after[CONTRACT_FILES.markdown]).not.toBe(before[CONTRACT_FILES.markdown]);
     expect(after[CONTRACT_FILES.json]).not.toBe(before[CONTRACT_FILES.json]);
     expect(after[CONTRACT_FILES.skill]).toBe(before[CONTRACT_FILES.skill]);
+  });
+});
+
+describe('the contract document', () => {
+  const markdown = byFile(INPUT)[CONTRACT_FILES.markdown]!;
+
+  it('lists each locked convention with its reason and the exceptions accepted for it', () => {
+    expect(markdown).toContain('- **`node-pool` key-pattern**: ["nodepool-{pool}"]. Why: People find pools by this name.');
+    expect(markdown).toContain('  - exception for beta: Beta pools are named by its API.');
+  });
+
+  it("states how the code is written, and leaves the section out when there are no outlines", () => {
+    expect(markdown).toContain('| `node-pool` | composer | the function that composes node-pool | `compose_node_pools` |');
+    expect(byFile({ ...INPUT, style: [] })[CONTRACT_FILES.markdown]).not.toContain('## How the code is written');
+  });
+
+  it('lists every role with what it is', () => {
+    expect(INPUT.roles.map((role) => role.role).sort()).toEqual([...CONTRACT_ROLES].sort());
+    for (const role of INPUT.roles) expect(role.meaning, role.role).not.toBe(role.role);
+    for (const role of INPUT.roles) expect(markdown).toContain(`| \`${role.role}\` | ${role.meaning} |`);
   });
 });
 
