@@ -194,8 +194,13 @@ export interface AcrossInput {
  * without a role takes part only in that role's presence. Pure: skeletons in, findings out.
  */
 export function compareAcross({ scenario, skeletons, pools, ablated, established }: AcrossInput): Finding[] {
+  return judgeFacets(scenario, collectFacets({ scenario, skeletons, pools, ablated }), established);
+}
+
+/** The divergences and splits of one scenario's facets (collectFacets), as compareAcross judges them. */
+export function judgeFacets(scenario: string, facets: readonly Facet[], established?: ReadonlySet<string>): Finding[] {
   const findings: Finding[] = [];
-  for (const facet of collectFacets({ scenario, skeletons, pools, ablated })) {
+  for (const facet of facets) {
     // Each value's canonical text once: manifests are large, and every facet compares every provider.
     const texts = new Map([...facet.values].map(([provider, value]) => [provider, stableStringify(value)]));
     const verdict = judge(facet.values, texts, established);

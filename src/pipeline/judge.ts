@@ -1,5 +1,5 @@
 import { applyAccepted, type AcceptedEntry } from '../compare/accepted.js';
-import { collectFacets, compareAcross } from '../compare/cross.js';
+import { collectFacets, judgeFacets } from '../compare/cross.js';
 import type { Finding } from '../compare/findings.js';
 import { candidateConventions, checkLocked, type CandidateConvention, type LockedConvention, type ScenarioFacets } from '../compare/locked.js';
 import type { Project } from '../config/types.js';
@@ -65,14 +65,14 @@ export function judgeRun({ project, cells, standIns, gating, accepted, acceptedF
     // as the established providers whose conventions the rendered ones are judged against.
     const established = standIns.get(scenario.name) ?? [];
     const skeletons = [...cells.filter((cell) => cell.scenario === scenario.name).map((cell) => cell.skeleton), ...established];
-    const input = { scenario: scenario.name, skeletons, pools: scenario.xr.nodePools.map((pool) => pool.name), ablated: scenario.ablate && gating };
-    const across = compareAcross({ ...input, established: new Set(established.map((skeleton) => skeleton.provider)) });
+    const facets = collectFacets({ scenario: scenario.name, skeletons, pools: scenario.xr.nodePools.map((pool) => pool.name), ablated: scenario.ablate && gating });
+    const across = judgeFacets(scenario.name, facets, new Set(established.map((skeleton) => skeleton.provider)));
     // Splits blame nobody; divergences count only for the providers this run rendered. A locked
     // facet is judged by its lock alone: the vote on it would only repeat what the lock says.
     const lockedHere = (finding: Finding) => locked.some((convention) => convention.facet === finding.facet && convention.subject === finding.subject && scenario.name in convention.values);
     findings.push(...across.filter((finding) => blamable(finding) && !lockedHere(finding)));
     for (const skeleton of skeletons) if (!skeleton.error) compared.add(skeleton.provider);
-    perScenario.push({ scenario: scenario.name, facets: collectFacets(input) });
+    perScenario.push({ scenario: scenario.name, facets });
   }
   const providers = [...compared].sort();
   // Locked conventions are judged like rules, whatever the majority does; an accepted entry may hold a provider's exception.
