@@ -57,8 +57,8 @@ const CONFIG_READERS = ['^src/config/load\\.ts$', '^src/config/yamlFile\\.ts$', 
 /** The golden and accepted stores (goldens/<provider>/<scenario>.yaml, goldens/accepted.yaml). */
 const STORES = ['^src/goldens/store\\.ts$', '^src/goldens/accepted\\.ts$'];
 
-/** CLI input and output: reports written with --output, reports read by `drift comment`, accepted.yaml edits, --version. */
-const CLI_OUTPUT = ['^src/cli/diff\\.ts$', '^src/cli/comment\\.ts$', '^src/cli/accept\\.ts$', '^src/cli/main\\.ts$'];
+/** CLI input and output: reports written with --output, reports read by `drift comment`, accepted.yaml edits, a drafted adapter, --version. */
+const CLI_OUTPUT = ['^src/cli/diff\\.ts$', '^src/cli/comment\\.ts$', '^src/cli/accept\\.ts$', '^src/cli/newProvider\\.ts$', '^src/cli/main\\.ts$'];
 
 /** The source outline's edges: the provider's files, the grammar's wasm, the formatter (ruff). */
 const OUTLINE_READERS = ['^src/outline/read\\.ts$', '^src/outline/grammar\\.ts$', '^src/outline/formatter\\.ts$'];

@@ -9,13 +9,6 @@ import { fullProject } from './context.js';
 
 const FINDING_ID = /^(div|split|rule):.+$/;
 
-/**
- * Other `drift accept`s (several maintainers, a script, the update workflow) wait their turn:
- * without the lock two of them read the same file and one's entry is lost. A lock whose holder died
- * is taken over once stale.
- */
-const LOCK = { realpath: false, stale: 10_000, retries: { retries: 200, factor: 1.2, minTimeout: 5, maxTimeout: 100 } } as const;
-
 /** Refuses an id that an entry of the file already covers, by id or by facet, naming that entry. */
 async function refuseIfCovered(file: string, shown: string, text: string | undefined, id: string): Promise<void> {
   if (text === undefined) return;
@@ -42,11 +35,12 @@ export function registerAccept(program: Command): void {
       if (reason.length < 3) throw new DriftError('--reason must say why the difference is intended');
       const project = await fullProject(command);
       // Loaded when the command runs, not at start: `drift --version` and `--help` need none of it.
-      const [{ default: lockfile }, { appendAcceptedEntry }, { acceptedPath }, { GoldenStore, refuseUnderCI }] = await Promise.all([
-        import('proper-lockfile'),
+      const [{ underLock }, { appendAcceptedEntry }, { acceptedPath }, { GoldenStore, refuseUnderCI }, { writeContract }] = await Promise.all([
+        import('./fileLock.js'),
         import('../config/acceptedText.js'),
         import('../goldens/accepted.js'),
         import('../goldens/store.js'),
+        import('./contract.js'),
       ]);
       refuseUnderCI();
       const file = acceptedPath(project);
@@ -54,20 +48,14 @@ export function registerAccept(program: Command): void {
       // Checked before anything is created on disk, and again under the lock, where it counts.
       await refuseIfCovered(file, shown, readIfThere(file), id);
       mkdirSync(path.dirname(file), { recursive: true });
-      let release: () => Promise<void>;
-      try {
-        release = await lockfile.lock(file, LOCK);
-      } catch (error) {
-        throw new DriftError(`${shown} is locked by another drift accept (${(error as Error).message}); try again`);
-      }
-      try {
+      await underLock(file, shown, async () => {
         const text = readIfThere(file);
         await refuseIfCovered(file, shown, text, id);
         GoldenStore.of(project).writeAccepted(appendAcceptedEntry(text, { id, reason }, shown));
-      } finally {
-        await release();
-      }
+      });
       process.stdout.write(`accepted ${id} in ${shown}\n`);
+      // The contract lists accepted entries with their reasons: it changes with them.
+      for (const written of writeContract(project)) process.stdout.write(`written ${written}\n`);
       process.stdout.write('drift diff lists it under accepted; if the id matches no finding it reports the entry as stale.\n');
     });
 }

@@ -41,7 +41,7 @@ export function registerDiff(program: Command): void {
       const full = await fullProject(command);
       const [{ project, filters, changed }, { diffProject }] = await Promise.all([selection(full, options), import('../pipeline/diff.js')]);
       const progress = progressFor(project.adapters.map((a) => a.name), globals.verbose);
-      const { run, findings, outlined, swept } = await diffProject({
+      const { run, findings, candidates, outlined, swept } = await diffProject({
         full,
         project,
         filters,
@@ -53,10 +53,14 @@ export function registerDiff(program: Command): void {
         project.adapters.map((a) => a.name),
         project.scenarios.map((s) => s.name),
         findings,
-        { sources: outlined.map((source) => source.adapter.name), ...(changed ? { changed } : {}) },
+        {
+          sources: outlined.map((source) => source.adapter.name),
+          candidates: candidates.map((candidate) => ({ facet: candidate.facet, subject: candidate.subject, value: candidate.words })),
+          ...(changed ? { changed } : {}),
+        },
       );
       const color = options.output === undefined && process.stdout.isTTY === true && globals.color !== false && !process.env.NO_COLOR;
-      const text = renderReport(report, options.format, { color });
+      const text = renderReport(report, options.format, { color, verbose: globals.verbose ?? false });
       if (options.output) writeReport(options.output, text);
       else process.stdout.write(text);
       const stepSummary = process.env.GITHUB_STEP_SUMMARY;

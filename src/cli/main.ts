@@ -4,8 +4,12 @@ import { packageFile } from '../config/paths.js';
 import { DriftError } from '../errors.js';
 import { registerAccept } from './accept.js';
 import { registerComment } from './comment.js';
+import { registerContract } from './contract.js';
 import { registerDiff } from './diff.js';
+import { registerExpect } from './expect.js';
 import { registerList } from './list.js';
+import { registerLock } from './lock.js';
+import { registerNewProvider } from './newProvider.js';
 import { registerRender } from './render.js';
 import { registerRules } from './rules.js';
 import { registerUpdate } from './update.js';
@@ -37,6 +41,10 @@ export function buildProgram(): Command {
   registerUpdate(program);
   registerAccept(program);
   registerRules(program);
+  registerContract(program);
+  registerLock(program);
+  registerExpect(program);
+  registerNewProvider(program);
   registerComment(program);
   return program;
 }

@@ -5,8 +5,7 @@ export function registerRules(program: Command): void {
     .command('rules')
     .description('print the contract rules every provider must satisfy')
     .action(async () => {
-      const { RULES } = await import('../compare/rules/index.js');
-      const lines = RULES.map((rule) => `${rule.id}\n  ${rule.description}\n  why: ${rule.rationale}`);
-      process.stdout.write(`${lines.join('\n\n')}\n`);
+      const [{ RULE_METAS }, { rulesText }] = await Promise.all([import('../compare/rules/index.js'), import('../report/rules.js')]);
+      process.stdout.write(rulesText(RULE_METAS));
     });
 }

@@ -96,3 +96,14 @@ export function judge(values: ReadonlyMap<string, unknown>, texts: ReadonlyMap<s
   const outliers = judged.filter((provider) => texts.get(provider) !== convention.text);
   return outliers.length ? { kind: 'convention', convention, outliers, compared: standIns.size } : { kind: 'agreed' };
 }
+
+/**
+ * The convention a set of providers holds on their own, as the established hold one under `-p`: a
+ * clear majority of at least three, or two that agree. What `drift expect` asks of a provider that
+ * takes no part in the vote.
+ */
+export function conventionAmong(values: ReadonlyMap<string, unknown>, texts: ReadonlyMap<string, string>): ValueGroup | undefined {
+  const groups = groupValues(values, texts);
+  if (values.size === 2 && groups.length === 1) return groups[0];
+  return conventionOf(groups, values.size);
+}

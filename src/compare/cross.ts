@@ -8,7 +8,7 @@ import { INTENT_FIELDS } from './coverage.js';
 import type { Finding, FindingClass } from './findings.js';
 
 /** One comparable fact of a provider's cell: a role's facet, or a cell-level facet. */
-interface Facet {
+export interface Facet {
   subject: string;
   facet: string;
   class: FindingClass;
@@ -215,6 +215,25 @@ export interface AcrossInput {
  * without a role takes part only in that role's presence. Pure: skeletons in, findings out.
  */
 export function compareAcross({ scenario, skeletons, pools, ablated, established, newcomers }: AcrossInput): Finding[] {
+  return judgeFacets(scenario, collectFacets({ scenario, skeletons, pools, ablated }), established, newcomers);
+}
+
+/** The divergences and splits of one scenario's facets (collectFacets), as compareAcross judges them. */
+export function judgeFacets(scenario: string, facets: readonly Facet[], established?: ReadonlySet<string>, newcomers?: ReadonlySet<string>): Finding[] {
+  const findings: Finding[] = [];
+  for (const facet of facets) {
+    // Each value's canonical text once: manifests are large, and every facet compares every provider.
+    const texts = new Map([...facet.values].map(([provider, value]) => [provider, stableStringify(value)]));
+    const verdict = judge(facet.values, texts, established, newcomers);
+    if (verdict.kind === 'split' || verdict.kind === 'novel') findings.push(split(scenario, facet, verdict.groups));
+    if (verdict.kind === 'convention') for (const provider of verdict.outliers) findings.push(divergence(scenario, facet, texts, verdict, provider, Boolean(established?.size)));
+    if (verdict.kind === 'novel') for (const provider of verdict.outliers) findings.push(novelty(scenario, facet, texts, verdict, provider));
+  }
+  return findings;
+}
+
+/** Every facet of one scenario with each provider's value: what conventions, splits and locked conventions judge. */
+export function collectFacets({ skeletons, pools, ablated }: Omit<AcrossInput, 'established' | 'newcomers'>): Facet[] {
   const usable = skeletons.filter((skeleton) => !skeleton.error).sort((a, b) => (a.provider < b.provider ? -1 : 1));
   if (usable.length < 2) return [];
   const facets = new Map<string, Facet>();
@@ -234,14 +253,5 @@ export function compareAcross({ scenario, skeletons, pools, ablated, established
     }
     for (const facet of cellFacets(skeleton)) add(skeleton.provider, facet);
   }
-  const findings: Finding[] = [];
-  for (const facet of facets.values()) {
-    // Each value's canonical text once: manifests are large, and every facet compares every provider.
-    const texts = new Map([...facet.values].map(([provider, value]) => [provider, stableStringify(value)]));
-    const verdict = judge(facet.values, texts, established, newcomers);
-    if (verdict.kind === 'split' || verdict.kind === 'novel') findings.push(split(scenario, facet, verdict.groups));
-    if (verdict.kind === 'convention') for (const provider of verdict.outliers) findings.push(divergence(scenario, facet, texts, verdict, provider, Boolean(established?.size)));
-    if (verdict.kind === 'novel') for (const provider of verdict.outliers) findings.push(novelty(scenario, facet, texts, verdict, provider));
-  }
-  return findings;
+  return [...facets.values()];
 }

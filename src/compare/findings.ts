@@ -1,7 +1,7 @@
 /** What drift found: one golden mismatch, divergence, split, rule violation or rendering error. */
 
 export type FindingClass = 'behavioral' | 'stylistic' | 'contract';
-export type FindingType = 'golden' | 'divergence' | 'split' | 'rule' | 'style' | 'error' | 'accepted-stale';
+export type FindingType = 'golden' | 'divergence' | 'split' | 'rule' | 'locked' | 'style' | 'error' | 'accepted-stale' | 'contract-stale';
 
 export interface Finding {
   /** Stable across runs, so a finding can be accepted by id. */

@@ -2,7 +2,7 @@ import { CONTRACT_ROLES } from '../config/roles.js';
 import { composerOf } from '../outline/outline.js';
 import type { Outline, Places } from '../outline/types.js';
 import { stableStringify } from '../util/objects.js';
-import { judge, type ValueGroup } from './consensus.js';
+import { judge, MIN_CONVENTION, type ValueGroup } from './consensus.js';
 import type { Finding } from './findings.js';
 
 /**
@@ -54,7 +54,8 @@ function resultMechanism(form: string): string {
 
 const text = (value: unknown) => (Array.isArray(value) ? value.join(', ') : String(value));
 
-export function compareStyle({ subjects, established }: StyleInput): Finding[] {
+/** Every style facet of the subjects, with each provider's value and where a reader changes it. */
+function styleFacets(subjects: readonly StyleSubject[]): StyleFacet[] {
   const usable = [...subjects].sort((a, b) => (a.provider < b.provider ? -1 : 1));
   if (usable.length < 2) return [];
   const byProvider = new Map(usable.map((subject) => [subject.provider, subject]));
@@ -179,8 +180,12 @@ export function compareStyle({ subjects, established }: StyleInput): Finding[] {
     }
   }
 
+  return [...facets.values()];
+}
+
+export function compareStyle({ subjects, established }: StyleInput): Finding[] {
   const findings: Finding[] = [];
-  for (const facet of facets.values()) {
+  for (const facet of styleFacets(subjects)) {
     const texts = new Map([...facet.values].map(([provider, value]) => [provider, stableStringify(value)]));
     const verdict = judge(facet.values, texts, established);
     const values = Object.fromEntries([...facet.values].sort(([a], [b]) => (a < b ? -1 : 1)));
@@ -207,6 +212,36 @@ export function compareStyle({ subjects, established }: StyleInput): Finding[] {
     }
   }
   return findings;
+}
+
+/** A style facet every outlined provider shares, at least three of them: what the contract states as the code's convention. */
+export interface StyleConvention {
+  subject: string;
+  facet: string;
+  /** What the facet is: "the function that composes node-pool". */
+  describe: string;
+  /** The shared value in words. */
+  value: string;
+  providers: string[];
+}
+
+/**
+ * What the contract states of the code: what a new provider must write the same way, read from the
+ * outlines alone. Where each helper lives (`<name>:module`) changes whenever a provider adds a helper,
+ * and the composer of a role hinges on the roles its skeletons give its keys, so a golden updated
+ * for one scenario and not the outline would change the contract; drift diff still judges both.
+ */
+const CONTRACT_STYLE_FACETS: ReadonlySet<string> = new Set(['naming-style', 'idiom', 'layout']);
+
+/** The style facets every subject agrees on (at least three subjects), in subject then facet order. */
+export function agreedStyle(subjects: readonly StyleSubject[]): StyleConvention[] {
+  if (subjects.length < MIN_CONVENTION) return [];
+  const providers = subjects.map((subject) => subject.provider).sort();
+  return styleFacets(subjects)
+    .filter((facet) => CONTRACT_STYLE_FACETS.has(facet.facet) && facet.values.size === subjects.length)
+    .filter((facet) => new Set([...facet.values.values()].map((value) => stableStringify(value))).size === 1)
+    .map((facet) => ({ subject: facet.subject, facet: facet.facet, describe: facet.describe, value: text(facet.values.values().next().value), providers }))
+    .sort((a, b) => (a.subject < b.subject ? -1 : a.subject > b.subject ? 1 : a.facet < b.facet ? -1 : a.facet > b.facet ? 1 : 0));
 }
 
 function split(facet: StyleFacet, groups: ValueGroup[], values: Record<string, unknown>): Finding {

@@ -16,6 +16,7 @@ const DEFAULTS = {
   providers: ['providers/*/provider.yaml'],
   scenarios: ['scenarios/*.yaml'],
   goldens: 'goldens',
+  contract: 'providers',
   maxSteps: 8,
   timeouts: { startMs: 30_000, callMs: 10_000 },
 };
@@ -54,6 +55,7 @@ export function loadConfig(configPath: string | undefined, cwd = process.cwd()):
     providers: list(raw.providers, DEFAULTS.providers),
     scenarios: list(raw.scenarios, DEFAULTS.scenarios),
     goldens: raw.goldens ?? DEFAULTS.goldens,
+    contract: raw.contract ?? DEFAULTS.contract,
     concurrency: raw.concurrency ?? availableParallelism(),
     maxSteps: raw.maxSteps ?? DEFAULTS.maxSteps,
     timeouts: { ...DEFAULTS.timeouts, ...raw.timeouts },

@@ -17,6 +17,8 @@ export interface DriftConfig {
   providers: string[];
   scenarios: string[];
   goldens: string;
+  /** Folder `drift contract` writes CONTRACT.md, contract.json and the agent skill into. */
+  contract: string;
   concurrency: number;
   maxSteps: number;
   timeouts: { startMs: number; callMs: number };

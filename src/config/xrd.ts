@@ -53,7 +53,7 @@ type RawXrd = {
   spec?: {
     group?: string;
     names?: { kind?: string };
-    versions?: Array<{ name?: string; schema?: { openAPIV3Schema?: JsonObject } }>;
+    versions?: Array<{ name?: string; served?: boolean; referenceable?: boolean; schema?: { openAPIV3Schema?: JsonObject } }>;
   };
 };
 
@@ -205,4 +205,37 @@ function walkRules(
   if (Array.isArray(value) && isObject(schema.items)) {
     value.forEach((item, index) => walkRules(schema.items, item, [...at, index], [...schemaAt, 'items'], violations, unchecked));
   }
+}
+
+/** What `drift new-provider` drafts an adapter from: the XR's apiVersion and kind, and its spec schema. */
+export interface XrdDefinition {
+  apiVersion: string;
+  kind: string;
+  /** The version's `openAPIV3Schema.properties.spec`. */
+  spec: JsonObject;
+}
+
+/**
+ * Reads an XRD for drafting: the referenceable version (else the first served one, else the first).
+ * Anything drift cannot read is refused with its file:line and what to do.
+ */
+export function readXrdDefinition(file: string): XrdDefinition {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new InputError(file, 1, 1, `cannot read the XRD (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); name a CompositeResourceDefinition file`);
+  }
+  const { data, locate } = readLocatedYamlFile<RawXrd>(file, XRD_SCHEMA, text);
+  const versions = data.spec!.versions!;
+  const referenceable = versions.findIndex((version) => version.referenceable === true);
+  const served = versions.findIndex((version) => version.served === true);
+  const index = referenceable >= 0 ? referenceable : Math.max(0, served);
+  const version = versions[index]!;
+  const spec = version.schema?.openAPIV3Schema?.properties;
+  if (!isObject(spec) || !isObject(spec.spec)) {
+    const { line, col } = locate(['spec', 'versions', index, 'schema']);
+    throw new InputError(file, line, col, `version ${version.name ?? index} has no openAPIV3Schema with a spec object; give it one (properties.spec) so drift knows the XR's fields`);
+  }
+  return { apiVersion: `${data.spec!.group}/${version.name}`, kind: data.spec!.names!.kind!, spec: spec.spec };
 }

@@ -1,4 +1,4 @@
-import { overrideRole } from '../config/roles.js';
+import { CONTRACT_ROLES, overrideRole } from '../config/roles.js';
 import type { Adapter } from '../config/types.js';
 import { escapeRegExp, isObject, type JsonObject } from '../util/objects.js';
 import { apiGroup, appliedThrough, composedProviderConfigs, isKubernetesProviderGroup, isProviderConfig, planeOf, secretsRead, type Credentials, type Plane } from './plane.js';
@@ -208,4 +208,34 @@ export function inlineRoles(resources: Record<string, JsonObject>, roles: Record
     }
   }
   return out;
+}
+
+/** What each contract role is for, in the contract's words: CONTRACT.md's list of what every implementation exposes. */
+const ROLE_MEANING: Readonly<Record<string, string>> = {
+  network: 'the cloud network (VPC) the cluster lives in; absent where the cloud has none',
+  subnet: 'its subnet(s), one per zone where the cloud wants that',
+  cluster: 'the managed Kubernetes cluster; it writes the kubeconfig Secret published in status.secrets',
+  'system-pool': 'the node pool the function adds for system workloads (composed, or inline in the cluster)',
+  'node-pool': 'one per spec.nodePools[] entry, labelled modelplane.ai/pool with the pool name',
+  'provider-config-kubernetes': "provider-kubernetes' ProviderConfig for the workload cluster, reading the published kubeconfig",
+  'provider-config-helm': "provider-helm's ProviderConfig for the workload cluster, reading the published kubeconfig",
+  'cache-storage-class': 'the RWX StorageClass named in status.cache, applied in the workload cluster',
+};
+
+export interface RoleDescription {
+  role: string;
+  meaning: string;
+  /** Kinds of cloud resources drift infers the role from (the pools' kinds serve both pool roles). */
+  kinds: string[];
+}
+
+/** Every contract role with its meaning and the kinds that play it, in CONTRACT_ROLES order. */
+export function describeRoles(): RoleDescription[] {
+  return [...CONTRACT_ROLES].map((role) => ({
+    role,
+    meaning: ROLE_MEANING[role] ?? role,
+    kinds: Object.entries(KIND_ROLES)
+      .filter(([, played]) => played === role || (played === POOL && role.endsWith('-pool')))
+      .map(([kind]) => kind),
+  }));
 }

@@ -31,6 +31,11 @@ export class GoldenStore implements GoldenEnvironment {
     return existsSync(absolute) ? readFileSync(absolute, 'utf8') : undefined;
   }
 
+  /** Whether a file or folder of the store exists. */
+  has(file: string): boolean {
+    return existsSync(this.path(file));
+  }
+
   list(): string[] {
     if (!existsSync(this.dir)) return [];
     return fg.sync('*/*.yaml', { cwd: this.dir, onlyFiles: true }).sort();

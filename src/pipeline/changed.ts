@@ -5,6 +5,7 @@
  * drift itself), or nothing drift reads. The classification is pure; git runs in src/git/.
  */
 import path from 'node:path';
+import { CONTRACT_FILES } from '../report/contract/model.js';
 import { minimatch } from 'minimatch';
 import { CONFIG_FILE, selectProject } from '../config/load.js';
 import { packageFile } from '../config/paths.js';
@@ -96,6 +97,11 @@ function classify(file: string, { project, driftRoot, top }: Classifier): Classi
   }
   if (owners.size === 1) return { kind: 'function', provider: [...owners][0]! };
   if (owners.size > 1) return { kind: 'shared' };
+
+  // drift writes the contract from what it judges; a stale one is a finding of every run, however
+  // little it renders.
+  const contractFolder = path.resolve(config.root, config.contract);
+  if (Object.values(CONTRACT_FILES).some((generated) => path.join(contractFolder, generated) === file)) return undefined;
 
   const name = path.basename(file);
   if (MANIFESTS.has(name)) return { kind: 'drift' };

@@ -1,9 +1,11 @@
 import path from 'node:path';
 import type { Finding } from '../compare/findings.js';
+import type { CandidateConvention } from '../compare/locked.js';
 import { obsoleteFinding } from '../compare/golden.js';
 import { checkRules } from '../compare/rules/index.js';
 import type { Project } from '../config/types.js';
 import { acceptedPath, loadAccepted } from '../goldens/accepted.js';
+import { ConventionStore } from '../goldens/conventions.js';
 import type { GoldenEnvironment } from '../goldens/environment.js';
 import type { GoldenState } from '../goldens/state.js';
 import type { Skeleton } from '../skeleton/types.js';
@@ -11,6 +13,7 @@ import { isCI } from '../util/ci.js';
 import type { CellJudge } from './cell.js';
 import type { OnEvent } from './events.js';
 import { goldensOf, goldenStateFor, isFiltered, type Filters } from './goldens.js';
+import { staleContractFindings } from './contract.js';
 import { judgeRun } from './judge.js';
 import { runProject, type RunResult } from './run.js';
 import { outlineSources, readProjectSources, type OutlinedSource } from './sources.js';
@@ -28,6 +31,8 @@ export interface DiffInput {
 export interface DiffResult {
   run: RunResult;
   findings: Finding[];
+  /** Facets every compared provider agrees on (at least three): what `drift lock` can lock. */
+  candidates: CandidateConvention[];
   goldens: GoldenState;
   /** The providers whose source drift outlined, with their outlines and formatter reports. */
   outlined: OutlinedSource[];
@@ -41,7 +46,9 @@ export interface DiffResult {
  * nothing produces any more.
  */
 export async function diffProject({ full, project, filters, env: given, onEvent }: DiffInput): Promise<DiffResult> {
-  const accepted = loadAccepted(project); // read before rendering: a bad file fails fast and changes nothing
+  // Read before rendering: a bad file fails fast and changes nothing.
+  const accepted = loadAccepted(project);
+  const locked = ConventionStore.of(project).load();
   const env = goldensOf(project, given);
   const swept = env.sweep();
   const goldens = goldenStateFor(full, env, filters);
@@ -59,7 +66,7 @@ export async function diffProject({ full, project, filters, env: given, onEvent 
   const rendered = new Set(project.adapters.map((adapter) => adapter.name));
   const others = full.adapters.map((adapter) => adapter.name).filter((name) => !rendered.has(name));
   const standIns = new Map<string, Skeleton[]>(project.scenarios.map((scenario) => [scenario.name, others.flatMap((provider) => goldens.standIn(provider, scenario.name) ?? [])]));
-  const findings = judgeRun({
+  const { findings, candidates } = judgeRun({
     project,
     cells: run.cells,
     standIns,
@@ -69,7 +76,12 @@ export async function diffProject({ full, project, filters, env: given, onEvent 
     filtered: isFiltered(filters),
     strict: isCI(),
     sources: { outlined, golden: (provider) => goldens.readOutline(provider), others },
+    locked,
   });
   for (const obsolete of goldens.obsolete()) findings.push(obsoleteFinding({ ...obsolete, file: goldens.name(obsolete.file) }));
-  return { run, findings, goldens, outlined, swept };
+  // The contract is written from the whole project and the team's decisions, never from a render, so
+  // any run judges it whole; no accepted entry can accept a stale contract away. Only on the project's
+  // own goldens folder: a test's goldens in memory have no contract beside them.
+  if (given === undefined) findings.push(...staleContractFindings(full, loadAccepted(full)));
+  return { run, findings, candidates, goldens, outlined, swept };
 }

@@ -1,6 +1,7 @@
 import { applyAccepted, type AcceptedEntry } from '../compare/accepted.js';
-import { compareAcross } from '../compare/cross.js';
+import { collectFacets, judgeFacets } from '../compare/cross.js';
 import type { Finding } from '../compare/findings.js';
+import { candidateConventions, checkLocked, type CandidateConvention, type LockedConvention, type ScenarioFacets } from '../compare/locked.js';
 import type { Project } from '../config/types.js';
 import path from 'node:path';
 import { parse } from 'yaml';
@@ -29,6 +30,14 @@ export interface JudgeInput {
   strict: boolean;
   /** The providers' source, outlined while they rendered: judged for style beside the comparison of behaviour. */
   sources?: SourcesInput;
+  /** The conventions the team locked (goldens/conventions.yaml): judged like rules, before accepted entries. */
+  locked?: readonly LockedConvention[];
+}
+
+export interface Judgement {
+  findings: Finding[];
+  /** Facets every compared provider agrees on (at least three): what the team may lock. */
+  candidates: CandidateConvention[];
 }
 
 export interface SourcesInput {
@@ -39,41 +48,49 @@ export interface SourcesInput {
   others: string[];
 }
 
-/**
- * The run's findings, from its cells' values: each cell's own findings in matrix order, then the
- * comparison across providers scenario by scenario, then the accepted entries over all of them.
- * Pure: values in, findings out.
- */
 /** A cell whose provider has no golden for its scenario yet: a new provider, judged only against the others. */
 const hasNoGolden = (cell: CellResult) => cell.findings.some((finding) => finding.id === `golden-missing:${cell.provider}/${cell.scenario}`);
 
-export function judgeRun({ project, cells, standIns, gating, accepted, acceptedFile, filtered, strict, sources }: JudgeInput): Finding[] {
+/**
+ * The run's findings, from its cells' values: each cell's own findings in matrix order, then the
+ * comparison across providers scenario by scenario, then the locked conventions, then the accepted
+ * entries over all of them; and the candidate conventions the same facets show. Pure: values in,
+ * findings out.
+ */
+export function judgeRun({ project, cells, standIns, gating, accepted, acceptedFile, filtered, strict, sources, locked = [] }: JudgeInput): Judgement {
   const findings = cells.flatMap((cell) => cell.findings);
   const rendered = new Set(project.adapters.map((adapter) => adapter.name));
+  const blamable = (finding: Finding) => finding.provider === undefined || rendered.has(finding.provider);
+  const perScenario: ScenarioFacets[] = [];
+  const compared = new Set<string>();
   for (const scenario of project.scenarios) {
     // A filtered run still compares with every provider: the others through their committed goldens,
     // as the established providers whose conventions the rendered ones are judged against.
     const established = standIns.get(scenario.name) ?? [];
     const scenarioCells = cells.filter((cell) => cell.scenario === scenario.name);
-    const across = compareAcross({
-      scenario: scenario.name,
-      skeletons: [...scenarioCells.map((cell) => cell.skeleton), ...established],
-      pools: scenario.xr.nodePools.map((pool) => pool.name),
-      ablated: scenario.ablate && gating,
-      established: new Set(established.map((skeleton) => skeleton.provider)),
-      newcomers: new Set(scenarioCells.filter(hasNoGolden).map((cell) => cell.provider)),
-    });
-    // Splits blame nobody; divergences count only for the providers this run rendered.
-    findings.push(...across.filter((finding) => finding.provider === undefined || rendered.has(finding.provider)));
+    const skeletons = [...scenarioCells.map((cell) => cell.skeleton), ...established];
+    const facets = collectFacets({ scenario: scenario.name, skeletons, pools: scenario.xr.nodePools.map((pool) => pool.name), ablated: scenario.ablate && gating });
+    const newcomers = new Set(scenarioCells.filter(hasNoGolden).map((cell) => cell.provider));
+    const across = judgeFacets(scenario.name, facets, new Set(established.map((skeleton) => skeleton.provider)), newcomers);
+    // Splits blame nobody; divergences count only for the providers this run rendered. A locked
+    // facet is judged by its lock alone: the vote on it would only repeat what the lock says.
+    const lockedHere = (finding: Finding) => locked.some((convention) => convention.facet === finding.facet && convention.subject === finding.subject && scenario.name in convention.values);
+    findings.push(...across.filter((finding) => blamable(finding) && !lockedHere(finding)));
+    for (const skeleton of skeletons) if (!skeleton.error) compared.add(skeleton.provider);
+    perScenario.push({ scenario: scenario.name, facets });
   }
+  const providers = [...compared].sort();
+  // Locked conventions are judged like rules, whatever the majority does; an accepted entry may hold a provider's exception.
+  findings.push(...checkLocked(locked, perScenario, providers).filter(blamable));
   if (sources) {
     // Style findings have no scenario: judged once, on every skeleton the run knows; the providers it
     // did not render stand in through their outline goldens.
     const skeletons = [...cells.map((cell) => cell.skeleton), ...[...standIns.values()].flat()];
     findings.push(...judgeProjectSources({ project, outlined: sources.outlined, skeletons, golden: sources.golden, others: sources.others }));
   }
-  if (filtered) return applyAccepted(findings, accepted, { strict: false, file: acceptedFile }).filter((finding) => finding.type !== 'accepted-stale');
-  return applyAccepted(findings, accepted, { strict, file: acceptedFile });
+  const candidates = candidateConventions(perScenario, providers);
+  if (filtered) return { findings: applyAccepted(findings, accepted, { strict: false, file: acceptedFile }).filter((finding) => finding.type !== 'accepted-stale'), candidates };
+  return { findings: applyAccepted(findings, accepted, { strict, file: acceptedFile }), candidates };
 }
 
 /** Each provider's composed keys and their roles, over every scenario's skeleton. */
@@ -89,7 +106,7 @@ function keysByProvider(skeletons: Skeleton[]): Map<string, Map<string, string>>
 }
 
 /** A committed outline golden as a stand-in, when it is one drift can read. */
-function outlineFromGolden(text: string | undefined): Outline | undefined {
+export function outlineFromGolden(text: string | undefined): Outline | undefined {
   if (text === undefined) return undefined;
   try {
     const parsed = parse(text) as unknown;

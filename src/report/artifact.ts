@@ -39,7 +39,9 @@ export function parseReportArtifact(file: string, text: string): Report {
     );
   }
   // JSON is YAML: the YAML reader validates it and names the line and column of what is wrong.
-  return readYamlFile<Report>(file, packageFile('schemas/report.schema.json'), text);
+  const report = readYamlFile<Omit<Report, 'candidates'> & { candidates?: Report['candidates'] }>(file, packageFile('schemas/report.schema.json'), text);
+  // A report of an older drift has no candidate conventions: it listed none.
+  return { ...report, candidates: report.candidates ?? [] };
 }
 
 /**

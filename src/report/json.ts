@@ -52,6 +52,7 @@ export function reportToJson(report: Report): Record<string, unknown> {
     ...(report.changed ? { changed: orderedChanged(report.changed) } : {}),
     findings: report.findings.map(orderedFinding),
     accepted: report.accepted.map(orderedFinding),
+    candidates: report.candidates.map(({ facet, subject, value }) => ({ facet, subject, value })),
     summary: {
       findings: summary.findings,
       contract: summary.contract,

@@ -170,7 +170,9 @@ const TYPE_LABEL: Partial<Record<string, string>> = {
   split: '⚖️ split',
   rule: '⛔ rule',
   error: '💥 error',
+  locked: '🔒 locked convention',
   'accepted-stale': '🗑️ stale acceptance',
+  'contract-stale': '📜 stale contract',
 };
 /** A type a newer drift's report may carry is shown by its name (own keys only: never `constructor`). */
 const typeLabel = (type: string) => (Object.hasOwn(TYPE_LABEL, type) ? TYPE_LABEL[type]! : escapeInline(type));
@@ -296,6 +298,8 @@ interface Layout {
   listed: number;
   /** How many matrix rows are shown; -1 hides the matrix. */
   matrixRows: number;
+  /** How many candidate conventions are listed (the first thing dropped for room: they fail nothing). */
+  candidates: number;
 }
 
 interface ClassPieces {
@@ -370,8 +374,26 @@ function assemble(report: Report, pieces: Pieces, layout: Layout): string {
     if (shown.length < pieces.accepted.length) out.push(`${shown.length ? '\n' : ''}*${pieces.accepted.length - shown.length} more reasons not listed.*`);
   }
 
+  if (report.candidates.length) out.push('', ...candidateSection(report, layout.candidates));
+
   out.push('', '---', `<sub>drift report · schema v${report.schemaVersion} · run \`drift diff\` locally for the same report in your terminal</sub>`);
   return `${out.join('\n')}\n`;
+}
+
+/** The candidate conventions, collapsed: many, and they fail nothing. */
+function candidateSection(report: Report, listed: number): string[] {
+  const count = report.candidates.length;
+  const lines = report.candidates.slice(0, listed).map((candidate) => `- ${codeSpan(candidate.subject)} ${escapeInline(candidate.facet)}: ${codeSpan(clip(candidate.value, 200))}`);
+  const more = count - lines.length;
+  return [
+    '<details>',
+    `<summary>🧭 ${plural(count, 'candidate convention')}: every provider agrees; <code>drift lock</code> enforces one</summary>`,
+    '',
+    ...lines,
+    ...(more ? [`${lines.length ? '\n' : ''}*${more} more not listed; \`drift diff --format json\` lists them all.*`] : []),
+    '',
+    '</details>',
+  ];
 }
 
 /** The largest n in [0, max] with fits(n), for fits true up to some n; -1 when not even fits(0). */
@@ -414,16 +436,19 @@ export function renderMarkdown(report: Report, options: MarkdownOptions = {}): s
   const rows = report.scenarios.length;
   const fits = (layout: Layout) => assemble(report, pieces, layout).length <= budget;
 
-  const full: Layout = { detailed: total, listed: all, matrixRows: rows };
+  const full: Layout = { detailed: total, listed: all, matrixRows: rows, candidates: report.candidates.length };
   if (fits(full)) return assemble(report, pieces, full);
+  // List fewer candidate conventions first: they fail nothing.
+  const candidates = largest(report.candidates.length, (n) => fits({ ...full, candidates: n }));
+  if (candidates >= 0) return assemble(report, pieces, { ...full, candidates });
   // Keep as many details as fit, dropping from the end: stylistic, then behavioral, then contract.
-  const detailed = largest(total, (n) => fits({ detailed: n, listed: all, matrixRows: rows }));
-  if (detailed >= 0) return assemble(report, pieces, { detailed, listed: all, matrixRows: rows });
+  const detailed = largest(total, (n) => fits({ detailed: n, listed: all, matrixRows: rows, candidates: 0 }));
+  if (detailed >= 0) return assemble(report, pieces, { detailed, listed: all, matrixRows: rows, candidates: 0 });
   // Then list fewer one-liners (accepted first), then show fewer matrix rows, then no matrix.
-  const listed = largest(all, (n) => fits({ detailed: 0, listed: n, matrixRows: rows }));
-  if (listed >= 0) return assemble(report, pieces, { detailed: 0, listed, matrixRows: rows });
-  const matrixRows = largest(rows, (n) => fits({ detailed: 0, listed: 0, matrixRows: n }));
-  const text = assemble(report, pieces, { detailed: 0, listed: 0, matrixRows });
+  const listed = largest(all, (n) => fits({ detailed: 0, listed: n, matrixRows: rows, candidates: 0 }));
+  if (listed >= 0) return assemble(report, pieces, { detailed: 0, listed, matrixRows: rows, candidates: 0 });
+  const matrixRows = largest(rows, (n) => fits({ detailed: 0, listed: 0, matrixRows: n, candidates: 0 }));
+  const text = assemble(report, pieces, { detailed: 0, listed: 0, matrixRows, candidates: 0 });
   // Only a budget too small for the marker, the title and the notes gets here.
   return text.length <= budget ? text : `${text.slice(0, budget - 1)}\n`;
 }

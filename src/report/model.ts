@@ -1,5 +1,12 @@
 import { sortFindings, type Finding } from '../compare/findings.js';
 
+/** A candidate convention as a report shows it: a facet every provider agrees on, the value in words. */
+export interface Candidate {
+  facet: string;
+  subject: string;
+  value: string;
+}
+
 export type CellState = 'clean' | 'split' | 'divergent' | 'changed' | 'contract' | 'error';
 
 /**
@@ -47,6 +54,8 @@ export interface Report {
   findings: Finding[];
   /** Findings goldens/accepted.yaml accepts, with their reasons. */
   accepted: Finding[];
+  /** Facets every provider agrees on (at least three), the value in words: what `drift lock` can lock. */
+  candidates: Candidate[];
   summary: { findings: number; contract: number; behavioral: number; stylistic: number; accepted: number; clean: boolean };
 }
 
@@ -62,7 +71,7 @@ function stateOf(finding: Finding): CellState {
 }
 
 /** Gathers findings into the report every format renders. Pure; deterministic order. */
-export function buildReport(providers: string[], scenarios: string[], all: Finding[], options: { sources?: string[]; changed?: ChangedRun } = {}): Report {
+export function buildReport(providers: string[], scenarios: string[], all: Finding[], options: { sources?: string[]; changed?: ChangedRun; candidates?: readonly Candidate[] } = {}): Report {
   const findings = sortFindings(all.filter((finding) => !finding.accepted));
   const accepted = sortFindings(all.filter((finding) => finding.accepted));
   const cells: Report['cells'] = {};
@@ -97,6 +106,7 @@ export function buildReport(providers: string[], scenarios: string[], all: Findi
     ...(options.changed ? { changed: options.changed } : {}),
     findings,
     accepted,
+    candidates: [...(options.candidates ?? [])],
     summary: {
       findings: findings.length,
       contract: count('contract'),

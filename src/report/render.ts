@@ -7,8 +7,8 @@ export const REPORT_FORMATS = ['text', 'markdown', 'json'] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
 
 /** The report in one of drift's formats. Pure. */
-export function renderReport(report: Report, format: ReportFormat, options: { color?: boolean; markdown?: MarkdownOptions } = {}): string {
+export function renderReport(report: Report, format: ReportFormat, options: { color?: boolean; verbose?: boolean; markdown?: MarkdownOptions } = {}): string {
   if (format === 'json') return renderJson(report);
   if (format === 'markdown') return renderMarkdown(report, options.markdown);
-  return renderText(report, { color: options.color ?? false });
+  return renderText(report, { color: options.color ?? false, verbose: options.verbose ?? false });
 }

@@ -19,7 +19,7 @@ function indent(text: string, by = '    '): string {
 }
 
 /** The terminal report: summary matrix first (scenarios × providers), then details by class. */
-export function renderText(report: Report, options: { color: boolean }): string {
+export function renderText(report: Report, options: { color: boolean; verbose?: boolean }): string {
   const paint = (style: Style, text: string) => (options.color ? styleText(style, text) : text);
   const out: string[] = [];
   if (report.changed) out.push(`changed ${describeChanged(report.changed, { file: (file) => file, name: (text) => text })}`, ...(report.providers.length > 0 ? [''] : []));
@@ -68,6 +68,14 @@ export function renderText(report: Report, options: { color: boolean }): string 
       const id = group.ids.length === 1 ? group.ids[0]! : `${group.ids[0]!} and ${group.ids.length - 1} more`;
       out.push(`  ~ ${group.provider ?? 'all'} (${describeScenarios(group.scenarios, report.scenarios.length)})  ${group.message}  ${paint('dim', `[${id}]`)}\n      reason: ${group.reason}`);
     }
+  }
+  if (report.candidates.length) {
+    // There are many (every facet all providers share): counted always, listed on request.
+    const lock = '`drift lock <facet> --subject S --reason "..."` enforces one';
+    if (options.verbose) {
+      out.push('', paint('bold', `candidate conventions (${report.candidates.length}): every provider agrees; ${lock}`));
+      for (const candidate of report.candidates) out.push(`  ${candidate.subject} ${candidate.facet}: ${candidate.value.length <= 100 ? candidate.value : `${candidate.value.slice(0, 100)}…`}`);
+    } else out.push('', `${report.candidates.length} candidate conventions (every provider agrees): --verbose or --format json lists them; ${lock}`);
   }
   const { summary } = report;
   const verdict = summary.clean

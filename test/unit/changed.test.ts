@@ -35,7 +35,7 @@ function adapter(name: string, options: { cwd?: string; xrd?: string } = {}): Ad
 
 function project(adapters: Adapter[] = ['aks', 'eks', 'gke'].map((name) => adapter(name))): Project {
   return {
-    config: { root: TOP, file: `${TOP}/drift.config.yaml`, providers: ['providers/*/provider.yaml'], scenarios: ['scenarios/*.yaml'], goldens: 'goldens', concurrency: 2, maxSteps: 8, timeouts: { startMs: 1, callMs: 1 } },
+    config: { root: TOP, file: `${TOP}/drift.config.yaml`, providers: ['providers/*/provider.yaml'], scenarios: ['scenarios/*.yaml'], goldens: 'goldens', contract: 'providers', concurrency: 2, maxSteps: 8, timeouts: { startMs: 1, callMs: 1 } },
     adapters,
     scenarios: [{ name: 'converge', file: `${TOP}/scenarios/converge.yaml` }, { name: 'never-ready', file: `${TOP}/scenarios/never-ready.yaml` }] as Project['scenarios'],
   };
@@ -76,6 +76,13 @@ describe('which providers a change renders', () => {
     const changed = run(['README.md', 'docs/ci.md', '.github/workflows/drift.yml', 'test/cli/x.test.ts']);
     expect(changed).toMatchObject({ run: 'none', rendered: [], files: [], ignored: 4 });
     expect(run([])).toMatchObject({ run: 'none', rendered: [], files: [], ignored: 0 });
+  });
+
+  it('the generated contract is drift\'s own output: ignored, though it sits beside the providers', () => {
+    const generated = ['providers/CONTRACT.md', 'providers/contract.json', 'providers/skills/drift-add-provider/SKILL.md'];
+    expect(run(generated)).toMatchObject({ run: 'none', rendered: [], files: [], ignored: 3 });
+    // Anything else beside the providers is still shared by all of them.
+    expect(run(['providers/NOTES.md'])).toMatchObject({ run: 'full' });
   });
 });
 
@@ -179,7 +186,7 @@ describe('the report', () => {
     const changed = run(['providers/eks/function/fn.py', 'scenarios/converge.yaml', 'README.md']);
     const data = JSON.parse(renderJson(buildReport(['aks', 'eks', 'gke'], ['converge'], [], { sources: ['aks', 'eks', 'gke'], changed }))) as Record<string, Record<string, unknown>>;
     expect(validate(data), JSON.stringify(validate.errors)).toBe(true);
-    expect(Object.keys(data)).toEqual(['schemaVersion', 'tool', 'providers', 'scenarios', 'cells', 'sources', 'changed', 'findings', 'accepted', 'summary']);
+    expect(Object.keys(data)).toEqual(['schemaVersion', 'tool', 'providers', 'scenarios', 'cells', 'sources', 'changed', 'findings', 'accepted', 'candidates', 'summary']);
     expect(Object.keys(data.changed!)).toEqual(['ref', 'base', 'run', 'rendered', 'files', 'ignored']);
     expect(data.changed).toEqual({ ref: 'main', base: BASE, run: 'full', rendered: ['aks', 'eks', 'gke'], files: [{ file: 'providers/eks/function/fn.py', kind: 'function', provider: 'eks' }, { file: 'scenarios/converge.yaml', kind: 'scenario' }], ignored: 1 });
     // A report without --changed has no such key.

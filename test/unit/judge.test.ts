@@ -42,7 +42,7 @@ const judge = (input: Partial<JudgeInput>): Finding[] =>
     filtered: false,
     strict: false,
     ...input,
-  });
+  }).findings;
 
 const ownFinding: Finding = { id: 'rule:x:a/converge:s', type: 'rule', class: 'contract', provider: 'a', scenario: 'converge', subject: 's', message: 'm', hint: 'h' };
 
@@ -70,5 +70,20 @@ describe('judgeRun', () => {
     ]);
     expect(judge({ cells, accepted, strict: true }).find((f) => f.id === 'accepted-stale:1')!.accepted).toBeUndefined();
     expect(judge({ cells, accepted, strict: true, filtered: true }).map((f) => f.id)).toEqual(['div:converge:status:cache:b']);
+  });
+
+  it('lists the candidates the cells agree on, and judges a locked one by its lock alone, even against a majority', () => {
+    const input = { project: project(['a', 'b', 'c']), standIns: new Map(), gating: false, accepted: [], acceptedFile: 'goldens/accepted.yaml', filtered: false, strict: false };
+    const agreed = judgeRun({ ...input, cells: ['a', 'b', 'c'].map((name) => cell(goodSkeleton(name))) });
+    const candidate = agreed.candidates.find((c) => c.facet === 'cache' && c.subject === 'status')!;
+    expect(candidate.providers).toEqual(['a', 'b', 'c']);
+    const locked = [{ facet: 'cache', subject: 'status', values: candidate.values, reason: 'caches mount the class by name' }];
+    const cells = [cell(noCache('a')), cell(noCache('b')), cell(goodSkeleton('c'))];
+    // The vote would blame c (2 of 3 publish no cache); the lock blames a and b, and nothing else is said about the facet.
+    expect(judge({ cells }).map((f) => f.id)).toEqual(['div:converge:status:cache:c']);
+    expect(judgeRun({ ...input, cells, locked }).findings.map((f) => [f.id, f.class])).toEqual([
+      ['locked:cache:status:a', 'contract'],
+      ['locked:cache:status:b', 'contract'],
+    ]);
   });
 });

@@ -65,7 +65,7 @@ describe('JSON report', () => {
     const b = renderJson(buildReport(PROVIDERS, SCENARIOS, shuffled));
     expect(b).toBe(a);
     const data = JSON.parse(a) as { findings: Array<Record<string, unknown>>; summary: object };
-    expect(Object.keys(data)).toEqual(['schemaVersion', 'tool', 'providers', 'scenarios', 'cells', 'findings', 'accepted', 'summary']);
+    expect(Object.keys(data)).toEqual(['schemaVersion', 'tool', 'providers', 'scenarios', 'cells', 'findings', 'accepted', 'candidates', 'summary']);
     expect(Object.keys(data.summary)).toEqual(['findings', 'contract', 'behavioral', 'stylistic', 'accepted', 'clean']);
     const order = ['id', 'type', 'class', 'provider', 'scenario', 'subject', 'message', 'values', 'consensus', 'diff', 'hint', 'accepted'];
     for (const finding of data.findings) {

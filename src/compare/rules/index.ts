@@ -1,21 +1,25 @@
 import type { Finding } from '../findings.js';
-import { cacheStorageClass } from './cache-storage-class.js';
-import { cloudCredentialsRef } from './cloud-credentials-ref.js';
-import { credentialsLossDropsNothing } from './credentials-loss-drops-nothing.js';
-import { deterministicOutput } from './deterministic-output.js';
-import { inClusterNoDelete } from './in-cluster-no-delete.js';
-import { keyNaming } from './key-naming.js';
-import { kubeconfigPublished } from './kubeconfig-published.js';
-import { namespacedRequirement } from './namespaced-requirement.js';
-import { noEarlyReady } from './no-early-ready.js';
-import { nothingDropped } from './nothing-dropped.js';
-import { noEmptySecretRef } from './no-empty-secret-ref.js';
-import { providerConfigsReadKubeconfig } from './provider-configs-read-kubeconfig.js';
-import { readinessCoverage } from './readiness-coverage.js';
-import type { Rule, RuleContext } from './types.js';
-import { xrConverges } from './xr-converges.js';
+import * as cacheStorageClass from './cache-storage-class.js';
+import * as cloudCredentialsRef from './cloud-credentials-ref.js';
+import * as credentialsLossDropsNothing from './credentials-loss-drops-nothing.js';
+import * as deterministicOutput from './deterministic-output.js';
+import * as inClusterNoDelete from './in-cluster-no-delete.js';
+import * as keyNaming from './key-naming.js';
+import * as kubeconfigPublished from './kubeconfig-published.js';
+import * as namespacedRequirement from './namespaced-requirement.js';
+import * as noEarlyReady from './no-early-ready.js';
+import * as noEmptySecretRef from './no-empty-secret-ref.js';
+import * as nothingDropped from './nothing-dropped.js';
+import * as providerConfigsReadKubeconfig from './provider-configs-read-kubeconfig.js';
+import * as readinessCoverage from './readiness-coverage.js';
+import * as xrConverges from './xr-converges.js';
+import type { Rule, RuleContext, RuleMeta } from './types.js';
 
-export const RULES: readonly Rule[] = [
+/**
+ * Every rule module, in the order drift reports them. Each exports `meta` (what it is) and one
+ * `check`, as an ESLint rule module exports `meta` and `create`.
+ */
+const MODULES = [
   readinessCoverage,
   noEarlyReady,
   xrConverges,
@@ -30,7 +34,12 @@ export const RULES: readonly Rule[] = [
   noEmptySecretRef,
   deterministicOutput,
   keyNaming,
-];
+] as const;
+
+export const RULES: readonly Rule[] = MODULES.map(({ meta, check }) => ({ ...meta, check }));
+
+/** What each rule says about itself, in RULES order: what `drift rules`, the README and the contract are written from. */
+export const RULE_METAS: readonly RuleMeta[] = MODULES.map(({ meta }) => meta);
 
 /** Every rule over one cell; each violation becomes a contract finding. */
 export function checkRules(context: RuleContext): Finding[] {
@@ -39,7 +48,7 @@ export function checkRules(context: RuleContext): Finding[] {
     rule.check(context).map((violation) => ({
       id: `rule:${rule.id}:${provider}/${scenario}:${violation.subject}`,
       type: 'rule' as const,
-      class: 'contract' as const,
+      class: rule.class,
       provider,
       scenario,
       subject: violation.subject,

@@ -1,0 +1,55 @@
+import path from 'node:path';
+import type { Command } from 'commander';
+import { DriftError } from '../errors.js';
+import { ConventionStore } from '../goldens/conventions.js';
+import { refuseUnderCI } from '../goldens/store.js';
+import { lockableCandidate } from '../pipeline/conventions.js';
+import { fullProject } from './context.js';
+import { writeContract } from './contract.js';
+import { underLock } from './fileLock.js';
+
+export function registerLock(program: Command): void {
+  program
+    .command('lock <facet>')
+    .description('lock a candidate convention (a facet every provider agrees on, per the goldens) in goldens/conventions.yaml: from then on every provider is held to it')
+    .option('-s, --subject <subject>', 'the role or subject (node-pool, kubeconfig, status, ...); needed when the facet has several')
+    .requiredOption('-r, --reason <text>', 'why every provider must hold to it')
+    .action(async (facet: string, options: { subject?: string; reason: string }, command: Command) => {
+      const reason = options.reason.trim();
+      if (reason.length < 3) throw new DriftError('--reason must say why every provider must hold to the convention');
+      const project = await fullProject(command);
+      refuseUnderCI();
+      const candidate = lockableCandidate(project, facet, options.subject);
+      const store = ConventionStore.of(project);
+      const shown = path.relative(process.cwd(), store.file) || store.file;
+      await underLock(store.file, shown, () => {
+        const text = store.read();
+        const existing = store.find(text, candidate.facet, candidate.subject);
+        if (existing) throw new DriftError(`${candidate.subject} ${candidate.facet} is already locked by entry ${existing.index + 1} of ${shown} (line ${existing.line}); drift unlock it first to lock it again. Nothing changed.`);
+        store.lock(text, { facet: candidate.facet, subject: candidate.subject, values: candidate.values, reason }, shown);
+      });
+      process.stdout.write(`locked ${candidate.subject} ${candidate.facet} (${candidate.words}) in ${shown}\n`);
+      for (const written of writeContract(project)) process.stdout.write(`written ${written}\n`);
+    });
+
+  program
+    .command('unlock <facet>')
+    .description('remove a locked convention from goldens/conventions.yaml')
+    .requiredOption('-s, --subject <subject>', 'the role or subject it was locked for')
+    .action(async (facet: string, options: { subject: string }, command: Command) => {
+      const project = await fullProject(command);
+      refuseUnderCI();
+      const store = ConventionStore.of(project);
+      const shown = path.relative(process.cwd(), store.file) || store.file;
+      const text = store.read();
+      if (text === undefined) throw new DriftError(`no convention is locked on ${facet} of ${options.subject}: ${shown} does not exist`);
+      await underLock(store.file, shown, () => {
+        const current = store.read()!;
+        const existing = store.find(current, facet, options.subject);
+        if (!existing) throw new DriftError(`no convention is locked on ${facet} of ${options.subject} in ${shown}. Nothing changed.`);
+        store.unlock(current, existing.index, shown);
+      });
+      process.stdout.write(`unlocked ${options.subject} ${facet} in ${shown}\n`);
+      for (const written of writeContract(project)) process.stdout.write(`written ${written}\n`);
+    });
+}

@@ -1,0 +1,13 @@
+import { contractJson } from './json.js';
+import { contractMarkdown } from './markdown.js';
+import { CONTRACT_FILES, type ContractInput } from './model.js';
+import { skillMarkdown } from './skill.js';
+
+/** Every file `drift contract` writes, relative to the contract folder, in a fixed order. */
+export function contractFiles(input: ContractInput): Array<{ file: string; text: string }> {
+  return [
+    { file: CONTRACT_FILES.markdown, text: contractMarkdown(input) },
+    { file: CONTRACT_FILES.skill, text: skillMarkdown(input) },
+    { file: CONTRACT_FILES.json, text: contractJson(input) },
+  ];
+}

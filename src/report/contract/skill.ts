@@ -1,0 +1,37 @@
+import { CONTRACT_FILES, linkFrom, SKILL_NAME, type ContractInput } from './model.js';
+import { generatedNotice } from './notice.js';
+
+/** The skill's front matter description: what it does and when an agent should load it (at most 1,024 characters). */
+export const SKILL_DESCRIPTION =
+  'Add a new cloud provider (a Crossplane composition function) to a drift project, or bring one back in line: write its drift adapter, implement the function against the generated contract, and check it with drift diff -p until it matches the rules and the other providers. Use when asked to add, port or fix a provider that drift compares.';
+
+/**
+ * SKILL.md in the Agent Skills format: short, pointing at CONTRACT.md for the substance, so the two
+ * never say different things.
+ */
+export function skillMarkdown(input: ContractInput): string {
+  const link = (target: string) => linkFrom(input, CONTRACT_FILES.skill, target);
+  const contract = link(`${input.paths.contractDir}/${CONTRACT_FILES.markdown}`);
+  const example = input.providers[0];
+  const out: string[] = [];
+  // JSON strings are valid YAML scalars: no quoting rules to get wrong.
+  out.push('---', `name: ${SKILL_NAME}`, `description: ${JSON.stringify(SKILL_DESCRIPTION)}`, '---', '', `<!-- ${generatedNotice(input)} -->`, '');
+  out.push('# Add a provider with drift', '');
+  out.push(`The contract is [CONTRACT.md](${contract}): the roles to expose, the ${input.rules.length} rules to satisfy and the accepted differences. Read it first.`, '');
+  out.push('## Workflow', '');
+  out.push(
+    `1. **Adapter.** Run \`drift new-provider NAME --xrd path/to/definition.yaml\`: it drafts \`providers/NAME/provider.yaml\` from the XRD (apiVersion, kind, the required fields, the pools and credentials mapped) and prints what is left to fill in: how to start the function, this cloud's machine per GPU, the credentials object, the facts the simulated cloud sets. ${example ? `[${example.name}'s adapter](${link(example.files.adapter)})` : 'An existing `provider.yaml`'} shows a finished one.`,
+    '2. **Expect.** Run `drift expect -p NAME`: what the other providers\' conventions and the locked conventions require of NAME in each scenario, as YAML. Once the adapter exists, each line reads met, not met or accepted.',
+    '3. **Implement.** Write the function so that every rule in CONTRACT.md holds and every expectation is met, the way CONTRACT.md says the code is written (the module layout, composers and idioms of the worked examples), formatted with ruff.',
+    '4. **Check.** Run `drift diff -p NAME`: the other providers take part through their goldens, so it shows the rules NAME breaks (`contract`) and where NAME differs from what every other provider does (`behavioral`). `drift render -p NAME -s SCENARIO` prints a step to look at. Repeat until it is clean.',
+    '5. **Goldens.** When it is clean, `drift update -p NAME` writes its goldens; commit them with the function.',
+    '',
+  );
+  out.push('## When `drift accept` is legitimate', '');
+  out.push(
+    `- **Yes:** a difference the cloud itself forces (it has no such resource, hands off credentials another way). Accept it by id with a reason that names that fact; the reason is published in the contract. Existing entries in ${input.paths.accepted} show the tone.`,
+    "- **No:** a `contract` finding you have not fixed, a difference you do not understand, or one that other providers' code shows can be avoided. Fix the function instead; an accepted entry that no longer matches anything is reported as stale.",
+    '',
+  );
+  return `${out.join('\n').trimEnd()}\n`;
+}

@@ -1,0 +1,69 @@
+/** drift new-provider through the built CLI: an adapter drafted from an XRD, what is left printed, and nothing written on any refusal. */
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { runDrift } from '../helpers/drift.js';
+import { copyProject, hashGoldens, replaceExactly, type ProjectCopy } from '../helpers/project.js';
+
+describe('drift new-provider', () => {
+  let project: ProjectCopy;
+  const adapter = (name: string) => path.join(project.dir, 'providers', name, 'provider.yaml');
+  const providers = () => readdirSync(path.join(project.dir, 'providers')).sort();
+  beforeAll(() => {
+    project = copyProject({ prefix: 'drift-new-provider-' });
+    // An XRD for a cloud drift has not seen: GKE's schema under another kind.
+    const gke = readFileSync(path.join(project.dir, 'providers/gke/apis/definition.yaml'), 'utf8');
+    mkdirSync(path.join(project.dir, 'apis'));
+    writeFileSync(path.join(project.dir, 'apis/acme.yaml'), replaceExactly(replaceExactly(gke, 'kind: GKECluster', 'kind: AcmeCluster'), 'gkeclusters', 'acmeclusters', 2));
+  });
+  afterAll(() => project.remove());
+
+  it('drafts the adapter: apiVersion and kind, required fields with example values, pools and credentials mapped; and says what is left', async () => {
+    const run = await runDrift(['new-provider', 'acme', '--xrd', 'apis/acme.yaml'], project.dir);
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(run.stdout).toContain('drafted providers/acme/provider.yaml for AcmeCluster (infrastructure.modelplane.ai/v1alpha1)');
+    for (const left of ['function.command', 'xr.spec.region', 'xr.gpus: for each GPU the scenarios ask for (H100, L4)', 'world.credentials', 'world.observe']) expect(run.stdout).toContain(left);
+    const draft = parse(readFileSync(adapter('acme'), 'utf8')) as { name: string; xrd: string; xr: { apiVersion: string; kind: string; spec: Record<string, unknown>; gpus: Record<string, unknown> } };
+    expect(draft.name).toBe('acme');
+    expect(draft.xrd).toBe('../../apis/acme.yaml');
+    expect(draft.xr).toMatchObject({ apiVersion: 'infrastructure.modelplane.ai/v1alpha1', kind: 'AcmeCluster' });
+    expect(draft.xr.spec.region).toBe('TODO');
+    expect(draft.xr.spec.credentials).toEqual({ kind: '${credentials.?kind.orValue(null)}', name: '${credentials.?name.orValue(null)}' });
+    for (const intent of ['p.name', 'p.nodeCount', 'p.?maxNodeCount.orValue(null)', 'gpus[p.gpu].machineType', 'p.?gpuCount.orValue(1)']) expect(draft.xr.spec.nodePools).toContain(intent);
+    expect(Object.keys(draft.xr.gpus).sort()).toEqual(['H100', 'L4']);
+    // The draft is an adapter drift reads: the project loads with it, the XR template and all.
+    const list = await runDrift(['list'], project.dir);
+    expect(list.exitCode, list.stderr).toBe(0);
+    expect(list.stdout).toMatch(/acme\s+AcmeCluster\s+providers\/acme\/provider\.yaml/);
+  });
+
+  it('never overwrites an adapter, and refuses an XRD it cannot read with its file:line; nothing is written', async () => {
+    const before = readFileSync(adapter('acme'), 'utf8');
+    const goldens = hashGoldens(project.dir);
+    const again = await runDrift(['new-provider', 'acme', '--xrd', 'apis/acme.yaml'], project.dir);
+    expect(again.exitCode).toBe(2);
+    expect(again.stderr).toContain('acme');
+    expect(readFileSync(adapter('acme'), 'utf8')).toBe(before);
+
+    const listed = providers();
+
+    writeFileSync(path.join(project.dir, 'apis/broken.yaml'), 'apiVersion: apiextensions.crossplane.io/v2\nkind: CompositeResourceDefinition\nspec:\n  group: example.org\n  names: {kind: Broken}\n  versions:\n    - name: v1\n      schema: {}\n');
+    const broken = await runDrift(['new-provider', 'broken', '--xrd', 'apis/broken.yaml'], project.dir);
+    expect(broken.exitCode).toBe(2);
+    expect(broken.stderr).toMatch(/apis\/broken\.yaml:8:\d+: version v1 has no openAPIV3Schema/);
+    writeFileSync(path.join(project.dir, 'apis/garbled.yaml'), 'kind: [\n');
+    const garbled = await runDrift(['new-provider', 'garbled', '--xrd', 'apis/garbled.yaml'], project.dir);
+    expect(garbled.exitCode).toBe(2);
+    expect(garbled.stderr).toMatch(/apis\/garbled\.yaml:\d+:\d+: not valid YAML/);
+    const missing = await runDrift(['new-provider', 'missing', '--xrd', 'apis/none.yaml'], project.dir);
+    expect(missing.exitCode).toBe(2);
+    expect(missing.stderr).toContain('apis/none.yaml:1:1: cannot read the XRD');
+    const badName = await runDrift(['new-provider', 'Bad_Name', '--xrd', 'apis/acme.yaml'], project.dir);
+    expect(badName.exitCode).toBe(2);
+
+    expect(providers()).toEqual(listed);
+    expect(existsSync(path.join(project.dir, 'providers/broken'))).toBe(false);
+    expect(hashGoldens(project.dir)).toEqual(goldens);
+  });
+});
