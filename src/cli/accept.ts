@@ -40,7 +40,7 @@ export function registerAccept(program: Command): void {
         import('../config/acceptedText.js'),
         import('../goldens/accepted.js'),
         import('../goldens/store.js'),
-        import('./contract.js'),
+        import('./contractWrite.js'),
       ]);
       refuseUnderCI();
       const file = acceptedPath(project);

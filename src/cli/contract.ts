@@ -1,21 +1,5 @@
-import path from 'node:path';
 import type { Command } from 'commander';
-import type { Project } from '../config/types.js';
-import { loadAccepted } from '../goldens/accepted.js';
-import { ContractStore } from '../goldens/contractStore.js';
-import { refuseUnderCI } from '../goldens/store.js';
-import { generatedContract } from '../pipeline/contract.js';
 import { fullProject } from './context.js';
-
-const shownIn = (store: ContractStore) => (file: string) => path.relative(process.cwd(), path.join(store.dir, file)) || '.';
-
-/** Writes the project's generated contract (never under CI); returns the files it changed, as the user sees them. */
-export function writeContract(project: Project): string[] {
-  const store = ContractStore.of(project);
-  const files = generatedContract(project, loadAccepted(project));
-  if (store.stale(files).length) refuseUnderCI();
-  return store.write(files).map(shownIn(store));
-}
 
 export function registerContract(program: Command): void {
   program
@@ -24,6 +8,13 @@ export function registerContract(program: Command): void {
     .option('--check', 'write nothing; exit 1 when a committed file differs from what drift would write')
     .action(async (options: { check?: boolean }, command: Command) => {
       const project = await fullProject(command);
+      // Loaded when the command runs: `drift --version` and every other command need none of it.
+      const [{ loadAccepted }, { ContractStore }, { generatedContract }, { shownIn, writeContract }] = await Promise.all([
+        import('../goldens/accepted.js'),
+        import('../goldens/contractStore.js'),
+        import('../pipeline/contract.js'),
+        import('./contractWrite.js'),
+      ]);
       const store = ContractStore.of(project);
       const shown = shownIn(store);
       if (options.check) {

@@ -1,12 +1,19 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import { DriftError } from '../errors.js';
-import { ConventionStore } from '../goldens/conventions.js';
-import { refuseUnderCI } from '../goldens/store.js';
-import { lockableCandidate } from '../pipeline/conventions.js';
 import { fullProject } from './context.js';
-import { writeContract } from './contract.js';
-import { underLock } from './fileLock.js';
+
+/** Loaded when a command runs: `drift --version` and every other command need none of it. */
+const editing = async () => {
+  const [{ ConventionStore }, { refuseUnderCI }, { lockableCandidate }, { writeContract }, { underLock }] = await Promise.all([
+    import('../goldens/conventions.js'),
+    import('../goldens/store.js'),
+    import('../pipeline/conventions.js'),
+    import('./contractWrite.js'),
+    import('./fileLock.js'),
+  ]);
+  return { ConventionStore, refuseUnderCI, lockableCandidate, writeContract, underLock };
+};
 
 export function registerLock(program: Command): void {
   program
@@ -18,6 +25,7 @@ export function registerLock(program: Command): void {
       const reason = options.reason.trim();
       if (reason.length < 3) throw new DriftError('--reason must say why every provider must hold to the convention');
       const project = await fullProject(command);
+      const { ConventionStore, refuseUnderCI, lockableCandidate, writeContract, underLock } = await editing();
       refuseUnderCI();
       const candidate = lockableCandidate(project, facet, options.subject);
       const store = ConventionStore.of(project);
@@ -38,6 +46,7 @@ export function registerLock(program: Command): void {
     .requiredOption('-s, --subject <subject>', 'the role or subject it was locked for')
     .action(async (facet: string, options: { subject: string }, command: Command) => {
       const project = await fullProject(command);
+      const { ConventionStore, refuseUnderCI, writeContract, underLock } = await editing();
       refuseUnderCI();
       const store = ConventionStore.of(project);
       const shown = path.relative(process.cwd(), store.file) || store.file;

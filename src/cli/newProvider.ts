@@ -1,9 +1,7 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { draftAdapter } from '../config/adapterDraft.js';
 import type { Project } from '../config/types.js';
-import { readXrdDefinition } from '../config/xrd.js';
 import { DriftError } from '../errors.js';
 import { fullProject } from './context.js';
 
@@ -24,6 +22,7 @@ export function registerNewProvider(program: Command): void {
     .action(async (name: string, options: { xrd: string }, command: Command) => {
       if (!NAME.test(name)) throw new DriftError(`"${name}" is not a provider name: lowercase letters, digits and hyphens, starting and ending with a letter or digit. Nothing written.`);
       const project = await fullProject(command);
+      const [{ draftAdapter }, { readXrdDefinition }] = await Promise.all([import('../config/adapterDraft.js'), import('../config/xrd.js')]);
       if (project.adapters.some((adapter) => adapter.name === name)) throw new DriftError(`the project already has a provider named ${name}. Nothing written.`);
       const target = adapterPath(project, name);
       const shown = path.relative(process.cwd(), target) || target;

@@ -1,0 +1,18 @@
+/** Writing the generated contract: what `drift contract`, `accept`, `lock` and `unlock` share. */
+import path from 'node:path';
+import type { Project } from '../config/types.js';
+import { loadAccepted } from '../goldens/accepted.js';
+import { ContractStore } from '../goldens/contractStore.js';
+import { refuseUnderCI } from '../goldens/store.js';
+import { generatedContract } from '../pipeline/contract.js';
+
+export const shownIn = (store: ContractStore) => (file: string) => path.relative(process.cwd(), path.join(store.dir, file)) || '.';
+
+/** Writes the project's generated contract (never under CI); returns the files it changed, as the user sees them. */
+export function writeContract(project: Project): string[] {
+  const store = ContractStore.of(project);
+  const files = generatedContract(project, loadAccepted(project));
+  if (store.stale(files).length) refuseUnderCI();
+  return store.write(files).map(shownIn(store));
+}
+
