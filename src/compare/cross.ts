@@ -139,10 +139,9 @@ function shown(text: string): string {
 
 const label = (facet: Facet) => (facet.subject === facet.facet ? facet.subject : `${facet.subject} ${facet.facet}`);
 
-function divergence(scenario: string, facet: Facet, texts: Map<string, string>, verdict: Extract<Verdict, { kind: 'convention' }>, provider: string, established: boolean): Finding {
+/** What a divergence of `provider` on `facet` says whatever the verdict: its id, facet and everyone's values. */
+function blamed(scenario: string, facet: Facet, provider: string, message: string, hint: (id: string) => string): Finding {
   const id = `div:${scenario}:${facet.subject}:${facet.facet}:${provider}`;
-  const { convention } = verdict;
-  const whose = `${convention.providers.length} of ${verdict.compared}${established ? ' established' : ''} providers (${convention.providers.join(', ')})`;
   return {
     id,
     type: 'divergence',
@@ -151,30 +150,37 @@ function divergence(scenario: string, facet: Facet, texts: Map<string, string>, 
     scenario,
     subject: facet.subject,
     facet: facet.facet,
-    message: `${label(facet)} differs from the convention of ${whose}`,
+    message,
     values: Object.fromEntries([...facet.values].sort(([a], [b]) => (a < b ? -1 : 1))),
-    consensus: convention.value,
-    hint: `the convention is ${shown(convention.text)}; ${provider} has ${shown(texts.get(provider)!)}. Make ${provider} follow it, or accept it with a reason: drift accept '${id}' --reason "..."`,
+    hint: hint(id),
   };
 }
 
-/** A provider judged with `-p` that follows none of the established providers' ways (see consensus.ts). */
-function novelty(scenario: string, facet: Facet, texts: Map<string, string>, verdict: Extract<Verdict, { kind: 'novel' }>, provider: string): Finding {
-  const id = `div:${scenario}:${facet.subject}:${facet.facet}:${provider}`;
-  const ways = verdict.ways.map((way) => `${way.providers.join(', ')}: ${shown(way.text)}`).join('; ');
-  return {
-    id,
-    type: 'divergence',
-    class: facet.class,
-    provider,
+function divergence(scenario: string, facet: Facet, texts: Map<string, string>, verdict: Extract<Verdict, { kind: 'convention' }>, provider: string, established: boolean): Finding {
+  const { convention } = verdict;
+  const whose = `${convention.providers.length} of ${verdict.compared}${established ? ' established' : ''} providers (${convention.providers.join(', ')})`;
+  const { hint, ...finding } = blamed(
     scenario,
-    subject: facet.subject,
-    facet: facet.facet,
-    message: `${label(facet)} follows none of the ${verdict.ways.length} ways of the ${verdict.compared} established providers`,
-    values: Object.fromEntries([...facet.values].sort(([a], [b]) => (a < b ? -1 : 1))),
-    ways: verdict.ways.map((way) => ({ value: way.value, providers: way.providers })),
-    hint: `the established providers do ${ways}; ${provider} has ${shown(texts.get(provider)!)}. Make ${provider} follow one of them, or accept it with a reason: drift accept '${id}' --reason "..."`,
-  };
+    facet,
+    provider,
+    `${label(facet)} differs from the convention of ${whose}`,
+    (id) => `the convention is ${shown(convention.text)}; ${provider} has ${shown(texts.get(provider)!)}. Make ${provider} follow it, or accept it with a reason: drift accept '${id}' --reason "..."`,
+  );
+  // The convention's value sits before the hint, where reports have always shown it.
+  return { ...finding, consensus: convention.value, hint };
+}
+
+/** A newcomer judged with `-p` that follows none of the established providers' ways (see consensus.ts). */
+function novelty(scenario: string, facet: Facet, texts: Map<string, string>, verdict: Extract<Verdict, { kind: 'novel' }>, provider: string): Finding {
+  const ways = verdict.ways.map((way) => `${way.providers.join(', ')}: ${shown(way.text)}`).join('; ');
+  const { hint, ...finding } = blamed(
+    scenario,
+    facet,
+    provider,
+    `${label(facet)} follows none of the ${verdict.ways.length} ways of the ${verdict.compared} established providers`,
+    (id) => `the established providers do ${ways}; ${provider} has ${shown(texts.get(provider)!)}. Make ${provider} follow one of them, or accept it with a reason: drift accept '${id}' --reason "..."`,
+  );
+  return { ...finding, ways: verdict.ways.map((way) => ({ value: way.value, providers: way.providers })), hint };
 }
 
 function split(scenario: string, facet: Facet, groups: ValueGroup[]): Finding {

@@ -190,7 +190,7 @@ let reports = 0;
  * judge comparison across providers, so the contract is kept current (test/cli/contract.test.ts judges
  * its staleness).
  */
-async function regenerateContract(dir: string): Promise<void> {
+export async function regenerateContract(dir: string): Promise<void> {
   const run = await runDrift(['contract'], dir);
   if (run.exitCode !== 0) throw new Error(`drift contract exited ${run.exitCode}:\n${run.stdout}${run.stderr}`);
 }
