@@ -57,7 +57,10 @@ export function diffSkeletons(golden: Record<string, unknown>, rendered: Record<
   return changes;
 }
 
-function cellId(provider: string, scenario: string) {
+/** The id of a cell's golden-missing finding: what tells a provider that has no golden yet. */
+export const missingGoldenId = (cell: string) => `golden-missing:${cell}`;
+
+export function cellId(provider: string, scenario: string) {
   return `${provider}/${scenario}`;
 }
 
@@ -83,7 +86,7 @@ export function compareGolden({ provider, scenario, golden, skeleton, parse }: G
     return [
       {
         ...base,
-        id: `golden-missing:${cell}`,
+        id: missingGoldenId(cell),
         class: 'behavioral',
         subject: 'golden',
         message: `no golden for ${cell}`,

@@ -3,7 +3,7 @@ import { toCanonicalOutline } from '../outline/canonical.js';
 import { OUTLINE_VERSION, type Outline } from '../outline/types.js';
 import { isObject } from '../util/objects.js';
 import type { Finding } from './findings.js';
-import { diffSkeletons } from './golden.js';
+import { diffSkeletons, missingGoldenId } from './golden.js';
 
 /** The name an outline golden goes by, beside the provider's skeletons: `goldens/<provider>/outline.yaml`. */
 export const OUTLINE_GOLDEN = 'outline';
@@ -27,7 +27,7 @@ export function compareOutlineGolden(provider: string, golden: string | undefine
   const cell = `${provider}/${OUTLINE_GOLDEN}`;
   const update = `if the change is intended, run \`drift update --provider ${provider}\` and commit goldens/${provider}/${OUTLINE_GOLDEN}.yaml`;
   if (golden === undefined) {
-    return [{ ...base, id: `golden-missing:${cell}`, message: `no outline golden for ${provider}`, hint: `review the outline, then run \`drift update --provider ${provider}\` and commit it` }];
+    return [{ ...base, id: missingGoldenId(cell), message: `no outline golden for ${provider}`, hint: `review the outline, then run \`drift update --provider ${provider}\` and commit it` }];
   }
   if (golden === toCanonicalOutline(outline)) return [];
   let parsed: unknown;

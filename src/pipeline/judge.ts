@@ -1,5 +1,6 @@
 import { applyAccepted, type AcceptedEntry } from '../compare/accepted.js';
 import { collectFacets, judgeFacets } from '../compare/cross.js';
+import { cellId, missingGoldenId } from '../compare/golden.js';
 import type { Finding } from '../compare/findings.js';
 import { candidateConventions, checkLocked, type CandidateConvention, type LockedConvention, type ScenarioFacets } from '../compare/locked.js';
 import type { Project } from '../config/types.js';
@@ -49,7 +50,7 @@ export interface SourcesInput {
 }
 
 /** A cell whose provider has no golden for its scenario yet: a new provider, judged only against the others. */
-const hasNoGolden = (cell: CellResult) => cell.findings.some((finding) => finding.id === `golden-missing:${cell.provider}/${cell.scenario}`);
+const hasNoGolden = (cell: CellResult) => cell.findings.some((finding) => finding.id === missingGoldenId(cellId(cell.provider, cell.scenario)));
 
 /**
  * The run's findings, from its cells' values: each cell's own findings in matrix order, then the
