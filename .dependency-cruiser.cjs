@@ -9,15 +9,16 @@
 const LAYERS = {
   base: '^src/(util/|errors\\.ts$)',
   config: '^src/config/',
-  // What the contract says a composed resource is: its role and its plane (cloud, in-cluster, neither).
-  contract: '^src/contract/',
+  // What a composed resource is in the contract: its role and its plane (cloud, in-cluster, neither).
+  roles: '^src/roles/',
   // The providers' source outline: pure but for its edges (read.ts, grammar.ts, formatter.ts).
   outline: '^src/outline/',
   world: '^src/world/',
   skeleton: '^src/skeleton/',
   compare: '^src/compare/',
   report: '^src/report/',
-  render: '^src/render/',
+  // Function processes, their watchdog and the gRPC client.
+  functions: '^src/functions/',
   goldens: '^src/goldens/',
   github: '^src/github/',
   // The checkout's history, for `drift diff --changed`: the only module that runs git.
@@ -29,19 +30,19 @@ const LAYERS = {
 /** Which layers each layer may import, besides itself. */
 const MAY_IMPORT = {
   base: [],
-  config: ['base'],
-  contract: ['base', 'config'],
+  config: ['base', 'roles'],
+  roles: ['base'],
   outline: ['base', 'config'],
-  world: ['base', 'config', 'contract'],
-  skeleton: ['base', 'config', 'contract', 'world'],
-  compare: ['base', 'config', 'contract', 'outline', 'world', 'skeleton'],
+  world: ['base', 'config', 'roles'],
+  skeleton: ['base', 'config', 'roles', 'world'],
+  compare: ['base', 'config', 'roles', 'outline', 'world', 'skeleton'],
   report: ['base', 'config', 'compare'],
-  render: ['base', 'config', 'world'],
+  functions: ['base', 'config', 'world'],
   goldens: ['base', 'config', 'skeleton', 'compare'],
   github: ['base', 'config', 'report'],
   git: ['base'],
-  pipeline: ['base', 'config', 'contract', 'outline', 'world', 'skeleton', 'compare', 'report', 'render', 'goldens', 'github', 'git'],
-  cli: ['base', 'config', 'contract', 'outline', 'world', 'skeleton', 'compare', 'report', 'render', 'goldens', 'github', 'git', 'pipeline'],
+  pipeline: ['base', 'config', 'roles', 'outline', 'world', 'skeleton', 'compare', 'report', 'functions', 'goldens', 'github', 'git'],
+  cli: ['base', 'config', 'roles', 'outline', 'world', 'skeleton', 'compare', 'report', 'functions', 'goldens', 'github', 'git', 'pipeline'],
 };
 
 // The edges: the only modules that spawn processes or touch the file system. Everything else takes
@@ -49,16 +50,16 @@ const MAY_IMPORT = {
 // it is where that effect belongs (a new store, a new process runner), never to silence the check.
 
 /** Start, probe and stop the provider functions (processes and their private socket folders). */
-const FUNCTION_PROCESSES = ['^src/render/process\\.ts$', '^src/render/reaper\\.ts$', '^src/render/watchdog\\.ts$'];
+const FUNCTION_PROCESSES = ['^src/functions/process\\.ts$', '^src/functions/reaper\\.ts$', '^src/functions/watchdog\\.ts$'];
 
 /** Read drift.config.yaml, adapters, scenarios and XRDs: config's only impure parts. */
 const CONFIG_READERS = ['^src/config/load\\.ts$', '^src/config/yamlFile\\.ts$', '^src/config/xrd\\.ts$'];
 
 /** The golden and accepted stores (goldens/<provider>/<scenario>.yaml, goldens/accepted.yaml). */
-const STORES = ['^src/goldens/store\\.ts$', '^src/goldens/accepted\\.ts$'];
+const STORES = ['^src/goldens/store\\.ts$', '^src/goldens/acceptedStore\\.ts$'];
 
 /** CLI input and output: reports written with --output, reports read by `drift comment`, accepted.yaml edits, a drafted adapter, --version. */
-const CLI_OUTPUT = ['^src/cli/diff\\.ts$', '^src/cli/comment\\.ts$', '^src/cli/accept\\.ts$', '^src/cli/newProvider\\.ts$', '^src/cli/main\\.ts$'];
+const CLI_OUTPUT = ['^src/cli/diffCommand\\.ts$', '^src/cli/commentCommand\\.ts$', '^src/cli/acceptCommand\\.ts$', '^src/cli/newProviderCommand\\.ts$', '^src/cli/main\\.ts$'];
 
 /** The source outline's edges: the provider's files, the grammar's wasm, the formatter (ruff). */
 const OUTLINE_READERS = ['^src/outline/read\\.ts$', '^src/outline/grammar\\.ts$', '^src/outline/formatter\\.ts$'];
@@ -72,7 +73,7 @@ const SPAWNERS = [...FUNCTION_PROCESSES, ...OUTLINE_SPAWNERS, ...GIT];
 const FILE_SYSTEM = [...FUNCTION_PROCESSES, ...CONFIG_READERS, ...STORES, ...CLI_OUTPUT, ...OUTLINE_READERS];
 
 /** The pure cores: data in, data out. */
-const PURE_CORES = ['contract', 'outline', 'world', 'skeleton', 'compare', 'report'].map((layer) => LAYERS[layer]);
+const PURE_CORES = ['roles', 'outline', 'world', 'skeleton', 'compare', 'report'].map((layer) => LAYERS[layer]);
 
 const either = (patterns) => `(${patterns.join('|')})`;
 
@@ -117,7 +118,7 @@ module.exports = {
     },
     {
       name: 'pure-cores-stay-pure',
-      comment: 'contract, outline (but for its edges), world, skeleton, compare and report take data and return data: no files, no processes',
+      comment: 'roles, outline (but for its edges), world, skeleton, compare and report take data and return data: no files, no processes',
       severity: 'error',
       from: { path: either(PURE_CORES), pathNot: either(OUTLINE_READERS) },
       to: { path: '^(node:)?(fs|fs/promises|child_process)$|^node_modules/(execa|fast-glob)/' },

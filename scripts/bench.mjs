@@ -17,8 +17,8 @@ import { credentials, makeGenericClientConstructor } from '@grpc/grpc-js';
 import { FunctionRunnerServiceService, RunFunctionRequest } from '@crossplane-org/function-sdk-typescript';
 import { stringify } from 'yaml';
 import { loadProject } from '../dist/config/load.js';
-import { diffProject } from '../dist/pipeline/diff.js';
-import { FunctionProcess } from '../dist/render/process.js';
+import { diffProject } from '../dist/pipeline/diffRun.js';
+import { FunctionProcess } from '../dist/functions/process.js';
 import { buildRequest } from '../dist/world/protocol.js';
 import { buildXR } from '../dist/world/xr.js';
 

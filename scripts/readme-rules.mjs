@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 
 const readmeFile = fileURLToPath(new URL('../README.md', import.meta.url));
 const { RULE_METAS } = await import('../dist/compare/rules/index.js');
-const { withRulesList, README_RULES_BEGIN, README_RULES_END } = await import('../dist/report/rules.js');
+const { withRulesList, README_RULES_BEGIN, README_RULES_END } = await import('../dist/report/rulesText.js');
 
 const before = readFileSync(readmeFile, 'utf8');
 const after = withRulesList(before, RULE_METAS);

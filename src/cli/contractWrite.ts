@@ -1,10 +1,10 @@
 /** Writing the generated contract: what `drift contract`, `accept`, `lock` and `unlock` share. */
 import path from 'node:path';
 import type { Project } from '../config/types.js';
-import { loadAccepted } from '../goldens/accepted.js';
+import { loadAccepted } from '../goldens/acceptedStore.js';
 import { ContractStore } from '../goldens/contractStore.js';
 import { refuseUnderCI } from '../goldens/store.js';
-import { generatedContract } from '../pipeline/contract.js';
+import { generatedContract } from '../pipeline/contractRun.js';
 
 export const shownIn = (store: ContractStore) => (file: string) => path.relative(process.cwd(), path.join(store.dir, file)) || '.';
 

@@ -2,17 +2,17 @@ import { readFileSync } from 'node:fs';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { packageFile } from '../config/paths.js';
 import { DriftError } from '../errors.js';
-import { registerAccept } from './accept.js';
-import { registerComment } from './comment.js';
-import { registerContract } from './contract.js';
-import { registerDiff } from './diff.js';
-import { registerExpect } from './expect.js';
-import { registerList } from './list.js';
-import { registerLock } from './lock.js';
-import { registerNewProvider } from './newProvider.js';
-import { registerRender } from './render.js';
-import { registerRules } from './rules.js';
-import { registerUpdate } from './update.js';
+import { registerAccept } from './acceptCommand.js';
+import { registerComment } from './commentCommand.js';
+import { registerContract } from './contractCommand.js';
+import { registerDiff } from './diffCommand.js';
+import { registerExpect } from './expectCommand.js';
+import { registerList } from './listCommand.js';
+import { registerLock } from './lockCommand.js';
+import { registerNewProvider } from './newProviderCommand.js';
+import { registerRender } from './renderCommand.js';
+import { registerRules } from './rulesCommand.js';
+import { registerUpdate } from './updateCommand.js';
 
 function parseConcurrency(value: string): number {
   if (!/^[1-9]\d*$/.test(value)) throw new InvalidArgumentError('a whole number from 1');

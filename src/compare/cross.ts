@@ -1,10 +1,10 @@
-import { CONTRACT_ROLES, keyPattern } from '../config/roles.js';
+import { CONTRACT_ROLES, keyPattern } from '../roles/catalog.js';
 import { presenceOf, rolesPresent, subjectRole } from '../skeleton/presence.js';
 import type { ResourceSkeleton, SecretEntry, Skeleton } from '../skeleton/types.js';
 import { kubeconfigWiring } from '../skeleton/wiring.js';
 import { stableStringify } from '../util/objects.js';
 import { judge, type ValueGroup, type Verdict } from './consensus.js';
-import { INTENT_FIELDS } from './coverage.js';
+import { INTENT_FIELDS } from './intentCoverage.js';
 import type { Finding, FindingClass } from './findings.js';
 
 /** One comparable fact of a provider's cell: a role's facet, or a cell-level facet. */

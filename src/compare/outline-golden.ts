@@ -1,5 +1,5 @@
 import { parse } from 'yaml';
-import { toCanonicalOutline } from '../outline/canonical.js';
+import { toCanonicalOutline } from '../outline/canonicalOutline.js';
 import { OUTLINE_VERSION, type Outline } from '../outline/types.js';
 import { isObject } from '../util/objects.js';
 import type { Finding } from './findings.js';

@@ -1,4 +1,4 @@
-import { CONTRACT_ROLES } from '../config/roles.js';
+import { CONTRACT_ROLES } from '../roles/catalog.js';
 import { composerOf } from '../outline/outline.js';
 import type { Outline, Places } from '../outline/types.js';
 import { stableStringify } from '../util/objects.js';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import fg from 'fast-glob';
 import { DriftError, InputError } from '../errors.js';
 import { packageFile } from './paths.js';
-import { CONTRACT_ROLES } from './roles.js';
+import { CONTRACT_ROLES } from '../roles/catalog.js';
 import type { Adapter, DriftConfig, Perturbation, Project, Scenario, ScenarioPool } from './types.js';
 import { mapIntent } from './intent.js';
 import { loadXrd } from './xrd.js';

@@ -1,7 +1,7 @@
 /**
  * Edge module: the only place drift runs git. `drift diff --changed` asks it which files differ
  * between a base commit and the working tree; everything it decides from those paths is pure
- * (src/pipeline/changed.ts). git runs without a shell, with optional locks off, so asking changes
+ * (src/pipeline/changedRun.ts). git runs without a shell, with optional locks off, so asking changes
  * nothing in the checkout (not even the index's stat cache).
  */
 import path from 'node:path';

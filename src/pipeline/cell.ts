@@ -8,8 +8,8 @@ import { simulate, type Caller } from '../world/simulate.js';
 import type { Trace } from '../world/trace.js';
 import { checkDeterminism, type DeterminismVerdict } from './determinism.js';
 import { renderError } from './failure.js';
-import { analyzeCoverage, type CoverageVerdict } from './coverage.js';
-import type { DerivedFinder } from './derived.js';
+import { analyzeCoverage, type CoverageVerdict } from './coverageProbes.js';
+import type { DerivedFinder } from './twinRender.js';
 import { analyzeGates, type GateVerdict } from './gates.js';
 
 /**

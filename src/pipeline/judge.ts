@@ -1,4 +1,4 @@
-import { applyAccepted, type AcceptedEntry } from '../compare/accepted.js';
+import { applyAccepted, type AcceptedEntry } from '../compare/acceptance.js';
 import { collectFacets, judgeFacets } from '../compare/cross.js';
 import { cellId, missingGoldenId } from '../compare/golden.js';
 import type { Finding } from '../compare/findings.js';
@@ -6,13 +6,13 @@ import { candidateConventions, checkLocked, type CandidateConvention, type Locke
 import type { Project } from '../config/types.js';
 import path from 'node:path';
 import { parse } from 'yaml';
-import { judgeSources, type OutlinedProvider } from '../compare/sources.js';
+import { judgeSources, type OutlinedProvider } from '../compare/sourceStyle.js';
 import type { Adapter } from '../config/types.js';
 import { OUTLINE_VERSION, type Outline } from '../outline/types.js';
 import type { Skeleton } from '../skeleton/types.js';
 import { isObject } from '../util/objects.js';
 import type { CellResult } from './cell.js';
-import type { OutlinedSource } from './sources.js';
+import type { OutlinedSource } from './sourcesRun.js';
 
 export interface JudgeInput {
   project: Project;

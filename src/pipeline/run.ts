@@ -1,13 +1,13 @@
 import pLimit from 'p-limit';
 import type { Adapter, Project } from '../config/types.js';
-import type { Send } from '../render/client.js';
-import { memoize } from '../render/memo.js';
-import { FunctionProcess } from '../render/process.js';
+import type { Send } from '../functions/client.js';
+import { memoize } from '../functions/memo.js';
+import { FunctionProcess } from '../functions/process.js';
 import { compareText } from '../util/objects.js';
 import { buildRequest } from '../world/protocol.js';
 import { buildXR } from '../world/xr.js';
 import { runCell, unstartedCell, type CellJudge, type CellResult, type ProviderSession } from './cell.js';
-import { derivedFinder } from './derived.js';
+import { derivedFinder } from './twinRender.js';
 import type { OnEvent } from './events.js';
 
 export interface RunOptions {

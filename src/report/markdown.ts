@@ -7,8 +7,8 @@
 import type { Finding, FindingClass } from '../compare/findings.js';
 import { sortKeys } from '../util/objects.js';
 import { placeOf, type CellState, type Report } from './model.js';
-import { describeScenarios, groupAccepted, type AcceptedGroup } from './accepted.js';
-import { describeChanged } from './changed.js';
+import { describeScenarios, groupAccepted, type AcceptedGroup } from './acceptedGroups.js';
+import { describeChanged } from './changedText.js';
 
 /** GitHub rejects an issue comment longer than this many characters. */
 export const GITHUB_COMMENT_LIMIT = 65_536;

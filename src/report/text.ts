@@ -1,7 +1,7 @@
 import { styleText } from 'node:util';
 import type { Finding } from '../compare/findings.js';
-import { describeScenarios, groupAccepted } from './accepted.js';
-import { describeChanged } from './changed.js';
+import { describeScenarios, groupAccepted } from './acceptedGroups.js';
+import { describeChanged } from './changedText.js';
 import { placeOf, type CellState, type Report } from './model.js';
 
 type Style = Parameters<typeof styleText>[0];

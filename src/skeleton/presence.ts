@@ -1,4 +1,4 @@
-import { CONTRACT_ROLES } from '../config/roles.js';
+import { CONTRACT_ROLES } from '../roles/catalog.js';
 import type { Skeleton } from './types.js';
 
 /**

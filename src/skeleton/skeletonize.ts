@@ -2,8 +2,8 @@ import type { Adapter } from '../config/types.js';
 import type { EventRecord, StepRecord, Trace } from '../world/trace.js';
 import { isObject, stableStringify, type JsonObject } from '../util/objects.js';
 import { labelKeys, managementPolicies, manifestOf, metadataOf, providerConfigRef, readinessPolicy, readsSecrets, writesSecret } from './facets.js';
-import { DEFAULT_CREDENTIALS, type Plane } from '../contract/plane.js';
-import { resolveRoles } from '../contract/roles.js';
+import { DEFAULT_CREDENTIALS, type Plane } from '../roles/plane.js';
+import { resolveRoles } from '../roles/resolve.js';
 import { makeTemplater, templateStrings } from './template.js';
 import {
   SKELETON_VERSION,
@@ -23,7 +23,7 @@ export interface SkeletonInput {
   gates?: Record<string, string[]>;
   /** Intent coverage by key (the intent fields that reach it), when the probes ran. */
   coverage?: Record<string, string[]>;
-  /** Tokens the function derives from the XR's identity (src/skeleton/derived.ts), templated to `{hash}`. */
+  /** Tokens the function derives from the XR's identity (src/skeleton/derivedTokens.ts), templated to `{hash}`. */
   derived?: readonly string[];
 }
 

@@ -5,7 +5,7 @@ export interface TemplateValues {
   namespace: string;
   /** Adapter `values`: name → cloud-specific string. */
   values: Record<string, string>;
-  /** Tokens the function derived from the XR's identity (src/skeleton/derived.ts), each templated to `{hash}`. */
+  /** Tokens the function derived from the XR's identity (src/skeleton/derivedTokens.ts), each templated to `{hash}`. */
   derived?: readonly string[];
 }
 

@@ -1,4 +1,4 @@
-import type { Plane } from '../contract/plane.js';
+import type { Plane } from '../roles/plane.js';
 
 /**
  * The skeleton format version, written in every golden's header. Bump it when the format changes.
@@ -10,7 +10,7 @@ import type { Plane } from '../contract/plane.js';
 export const SKELETON_VERSION = 3;
 
 export interface ResourceSkeleton {
-  /** The contract role it plays (inferred; see contract/roles.ts), or its own key when cloud-only. */
+  /** The contract role it plays (inferred; see roles/resolve.ts), or its own key when cloud-only. */
   role: string;
   /** Where it lives, by its wiring: cloud, in-cluster (through a composed ProviderConfig) or neither. */
   plane: Plane;

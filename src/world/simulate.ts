@@ -1,7 +1,7 @@
 import type { RunFunctionRequest, RunFunctionResponse } from '@crossplane-org/function-sdk-typescript';
 import type { Adapter, K8sObject, Perturbation, Scenario } from '../config/types.js';
-import { DEFAULT_CREDENTIALS, referencesCredentials, type Credentials } from '../contract/plane.js';
-import { resolveRoles, type RoleResolution } from '../contract/roles.js';
+import { DEFAULT_CREDENTIALS, referencesCredentials, type Credentials } from '../roles/plane.js';
+import { resolveRoles, type RoleResolution } from '../roles/resolve.js';
 import { isObject, splitPath, withoutPath, type JsonObject } from '../util/objects.js';
 import { buildRequest, readResponse, type Answer } from './protocol.js';
 import { condition, connectionSecret, materialize, stall } from './materialize.js';

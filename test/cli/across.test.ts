@@ -273,7 +273,7 @@ describe('the network desired only while the required ProviderConfig is present'
     expect(ids(report.accepted)).toContain('div:credentials-lost:then[0] remove-credentials:outcome-events:eks');
   }, SLOW);
 
-  // BUG (src/cli/accept.ts): FINDING_ID is /^(div|rule):\S+$/, but outcome divergence ids carry a
+  // BUG (src/cli/acceptCommand.ts): FINDING_ID is /^(div|rule):\S+$/, but outcome divergence ids carry a
   // space ("then[0] remove-credentials"), so the id drift diff prints cannot be accepted by id.
   it('drift accept takes the outcome divergence id drift diff printed', async () => {
     const id = `div:credentials-lost:then[0] remove-credentials:outcome:${FOURTH}`;

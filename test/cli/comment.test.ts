@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { provenance } from '../../src/cli/comment.js';
+import { provenance } from '../../src/cli/commentCommand.js';
 import type { Finding } from '../../src/compare/findings.js';
 import { renderJson } from '../../src/report/json.js';
 import { GITHUB_COMMENT_LIMIT, renderMarkdown } from '../../src/report/markdown.js';

@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { loadProject, selectProject } from '../../src/config/load.js';
 import type { Project } from '../../src/config/types.js';
 import { runProject, type ProviderRun } from '../../src/pipeline/run.js';
-import { FunctionProcess } from '../../src/render/process.js';
+import { FunctionProcess } from '../../src/functions/process.js';
 import { buildRequest } from '../../src/world/protocol.js';
 import { simulate } from '../../src/world/simulate.js';
 import { buildXR } from '../../src/world/xr.js';

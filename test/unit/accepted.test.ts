@@ -1,6 +1,6 @@
 /** goldens/accepted.yaml entries against findings: each field an entry names narrows what it accepts. */
 import { describe, expect, it } from 'vitest';
-import { applyAccepted, matches, type AcceptedEntry } from '../../src/compare/accepted.js';
+import { applyAccepted, matches, type AcceptedEntry } from '../../src/compare/acceptance.js';
 import type { Finding } from '../../src/compare/findings.js';
 
 function divergence(scenario: string, provider = 'eks', subject = 'node-pool.key'): Finding {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadAdapter, loadConfig, loadProject, loadScenario } from '../../src/config/load.js';
-import { keyPattern, overrideRole } from '../../src/config/roles.js';
+import { keyPattern, overrideRole } from '../../src/roles/catalog.js';
 import type { Adapter, FactRule, Scenario } from '../../src/config/types.js';
 import { DriftError, InputError } from '../../src/errors.js';
 import { COMPOSITION_RESOURCE_NAME, composedName, FIXED_TIME, materialize } from '../../src/world/materialize.js';

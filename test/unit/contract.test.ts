@@ -2,10 +2,10 @@
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { RULE_METAS } from '../../src/compare/rules/index.js';
-import { CONTRACT_ROLES } from '../../src/config/roles.js';
-import { describeRoles } from '../../src/contract/roles.js';
+import { CONTRACT_ROLES } from '../../src/roles/catalog.js';
+import { describeRoles } from '../../src/roles/resolve.js';
 import { contractFiles } from '../../src/report/contract/files.js';
-import { CONTRACT_FILES, SKILL_NAME, type ContractInput } from '../../src/report/contract/model.js';
+import { CONTRACT_FILES, SKILL_NAME, type ContractInput } from '../../src/report/contract/contractModel.js';
 
 const INPUT: ContractInput = {
   rules: RULE_METAS,

@@ -1,6 +1,6 @@
 /** Intent coverage: probes, the difference they make, and the facet across providers. */
 import { describe, expect, it } from 'vitest';
-import { coverageFrom, probesFor, type IntentField } from '../../src/compare/coverage.js';
+import { coverageFrom, probesFor, type IntentField } from '../../src/compare/intentCoverage.js';
 import { compareAcross } from '../../src/compare/cross.js';
 import type { JsonObject } from '../../src/util/objects.js';
 import type { StepRecord, Trace } from '../../src/world/trace.js';

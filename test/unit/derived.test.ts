@@ -1,7 +1,7 @@
 /** Derived name suffixes: found by comparing two answers under different XR names, never by their look. */
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { derivedTokens } from '../../src/skeleton/derived.js';
+import { derivedTokens } from '../../src/skeleton/derivedTokens.js';
 import { makeTemplater } from '../../src/skeleton/template.js';
 
 const NAMES = { base: 'demo', twin: 'drift-twin' };

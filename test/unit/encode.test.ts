@@ -1,7 +1,7 @@
 /** Request keys and wire bytes built from cached parts must mean exactly what the plain encoder means. */
 import { RunFunctionRequest } from '@crossplane-org/function-sdk-typescript';
 import { describe, expect, it } from 'vitest';
-import { encodeRequest, requestKey } from '../../src/render/encode.js';
+import { encodeRequest, requestKey } from '../../src/functions/encode.js';
 import { buildRequest } from '../../src/world/protocol.js';
 import type { K8sObject } from '../../src/config/types.js';
 import type { JsonObject } from '../../src/util/objects.js';

@@ -1,7 +1,7 @@
 /** What the others' conventions and the locked conventions require of one provider. */
 import { describe, expect, it } from 'vitest';
 import type { Facet } from '../../src/compare/cross.js';
-import { expectationsFor } from '../../src/compare/expect.js';
+import { expectationsFor } from '../../src/compare/expectations.js';
 
 const facet = (values: Record<string, unknown>, subject = 'node-pool', name = 'labels'): Facet => ({ subject, facet: name, class: 'behavioral', values: new Map(Object.entries(values)) });
 

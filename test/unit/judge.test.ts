@@ -1,6 +1,6 @@
 /** judgeRun: the run's findings from its cells' values — comparison across providers, stand-ins, accepted entries. */
 import { describe, expect, it } from 'vitest';
-import type { AcceptedEntry } from '../../src/compare/accepted.js';
+import type { AcceptedEntry } from '../../src/compare/acceptance.js';
 import type { Finding } from '../../src/compare/findings.js';
 import type { Project } from '../../src/config/types.js';
 import type { CellResult } from '../../src/pipeline/cell.js';

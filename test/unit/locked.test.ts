@@ -1,6 +1,6 @@
 /** Candidate and locked conventions on hand-built facets. */
 import { describe, expect, it } from 'vitest';
-import { applyAccepted } from '../../src/compare/accepted.js';
+import { applyAccepted } from '../../src/compare/acceptance.js';
 import type { Facet } from '../../src/compare/cross.js';
 import { candidateConventions, checkLocked, type LockedConvention, type ScenarioFacets } from '../../src/compare/locked.js';
 

@@ -4,7 +4,7 @@ import { parserFor } from '../../src/outline/grammar.js';
 import { buildOutline, composerOf, keyMatches } from '../../src/outline/outline.js';
 import { fileKind, moduleName, namingStyle } from '../../src/outline/python.js';
 import { readSources } from '../../src/outline/read.js';
-import { toCanonicalOutline } from '../../src/outline/canonical.js';
+import { toCanonicalOutline } from '../../src/outline/canonicalOutline.js';
 import { fixtureAdapter, fixtureOutline } from '../helpers/style.js';
 
 const outlineOf = async (files: Record<string, string>) =>

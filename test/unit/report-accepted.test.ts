@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Finding } from '../../src/compare/findings.js';
-import { describeScenarios, groupAccepted } from '../../src/report/accepted.js';
+import { describeScenarios, groupAccepted } from '../../src/report/acceptedGroups.js';
 
 const accepted = (provider: string, scenario: string, message: string, reason: string): Finding => ({
   id: `div:${scenario}:x:y:${provider}`,

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { Finding } from '../../src/compare/findings.js';
 import { renderJson } from '../../src/report/json.js';
 import { buildReport } from '../../src/report/model.js';
-import { renderReport } from '../../src/report/render.js';
+import { renderReport } from '../../src/report/formats.js';
 import { PROVIDERS, SCENARIOS, syntheticFindings } from '../helpers/reports.js';
 
 const schema = JSON.parse(readFileSync(fileURLToPath(new URL('../../schemas/report.schema.json', import.meta.url)), 'utf8')) as Record<string, unknown>;

@@ -4,10 +4,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { checkRules } from '../../src/compare/rules/index.js';
-import { keyPattern } from '../../src/config/roles.js';
-import { DEFAULT_CREDENTIALS, planesOf } from '../../src/contract/plane.js';
+import { keyPattern } from '../../src/roles/catalog.js';
+import { DEFAULT_CREDENTIALS, planesOf } from '../../src/roles/plane.js';
 import { presenceOf } from '../../src/skeleton/presence.js';
-import { resolveRoles, type RoleContext } from '../../src/contract/roles.js';
+import { resolveRoles, type RoleContext } from '../../src/roles/resolve.js';
 import { skeletonize } from '../../src/skeleton/skeletonize.js';
 import type { JsonObject } from '../../src/util/objects.js';
 import type { Trace } from '../../src/world/trace.js';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RULE_METAS, RULES } from '../../src/compare/rules/index.js';
 import type { RuleMeta } from '../../src/compare/rules/types.js';
-import { rulesMarkdownList, rulesText, withRulesList } from '../../src/report/rules.js';
+import { rulesMarkdownList, rulesText, withRulesList } from '../../src/report/rulesText.js';
 import { REPO } from '../helpers/project.js';
 
 const RULES_DIR = path.join(REPO, 'src/compare/rules');

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
-import { applyAccepted } from '../../src/compare/accepted.js';
+import { applyAccepted } from '../../src/compare/acceptance.js';
 import { compareAcross } from '../../src/compare/cross.js';
 import type { Finding } from '../../src/compare/findings.js';
 import { renderJson } from '../../src/report/json.js';

@@ -1,4 +1,4 @@
-import { DEFAULT_CREDENTIALS } from '../../contract/plane.js';
+import { DEFAULT_CREDENTIALS } from '../../roles/plane.js';
 import type { RuleContext, RuleMeta, Violation } from './types.js';
 
 /** What `drift rules`, the README and the contract say about this rule. */

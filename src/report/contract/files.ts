@@ -1,6 +1,6 @@
-import { contractJson } from './json.js';
-import { contractMarkdown } from './markdown.js';
-import { CONTRACT_FILES, type ContractInput } from './model.js';
+import { contractJson } from './contractJson.js';
+import { contractMarkdown } from './contractMarkdown.js';
+import { CONTRACT_FILES, type ContractInput } from './contractModel.js';
 import { skillMarkdown } from './skill.js';
 
 /** Every file `drift contract` writes, relative to the contract folder, in a fixed order. */

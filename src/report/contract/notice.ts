@@ -1,4 +1,4 @@
-import type { ContractInput } from './model.js';
+import type { ContractInput } from './contractModel.js';
 
 /** The first thing a reader of a generated file learns: where it comes from and how to change it. */
 export function generatedNotice(input: ContractInput): string {

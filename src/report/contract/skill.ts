@@ -1,4 +1,4 @@
-import { CONTRACT_FILES, linkFrom, SKILL_NAME, type ContractInput } from './model.js';
+import { CONTRACT_FILES, linkFrom, SKILL_NAME, type ContractInput } from './contractModel.js';
 import { generatedNotice } from './notice.js';
 
 /** The skill's front matter description: what it does and when an agent should load it (at most 1,024 characters). */

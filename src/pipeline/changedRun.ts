@@ -5,7 +5,7 @@
  * drift itself), or nothing drift reads. The classification is pure; git runs in src/git/.
  */
 import path from 'node:path';
-import { CONTRACT_FILES } from '../report/contract/model.js';
+import { CONTRACT_FILES } from '../report/contract/contractModel.js';
 import { minimatch } from 'minimatch';
 import { CONFIG_FILE, selectProject } from '../config/load.js';
 import { packageFile } from '../config/paths.js';

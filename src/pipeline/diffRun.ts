@@ -4,8 +4,8 @@ import type { CandidateConvention } from '../compare/locked.js';
 import { obsoleteFinding } from '../compare/golden.js';
 import { checkRules } from '../compare/rules/index.js';
 import type { Project } from '../config/types.js';
-import { acceptedPath, loadAccepted } from '../goldens/accepted.js';
-import { ConventionStore } from '../goldens/conventions.js';
+import { acceptedPath, loadAccepted } from '../goldens/acceptedStore.js';
+import { ConventionStore } from '../goldens/conventionStore.js';
 import type { GoldenEnvironment } from '../goldens/environment.js';
 import type { GoldenState } from '../goldens/state.js';
 import type { Skeleton } from '../skeleton/types.js';
@@ -13,10 +13,10 @@ import { isCI } from '../util/ci.js';
 import type { CellJudge } from './cell.js';
 import type { OnEvent } from './events.js';
 import { goldensOf, goldenStateFor, isFiltered, type Filters } from './goldens.js';
-import { staleContractFindings } from './contract.js';
+import { staleContractFindings } from './contractRun.js';
 import { judgeRun } from './judge.js';
 import { runProject, type RunResult } from './run.js';
-import { outlineSources, readProjectSources, type OutlinedSource } from './sources.js';
+import { outlineSources, readProjectSources, type OutlinedSource } from './sourcesRun.js';
 
 export interface DiffInput {
   /** The whole configuration; `project` is the selection the filters made of it. */

@@ -1,5 +1,5 @@
 import { generatedNotice } from './notice.js';
-import { acceptedSubject, CONTRACT_FILES, linkFrom, lockedWords, sortedAccepted, sortedLocked, type ContractInput } from './model.js';
+import { acceptedSubject, CONTRACT_FILES, linkFrom, lockedWords, sortedAccepted, sortedLocked, type ContractInput } from './contractModel.js';
 
 /** One line of markdown text: a value with a line break or pipe would break a list item or table cell. */
 const inline = (text: string) => text.replace(/\s*\n\s*/g, ' ').replace(/\|/g, '\\|');

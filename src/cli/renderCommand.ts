@@ -24,7 +24,7 @@ export function registerRender(program: Command): void {
     .addOption(new Option('--all-steps', 'print every step').conflicts('step'))
     .action(async (options: RenderOptions, command: Command) => {
       const project = await projectFor(command, [options.provider], [options.scenario]);
-      const [{ runProject }, { renderStep }] = await Promise.all([import('../pipeline/run.js'), import('../render/stream.js')]);
+      const [{ runProject }, { renderStep }] = await Promise.all([import('../pipeline/run.js'), import('../functions/stream.js')]);
       // Only the trace is printed: no replays, no ablations.
       const { providers, cells } = await runProject(project, { determinism: false, gating: false });
       const startError = providers.find((provider) => provider.error)?.error;

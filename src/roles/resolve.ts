@@ -1,5 +1,4 @@
-import { CONTRACT_ROLES, overrideRole } from '../config/roles.js';
-import type { Adapter } from '../config/types.js';
+import { CONTRACT_ROLES, overrideRole, type RoleOverrides } from './catalog.js';
 import { escapeRegExp, isObject, type JsonObject } from '../util/objects.js';
 import { apiGroup, appliedThrough, composedProviderConfigs, isKubernetesProviderGroup, isProviderConfig, planeOf, secretsRead, type Credentials, type Plane } from './plane.js';
 
@@ -53,7 +52,7 @@ const KIND_ROLES: Readonly<Record<string, string>> = {
 const INLINE_POOL_FIELD = /^(default)?node_?pools?$/i;
 
 export interface RoleContext {
-  adapter: Pick<Adapter, 'roles' | 'inline'>;
+  adapter: RoleOverrides & { inline: Record<string, string> };
   pools: readonly string[];
   credentials: Credentials;
 }

@@ -5,7 +5,7 @@
  * render, so an ordinary provider edit never makes the contract stale.
  */
 import path from 'node:path';
-import type { AcceptedEntry } from '../../compare/accepted.js';
+import type { AcceptedEntry } from '../../compare/acceptance.js';
 import type { LockedConvention } from '../../compare/locked.js';
 import type { RuleMeta } from '../../compare/rules/types.js';
 import type { StyleConvention } from '../../compare/style.js';

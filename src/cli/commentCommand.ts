@@ -84,7 +84,7 @@ export function registerComment(program: Command): void {
       if (!token.trim()) throw new DriftError('GITHUB_TOKEN is not set: drift comment needs a token that may write pull-request comments (in a workflow: `env: GITHUB_TOKEN: ${{ github.token }}` with `permissions: pull-requests: write`).');
       // Octokit is loaded only by the command that talks to GitHub.
       const { apiUrl, DEFAULT_API_URL } = await import('../github/api.js');
-      const { explainGitHubError, upsertStickyComment } = await import('../github/comment.js');
+      const { explainGitHubError, upsertStickyComment } = await import('../github/sticky.js');
       const baseUrl = process.env.GITHUB_API_URL || DEFAULT_API_URL;
       apiUrl(baseUrl); // refused before anything is sent
 

@@ -1,10 +1,14 @@
 import { escapeRegExp } from '../util/objects.js';
-import type { Adapter } from './types.js';
 
 /**
- * The contract's roles. drift infers which composed resource plays each one (src/contract/roles.ts);
+ * The contract's roles. drift infers which composed resource plays each one (src/roles/resolve.ts);
  * an adapter's `roles` map only overrides that inference. A key playing none is cloud-only.
  */
+/** What of an adapter the role names depend on: its overrides, composed key pattern → role. */
+export interface RoleOverrides {
+  roles: Record<string, string>;
+}
+
 export const CONTRACT_ROLES: ReadonlySet<string> = new Set([
   'network',
   'subnet',
@@ -29,7 +33,7 @@ function patternRegExp(pattern: string, pools: readonly string[]): RegExp {
 }
 
 /** The role an adapter's `roles` map gives a key (exact keys before patterns), if it gives one. */
-export function overrideRole(adapter: Pick<Adapter, 'roles'>, key: string, pools: readonly string[]): string | undefined {
+export function overrideRole(adapter: RoleOverrides, key: string, pools: readonly string[]): string | undefined {
   const exact = adapter.roles[key];
   if (exact !== undefined) return exact;
   for (const [pattern, role] of Object.entries(adapter.roles)) {

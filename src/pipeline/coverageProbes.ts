@@ -1,6 +1,6 @@
 import type { Adapter, Scenario } from '../config/types.js';
 import type { Finding } from '../compare/findings.js';
-import { coverageFrom, probesFor } from '../compare/coverage.js';
+import { coverageFrom, probesFor } from '../compare/intentCoverage.js';
 import { simulate, type Caller } from '../world/simulate.js';
 import type { Trace } from '../world/trace.js';
 import { renderError } from './failure.js';
@@ -14,7 +14,7 @@ export interface CoverageVerdict {
 
 /**
  * Intent coverage of one `ablate` cell: re-simulate once per intent value of each pool, that value
- * changed (see compare/coverage.ts). `call` is the provider's memo, so a probe costs only the steps
+ * changed (see compare/intentCoverage.ts). `call` is the provider's memo, so a probe costs only the steps
  * where its answers differ. A probe the function fails on is an error finding, and the cell then
  * publishes no coverage, as with gating.
  */

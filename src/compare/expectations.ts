@@ -5,7 +5,7 @@
  * `drift diff` would list the finding under accepted rather than fail on it.
  */
 import { stableStringify } from '../util/objects.js';
-import { matches, type AcceptedEntry } from './accepted.js';
+import { matches, type AcceptedEntry } from './acceptance.js';
 import { conventionAmong } from './consensus.js';
 import type { Finding } from './findings.js';
 import type { LockedConvention, ScenarioFacets } from './locked.js';

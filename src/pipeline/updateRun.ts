@@ -7,10 +7,10 @@ import type { CellResult } from './cell.js';
 import type { OnEvent } from './events.js';
 import { goldensOf, goldenStateFor, type Filters } from './goldens.js';
 import path from 'node:path';
-import { toCanonicalOutline } from '../outline/canonical.js';
+import { toCanonicalOutline } from '../outline/canonicalOutline.js';
 import { outlineFile } from '../goldens/environment.js';
 import { runProject, type RunResult } from './run.js';
-import { outlineSources, readProjectSources, type OutlinedSource } from './sources.js';
+import { outlineSources, readProjectSources, type OutlinedSource } from './sourcesRun.js';
 
 export interface UpdateInput {
   full: Project;

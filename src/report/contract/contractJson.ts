@@ -1,4 +1,4 @@
-import { CONTRACT_FILES, SKILL_NAME, sortedAccepted, sortedLocked, type ContractInput } from './model.js';
+import { CONTRACT_FILES, SKILL_NAME, sortedAccepted, sortedLocked, type ContractInput } from './contractModel.js';
 
 /** The contract for tools: the same content as CONTRACT.md, as data. Bump `schemaVersion` on an incompatible change. */
 export function contractJson(input: ContractInput): string {

@@ -20,7 +20,7 @@ export function registerUpdate(program: Command): void {
       const { refuseUnderCI } = await import('../goldens/store.js');
       refuseUnderCI(); // before the configuration is even read: under CI there is nothing to load it for
       const full = await fullProject(command);
-      const [{ selectProject }, { updateGoldens }] = await Promise.all([import('../config/load.js'), import('../pipeline/update.js')]);
+      const [{ selectProject }, { updateGoldens }] = await Promise.all([import('../config/load.js'), import('../pipeline/updateRun.js')]);
       const project = selectProject(full, options.provider, options.scenario);
       const progress = progressFor(project.adapters.map((a) => a.name), globalOptions(command).verbose);
       const { run, goldens, writes, outlineWrites, outlined, removed, swept } = await updateGoldens({

@@ -1,6 +1,6 @@
 import type { Adapter, Scenario } from '../config/types.js';
 import { xrUid } from '../config/intent.js';
-import { derivedTokens } from '../skeleton/derived.js';
+import { derivedTokens } from '../skeleton/derivedTokens.js';
 import { buildRequest, readResponse } from '../world/protocol.js';
 import type { Caller } from '../world/simulate.js';
 import { buildXR } from '../world/xr.js';

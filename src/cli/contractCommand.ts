@@ -10,9 +10,9 @@ export function registerContract(program: Command): void {
       const project = await fullProject(command);
       // Loaded when the command runs: `drift --version` and every other command need none of it.
       const [{ loadAccepted }, { ContractStore }, { generatedContract }, { shownIn, writeContract }] = await Promise.all([
-        import('../goldens/accepted.js'),
+        import('../goldens/acceptedStore.js'),
         import('../goldens/contractStore.js'),
-        import('../pipeline/contract.js'),
+        import('../pipeline/contractRun.js'),
         import('./contractWrite.js'),
       ]);
       const store = ContractStore.of(project);

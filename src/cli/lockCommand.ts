@@ -6,9 +6,9 @@ import { fullProject } from './context.js';
 /** Loaded when a command runs: `drift --version` and every other command need none of it. */
 const editing = async () => {
   const [{ ConventionStore }, { refuseUnderCI }, { lockableCandidate }, { writeContract }, { underLock }] = await Promise.all([
-    import('../goldens/conventions.js'),
+    import('../goldens/conventionStore.js'),
     import('../goldens/store.js'),
-    import('../pipeline/conventions.js'),
+    import('../pipeline/conventionRun.js'),
     import('./contractWrite.js'),
     import('./fileLock.js'),
   ]);

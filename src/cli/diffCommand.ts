@@ -3,7 +3,7 @@ import path from 'node:path';
 import { Option, type Command } from 'commander';
 import { buildReport } from '../report/model.js';
 import { renderMarkdown } from '../report/markdown.js';
-import { REPORT_FORMATS, renderReport, type ReportFormat } from '../report/render.js';
+import { REPORT_FORMATS, renderReport, type ReportFormat } from '../report/formats.js';
 import type { Filters } from '../pipeline/goldens.js';
 import type { Project } from '../config/types.js';
 import type { ChangedRun } from '../report/model.js';
@@ -39,7 +39,7 @@ export function registerDiff(program: Command): void {
       // Checked before anything renders: a report with nowhere to go is bad input, not a late crash.
       if (options.output !== undefined) checkOutputFolder(options.output);
       const full = await fullProject(command);
-      const [{ project, filters, changed }, { diffProject }] = await Promise.all([selection(full, options), import('../pipeline/diff.js')]);
+      const [{ project, filters, changed }, { diffProject }] = await Promise.all([selection(full, options), import('../pipeline/diffRun.js')]);
       const progress = progressFor(project.adapters.map((a) => a.name), globals.verbose);
       const { run, findings, candidates, outlined, swept } = await diffProject({
         full,
@@ -79,7 +79,7 @@ async function selection(full: Project, options: DiffOptions): Promise<{ project
   const { selectProject } = await import('../config/load.js');
   if (options.changed === undefined) return { project: selectProject(full, options.provider, options.scenario), filters: { providers: options.provider, scenarios: options.scenario } };
   selectProject(full, [], options.scenario); // an unknown --scenario is refused before git runs
-  const { findChanged, selectChanged } = await import('../pipeline/changed.js');
+  const { findChanged, selectChanged } = await import('../pipeline/changedRun.js');
   const changed = await findChanged(full, options.changed === true ? undefined : options.changed);
   return { ...selectChanged(full, changed, options.scenario), changed };
 }

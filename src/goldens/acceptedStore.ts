@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import type { AcceptedEntry } from '../compare/accepted.js';
+import type { AcceptedEntry } from '../compare/acceptance.js';
 import { packageFile } from '../config/paths.js';
 import type { Project } from '../config/types.js';
 import { readYamlFile } from '../config/yamlFile.js';

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { Expectation } from '../compare/expect.js';
+import type { Expectation } from '../compare/expectations.js';
 import { compareText } from '../util/objects.js';
 import { fullProject, globalOptions } from './context.js';
 import { progressFor } from './progress.js';
@@ -21,7 +21,7 @@ export function registerExpect(program: Command): void {
     .requiredOption('-p, --provider <name>', 'the provider (it takes no part in the vote)')
     .action(async (options: { provider: string }, command: Command) => {
       const full = await fullProject(command);
-      const [{ expectProject }, { stringify }] = await Promise.all([import('../pipeline/conventions.js'), import('yaml')]);
+      const [{ expectProject }, { stringify }] = await Promise.all([import('../pipeline/conventionRun.js'), import('yaml')]);
       const progress = progressFor([options.provider], globalOptions(command).verbose);
       const { provider, rendered, expectations } = await expectProject(full, options.provider, progress.onEvent);
       progress.done();

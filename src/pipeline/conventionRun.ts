@@ -4,13 +4,13 @@
  * (what the other providers require of one).
  */
 import { collectFacets } from '../compare/cross.js';
-import { expectationsFor, type Expectation } from '../compare/expect.js';
+import { expectationsFor, type Expectation } from '../compare/expectations.js';
 import { candidateConventions, type CandidateConvention, type ScenarioFacets } from '../compare/locked.js';
 import { selectProject } from '../config/load.js';
 import type { Project } from '../config/types.js';
 import { DriftError } from '../errors.js';
-import { loadAccepted } from '../goldens/accepted.js';
-import { ConventionStore } from '../goldens/conventions.js';
+import { loadAccepted } from '../goldens/acceptedStore.js';
+import { ConventionStore } from '../goldens/conventionStore.js';
 import { GoldenStore } from '../goldens/store.js';
 import type { Skeleton } from '../skeleton/types.js';
 import type { OnEvent } from './events.js';

@@ -4,18 +4,18 @@
  * conventions, accepted entries, the committed outlines, which providers exist), never a render.
  */
 import path from 'node:path';
-import type { AcceptedEntry } from '../compare/accepted.js';
+import type { AcceptedEntry } from '../compare/acceptance.js';
 import type { Finding } from '../compare/findings.js';
 import { RULE_METAS } from '../compare/rules/index.js';
 import { agreedStyle, type StyleSubject } from '../compare/style.js';
 import type { Adapter, Project } from '../config/types.js';
-import { describeRoles } from '../contract/roles.js';
+import { describeRoles } from '../roles/resolve.js';
 import { ContractStore } from '../goldens/contractStore.js';
-import { ConventionStore } from '../goldens/conventions.js';
+import { ConventionStore } from '../goldens/conventionStore.js';
 import { outlineFile } from '../goldens/environment.js';
 import { GoldenStore } from '../goldens/store.js';
 import { contractFiles } from '../report/contract/files.js';
-import type { ContractInput, ExampleProvider } from '../report/contract/model.js';
+import type { ContractInput, ExampleProvider } from '../report/contract/contractModel.js';
 import { compareText } from '../util/objects.js';
 import { outlineFromGolden } from './judge.js';
 

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
-import type { AcceptedEntry } from '../compare/accepted.js';
+import type { AcceptedEntry } from '../compare/acceptance.js';
 import type { Finding } from '../compare/findings.js';
 import { packageFile } from '../config/paths.js';
 import { DriftError } from '../errors.js';
@@ -12,7 +12,7 @@ const FINDING_ID = /^(div|split|rule):.+$/;
 /** Refuses an id that an entry of the file already covers, by id or by facet, naming that entry. */
 async function refuseIfCovered(file: string, shown: string, text: string | undefined, id: string): Promise<void> {
   if (text === undefined) return;
-  const [{ readLocatedYamlFile }, { factsOfId }, { describeEntry, matches }] = await Promise.all([import('../config/yamlFile.js'), import('../compare/findingId.js'), import('../compare/accepted.js')]);
+  const [{ readLocatedYamlFile }, { factsOfId }, { describeEntry, matches }] = await Promise.all([import('../config/yamlFile.js'), import('../compare/findingId.js'), import('../compare/acceptance.js')]);
   const { data, locate } = readLocatedYamlFile<{ accepted: AcceptedEntry[] }>(file, packageFile('schemas/accepted.schema.json'), text);
   const finding = (factsOfId(id) ?? { id }) as Finding;
   const index = data.accepted.findIndex((entry) => matches(entry, finding));
@@ -38,7 +38,7 @@ export function registerAccept(program: Command): void {
       const [{ underLock }, { appendAcceptedEntry }, { acceptedPath }, { GoldenStore, refuseUnderCI }, { writeContract }] = await Promise.all([
         import('./fileLock.js'),
         import('../config/acceptedText.js'),
-        import('../goldens/accepted.js'),
+        import('../goldens/acceptedStore.js'),
         import('../goldens/store.js'),
         import('./contractWrite.js'),
       ]);
