@@ -6,7 +6,8 @@ import type { AcceptedEntry } from '../compare/acceptance.js';
 import type { Finding } from '../compare/findings.js';
 import { packageFile } from '../config/paths.js';
 import { DriftError } from '../errors.js';
-import { fullProject, shownPath } from './context.js';
+import type { Project } from '../config/types.js';
+import { fullProject, globalOptions, shownPath } from './context.js';
 
 const FINDING_ID = /^(div|split|rule):.+$/;
 
@@ -21,6 +22,47 @@ async function refuseIfCovered(file: string, shown: string, text: string | undef
   const { line } = locate(['accepted', index]);
   const entry = data.accepted[index]!;
   throw new DriftError(`${id} is already accepted by entry ${index + 1} of ${shown} (line ${line}: ${describeEntry(entry)}; reason: ${entry.reason}): a second entry would be stale at once. Nothing changed.`);
+}
+
+/**
+ * `drift accept` of a divergence on a facet whose ways an entry pins: the provider is rendered and
+ * pinned to the way it takes, with its own reason. False when no entry pins the facet.
+ */
+async function acceptedOntoWays(cli: Invocation, command: Command, project: Project, file: string, shown: string, id: string, reason: string): Promise<boolean> {
+  const [{ factsOfId }, { loadAccepted }, { pinnedEntryFor, repinProvider }, { underLock }, { replaceAcceptedEntries }, { GoldenStore }, { progressFor }] = await Promise.all([
+    import('../compare/findingId.js'),
+    import('../goldens/acceptedStore.js'),
+    import('../pipeline/migrateRun.js'),
+    import('./fileLock.js'),
+    import('../config/acceptedText.js'),
+    import('../goldens/store.js'),
+    import('./progress.js'),
+  ]);
+  const facts = factsOfId(id);
+  if (facts?.type !== 'divergence' || !facts.provider) return false;
+  const entries = loadAccepted(project);
+  const index = pinnedEntryFor(entries, facts.subject, facts.facet!);
+  if (index < 0) return false;
+  if (!project.adapters.some((adapter) => adapter.name === facts.provider)) throw new DriftError(`${id} names ${facts.provider}, which is not a provider of this project. Nothing changed.`);
+  const progress = progressFor(cli, [facts.provider], globalOptions(command).verbose);
+  let repinned: AcceptedEntry;
+  try {
+    repinned = await repinProvider(project, entries[index]!, facts.provider, reason, progress.onEvent);
+  } catch (error) {
+    throw new DriftError(`${(error as Error).message}. Nothing changed.`);
+  } finally {
+    progress.done();
+  }
+  await underLock(file, shown, () => {
+    const store = GoldenStore.of(project);
+    const text = store.read('accepted.yaml');
+    if (text === undefined) throw new DriftError(`${shown} disappeared while drift rendered. Nothing changed.`);
+    store.writeAccepted(replaceAcceptedEntries(text, new Map([[index, [repinned]]]), shown));
+  });
+  const held = (repinned.ways ?? []).filter((way) => way.providers.includes(facts.provider!));
+  const scenarios = new Set(held.flatMap((way) => way.scenarios));
+  cli.io.stdout.write(`accepted ${facts.provider} onto entry ${index + 1} of ${shown} (${repinned.subject} ${repinned.facet}): it holds ${held.length} way${held.length === 1 ? '' : 's'} over ${scenarios.size} scenario${scenarios.size === 1 ? '' : 's'}, with its own reason\n`);
+  return true;
 }
 
 const readIfThere = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8') : undefined);
@@ -46,6 +88,11 @@ export function registerAccept(program: Command, cli: Invocation): void {
       refuseUnderCI(project.env);
       const file = acceptedPath(project);
       const shown = shownPath(cli, file);
+      // A provider that joined, left or broke the ways an accepted split pins is added to that entry.
+      if (await acceptedOntoWays(cli, command, project, file, shown, id, reason)) {
+        for (const written of writeContract(cli, project)) cli.io.stdout.write(`written ${written}\n`);
+        return;
+      }
       // Checked before anything is created on disk, and again under the lock, where it counts.
       await refuseIfCovered(file, shown, readIfThere(file), id);
       mkdirSync(path.dirname(file), { recursive: true });

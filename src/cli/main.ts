@@ -10,6 +10,7 @@ import { registerExpect } from './expectCommand.js';
 import { processIo, type Invocation, type Io } from './io.js';
 import { registerList } from './listCommand.js';
 import { registerLock } from './lockCommand.js';
+import { registerMigrate } from './migrateCommand.js';
 import { registerNewProvider } from './newProviderCommand.js';
 import { registerRender } from './renderCommand.js';
 import { registerRules } from './rulesCommand.js';
@@ -37,7 +38,7 @@ export function buildProgram(cli: Invocation): Command {
     .configureOutput({ writeOut: (text) => cli.io.stdout.write(text), writeErr: (text) => cli.io.stderr.write(text) })
     .showHelpAfterError()
     .exitOverride();
-  for (const register of [registerList, registerRender, registerDiff, registerUpdate, registerAccept, registerRules, registerContract, registerLock, registerExpect, registerNewProvider, registerComment]) {
+  for (const register of [registerList, registerRender, registerDiff, registerUpdate, registerAccept, registerRules, registerContract, registerLock, registerMigrate, registerExpect, registerNewProvider, registerComment]) {
     register(program, cli);
   }
   return program;

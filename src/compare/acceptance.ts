@@ -1,21 +1,47 @@
 import type { Finding } from './findings.js';
 import { factsOfId } from './findingId.js';
 
+/** One way of an accepted split: the value (or its fingerprint), in words, and who holds it where. */
+export interface PinnedWay {
+  providers: string[];
+  scenarios: string[];
+  value?: unknown;
+  /** Instead of a long value: `sha256:` and 16 hex of its canonical text. */
+  fingerprint?: string;
+  /** The long value in words, beside its fingerprint. */
+  summary?: string;
+  /** Providers accepted onto this way after the split was, each with its own reason. */
+  reasons?: Record<string, string>;
+}
+
 export interface AcceptedEntry {
   id?: string;
   facet?: string;
   subject?: string;
   scenario?: string;
   providers?: string[];
+  /** The ways of an accepted split, scenario by scenario (src/compare/pinned.ts). */
+  ways?: PinnedWay[];
   reason: string;
 }
 
+/** An entry that accepts a facet for everyone and records no ways: what `drift migrate` rewrites. */
+export const isLegacy = (entry: AcceptedEntry) => entry.id === undefined && entry.providers === undefined && entry.ways === undefined;
+
 export function matches(entry: AcceptedEntry, finding: Finding): boolean {
   if (entry.id !== undefined) return entry.id === finding.id;
+  // A provider that left, joined or broke pinned ways is accepted only once an entry names it.
+  if (finding.pinned !== undefined && entry.ways !== undefined) return false;
   if (entry.facet !== finding.facet) return false;
   if (entry.subject !== undefined && entry.subject !== finding.subject) return false;
   if (entry.scenario !== undefined && entry.scenario !== finding.scenario) return false;
   if (entry.providers !== undefined && (!finding.provider || !entry.providers.includes(finding.provider))) return false;
+  if (entry.ways !== undefined) {
+    // Pinned: the split and the divergences of providers that hold their ways, where they were pinned.
+    const ways = entry.ways.filter((way) => finding.scenario !== undefined && way.scenarios.includes(finding.scenario));
+    if (ways.length === 0) return false;
+    return finding.type === 'split' || (finding.provider !== undefined && ways.some((way) => way.providers.includes(finding.provider!)));
+  }
   // An entry for the whole facet accepted the ways the providers had; a provider that brings a new
   // one (see consensus.ts) is accepted only by an entry that names it.
   if (finding.ways !== undefined && entry.providers === undefined) return false;
@@ -52,6 +78,29 @@ function successorsOf(entry: AcceptedEntry, findings: Finding[]): string[] {
   return [...new Set(found.map((finding) => finding.id))].sort();
 }
 
+/** The id of the finding that reports a facet-wide entry without ways. */
+export const legacyEntryId = (index: number) => `accepted-legacy:${index}`;
+
+/**
+ * The entries that accept a facet for every provider and pin no ways: they absorb whatever any provider
+ * does on the facet (a newcomer's way, an established provider's third one), so each is reported, in
+ * every run, until `drift migrate` records its ways.
+ */
+export function legacyEntries(entries: readonly AcceptedEntry[], file: string): Finding[] {
+  return entries.flatMap((entry, index) => (isLegacy(entry) ? [legacyFinding(entry, index, file)] : []));
+}
+
+function legacyFinding(entry: AcceptedEntry, index: number, file: string): Finding {
+  return {
+    id: legacyEntryId(index),
+    type: 'accepted-stale',
+    class: 'behavioral',
+    subject: 'accepted',
+    message: `entry ${index + 1} of ${file} (${describeEntry(entry)}) accepts the facet for every provider and pins no ways: a provider that joins or leaves one of them would go unseen`,
+    hint: "run `drift migrate` to record each way the providers take today (then review and commit the file)",
+  };
+}
+
 export function describeEntry(entry: AcceptedEntry): string {
   if (entry.id) return entry.id;
   return [`facet ${entry.facet}`, entry.subject && `subject ${entry.subject}`, entry.scenario && `scenario ${entry.scenario}`, entry.providers && `providers ${entry.providers.join(',')}`]
@@ -66,6 +115,8 @@ export function describeEntry(entry: AcceptedEntry): string {
 export function applyAccepted(findings: Finding[], entries: AcceptedEntry[], options: { strict: boolean; file: string }): Finding[] {
   const used = new Set<number>();
   const out = findings.map((finding) => {
+    // An entry whose ways a provider left or joined is not stale: it is what that finding is about.
+    if (finding.pinned) used.add(finding.pinned.entry - 1);
     if (finding.type === 'golden' || finding.type === 'error') return finding;
     const index = entries.findIndex((entry) => matches(entry, finding));
     if (index < 0) return finding;

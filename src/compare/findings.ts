@@ -23,6 +23,11 @@ export interface Finding {
   groups?: Array<{ value: unknown; providers: string[] }>;
   /** Divergences of a provider that follows none of the established providers' ways (`-p`): those ways. */
   ways?: Array<{ value: unknown; providers: string[] }>;
+  /**
+   * A provider that left, joined or broke the ways an accepted split pins (src/compare/pinned.ts): the
+   * entry (1-based), its ways in this scenario, and the providers of the way it joined.
+   */
+  pinned?: { entry: number; ways: Array<{ summary: string; providers: string[] }>; joined?: string[] };
   /** A readable diff (golden findings). */
   diff?: string;
   /** What to do about it. */

@@ -5,7 +5,7 @@
  * as the old entries plus the new one is never written.
  */
 import { DriftError } from '../errors.js';
-import { appendListItem } from './listText.js';
+import { appendListItem, replaceListItems } from './listText.js';
 
 export interface NewEntry {
   id: string;
@@ -23,5 +23,14 @@ export function appendAcceptedEntry(text: string | undefined, entry: NewEntry, f
         ? `cannot append to ${file} without rewriting what is there; add the entry by hand: ${JSON.stringify(entry)}`
         : `cannot append to ${file}: ${(error as Error).message}; add the entry by hand: ${JSON.stringify(entry)}`,
     );
+  }
+}
+
+/** `text` with entries replaced (index → its new entries), every other byte kept; refused when it would not read back. */
+export function replaceAcceptedEntries(text: string, replacements: ReadonlyMap<number, readonly object[]>, file: string): string {
+  try {
+    return replaceListItems(text, 'accepted', replacements, 'reason');
+  } catch (error) {
+    throw new DriftError(`cannot rewrite ${file} in place: ${(error as Error).message}. Nothing changed.`);
   }
 }

@@ -5,7 +5,7 @@
  * read back as the old list with exactly that change is refused, never written.
  */
 import { isDeepStrictEqual } from 'node:util';
-import { isMap, isScalar, isSeq, parse, parseDocument, stringify, type Node } from 'yaml';
+import { Document, isMap, isScalar, isSeq, parse, parseDocument, stringify, visit, type Node, type YAMLMap } from 'yaml';
 
 /** Why a list could not be edited in place; the caller names the file and what to do by hand. */
 export class ListEditError extends Error {}
@@ -96,4 +96,59 @@ export function removeListItem(text: string, key: string, index: number): string
   const expected = listOf(text, key).filter((_, at) => at !== index);
   if (!isDeepStrictEqual(listOf(after, key), expected)) throw new ListEditError('the result would not read back as the old entries less that one');
   return after;
+}
+
+/**
+ * A list item rewritten from `base` (the item as the file has it, so its scalars keep their quoting)
+ * with `item`'s fields: fields `item` lacks are dropped, new ones go before `last` (e.g. the reason)
+ * and are written with every list or mapping inside them in flow style (`[eks, vultr]`).
+ */
+function rewrittenItem(base: YAMLMap, item: Record<string, unknown>, last: string, indent: string): string {
+  const document = new Document();
+  const node = base.clone() as YAMLMap;
+  // A comment above the item stays where it is, outside the lines rewritten.
+  delete node.commentBefore;
+  const lastPair = node.items.find((pair) => isScalar(pair.key) && pair.key.value === last);
+  node.items = node.items.filter((pair) => {
+    const key = isScalar(pair.key) ? String(pair.key.value) : undefined;
+    return key !== undefined && key in item && key !== last;
+  });
+  for (const [key, value] of Object.entries(item)) {
+    if (key === last) continue;
+    const kept = node.items.find((pair) => isScalar(pair.key) && pair.key.value === key);
+    if (kept && isDeepStrictEqual(JSON.parse(JSON.stringify((kept.value as Node | null)?.toJSON?.() ?? kept.value ?? null)), JSON.parse(JSON.stringify(value ?? null)))) continue;
+    const created = document.createNode(value) as Node;
+    visit(created, { Seq: (_, seq, path) => void (path.length > 2 && (seq.flow = true)), Map: (_, map, path) => void (path.length > 2 && (map.flow = true)) });
+    if (kept) kept.value = created;
+    else node.items.push(document.createPair(key, created));
+  }
+  if (last in item) node.items.push(lastPair && isDeepStrictEqual(lastPair.value && (lastPair.value as Node).toJSON(), item[last]) ? lastPair : document.createPair(last, item[last]));
+  document.contents = node;
+  const lines = document.toString({ lineWidth: 0, flowCollectionPadding: false }).replace(/\n$/, '').split('\n');
+  return `${lines.map((line, index) => `${indent}${index === 0 ? '- ' : '  '}${line}`).join('\n')}\n`;
+}
+
+/**
+ * `text` with items of its top-level block `key` list replaced (index → new items; more than one
+ * splits it), each written from the item the file has, every other byte kept: comments between items
+ * stay, and so does the quoting of the fields that do not change.
+ */
+export function replaceListItems(text: string, key: string, replacements: ReadonlyMap<number, readonly object[]>, last: string): string {
+  const list = parseDocument(text).get(key, true) as Node | undefined;
+  if (!isSeq(list) || list.flow) throw new ListEditError(`it has no block \`${key}\` list`);
+  const items = list.items as Node[];
+  let out = text;
+  // From the last item back, so the offsets of the ones before stay right.
+  for (const index of [...replacements.keys()].sort((a, b) => b - a)) {
+    const item = items[index];
+    if (!isMap(item) || !item.range) throw new ListEditError(`its \`${key}\` list has no mapping at item ${index + 1}`);
+    const from = startOfLine(out, item.range[0]);
+    const indent = out.slice(from, item.range[0]).replace(/-\s*$/, '');
+    const to = endOfLine(out, item.range[1] - 1);
+    const written = replacements.get(index)!.map((replacement) => rewrittenItem(item, replacement as Record<string, unknown>, last, indent));
+    out = `${out.slice(0, from)}${written.join('')}${out.slice(to)}`;
+  }
+  const expected = listOf(text, key).flatMap((entry, index) => (replacements.has(index) ? JSON.parse(JSON.stringify(replacements.get(index))) : [entry]));
+  if (!isDeepStrictEqual(listOf(out, key), expected)) throw new ListEditError('the result would not read back as the old entries with those replaced');
+  return out;
 }

@@ -1,4 +1,5 @@
-import { applyAccepted, type AcceptedEntry } from '../compare/acceptance.js';
+import { applyAccepted, legacyEntries, type AcceptedEntry } from '../compare/acceptance.js';
+import { judgePinned } from '../compare/pinned.js';
 import { collectFacets, judgeFacets } from '../compare/cross.js';
 import { cellId, missingGoldenId } from '../compare/golden.js';
 import type { Finding } from '../compare/findings.js';
@@ -76,7 +77,12 @@ export function judgeRun({ project, cells, standIns, gating, accepted, acceptedF
     // Splits blame nobody; divergences count only for the providers this run rendered. A locked
     // facet is judged by its lock alone: the vote on it would only repeat what the lock says.
     const lockedHere = (finding: Finding) => locked.some((convention) => convention.facet === finding.facet && convention.subject === finding.subject && scenario.name in convention.values);
-    findings.push(...across.filter((finding) => blamable(finding) && !lockedHere(finding)));
+    // A provider that left, joined or broke an accepted split's ways is told so by name; that finding
+    // replaces its divergence on the facet, which would say the same less precisely.
+    const pinned = judgePinned({ scenario: scenario.name, facets, entries: accepted, judged: (provider) => rendered.has(provider), file: acceptedFile }).filter((finding) => !lockedHere(finding));
+    const told = new Set(pinned.map((finding) => `${finding.subject}\u0000${finding.facet}\u0000${finding.provider}`));
+    const superseded = (finding: Finding) => finding.type === 'divergence' && told.has(`${finding.subject}\u0000${finding.facet}\u0000${finding.provider}`);
+    findings.push(...across.filter((finding) => blamable(finding) && !lockedHere(finding) && !superseded(finding)), ...pinned);
     for (const skeleton of skeletons) if (!skeleton.error) compared.add(skeleton.provider);
     perScenario.push({ scenario: scenario.name, facets });
   }
@@ -90,8 +96,10 @@ export function judgeRun({ project, cells, standIns, gating, accepted, acceptedF
     findings.push(...judgeProjectSources({ project, outlined: sources.outlined, skeletons, golden: sources.golden, others: sources.others }));
   }
   const candidates = candidateConventions(perScenario, providers);
-  if (filtered) return { findings: applyAccepted(findings, accepted, { strict: false, file: acceptedFile }).filter((finding) => finding.type !== 'accepted-stale'), candidates };
-  return { findings: applyAccepted(findings, accepted, { strict, file: acceptedFile }), candidates };
+  // A filtered run cannot tell a stale entry; an entry without ways is reported whatever was rendered.
+  const legacy = legacyEntries(accepted, acceptedFile);
+  if (filtered) return { findings: [...applyAccepted(findings, accepted, { strict: false, file: acceptedFile }).filter((finding) => finding.type !== 'accepted-stale'), ...legacy], candidates };
+  return { findings: [...applyAccepted(findings, accepted, { strict, file: acceptedFile }), ...legacy], candidates };
 }
 
 /** Each provider's composed keys and their roles, over every scenario's skeleton. */
