@@ -10,9 +10,11 @@ import type { Invocation } from './io.js';
 export const shownIn = (cli: Invocation, store: ContractStore) => (file: string) => path.relative(cli.io.cwd, path.join(store.dir, file)) || '.';
 
 /** Writes the project's generated contract (never under CI); returns the files it changed, as the user sees them. */
-export function writeContract(cli: Invocation, project: Project): string[] {
+export function writeContract(cli: Invocation, project: Project, options: { ifAdopted?: boolean } = {}): string[] {
   const store = ContractStore.of(project);
   const files = generatedContract(project, loadAccepted(project));
+  // drift update keeps a contract the project has adopted current; it never starts one.
+  if (options.ifAdopted && !store.adopted(files)) return [];
   if (store.stale(files).length) refuseUnderCI(project.env);
   return store.write(files).map(shownIn(cli, store));
 }

@@ -43,10 +43,11 @@ export function registerDiff(program: Command, cli: Invocation): void {
       const full = await fullProject(command, cli);
       const [{ project, filters, changed }, { diffProject }] = await Promise.all([selection(full, options), import('../pipeline/diffRun.js')]);
       const progress = progressFor(cli, project.adapters.map((a) => a.name), globals.verbose);
-      const { run, findings, candidates, outlined, swept } = await diffProject({
+      const { run, findings, candidates, outlined, swept, notes } = await diffProject({
         full,
         project,
         filters,
+        changed: changed !== undefined,
         ...(progress.onEvent ? { onEvent: progress.onEvent } : {}),
       });
       progress.done();
@@ -59,6 +60,7 @@ export function registerDiff(program: Command, cli: Invocation): void {
           sources: outlined.map((source) => source.adapter.name),
           candidates: candidates.map((candidate) => ({ facet: candidate.facet, subject: candidate.subject, value: candidate.words })),
           ...(changed ? { changed } : {}),
+          notes,
         },
       );
       const color = options.output === undefined && cli.io.stdout.isTTY === true && globals.color !== false && !cli.io.env.NO_COLOR;

@@ -42,6 +42,10 @@ export function registerUpdate(program: Command, cli: Invocation): void {
       for (const golden of removed) cli.io.stdout.write(`removed   ${shown(golden.file)}\n`);
       const { added, updated, unchanged, removed: pruned, notWritten } = goldens.counters;
       cli.io.stdout.write(`${added} added, ${updated} changed, ${unchanged} unchanged${options.prune ? `, ${pruned} removed` : ''}${notWritten ? `, ${notWritten} not written` : ''}${outlined.length ? `; outlines: ${goldens.outlines.added} added, ${goldens.outlines.updated} changed, ${goldens.outlines.unchanged} unchanged` : ''}\n`);
+      // The contract names every provider and reads their committed outlines: it changes with them,
+      // in the same step, as with accept and lock.
+      const { writeContract } = await import('./contractWrite.js');
+      for (const written of writeContract(cli, full, { ifAdopted: true })) cli.io.stdout.write(`written ${written}\n`);
       if (run.providers.some((provider) => provider.error)) cli.code = 2;
       else cli.code = notWritten ? 1 : 0;
     });

@@ -43,26 +43,31 @@ function exampleOf(project: Project, adapter: Adapter): ExampleProvider {
   };
 }
 
-/** Each provider's committed outline: the contract's style facets need nothing else (no roles, no places). */
-function committedOutlines(project: Project): StyleSubject[] {
+/**
+ * Each provider's committed outline: the contract's style facets need nothing else (no roles, no
+ * places). `pending` stands in for outline goldens not written yet (a new provider's, as drift update
+ * would write them).
+ */
+function committedOutlines(project: Project, pending: ReadonlyMap<string, string> = new Map()): StyleSubject[] {
   const store = GoldenStore.of(project);
   return project.adapters.flatMap((adapter) => {
-    const outline = outlineFromGolden(store.read(outlineFile(adapter.name)));
+    const outline = outlineFromGolden(store.read(outlineFile(adapter.name)) ?? pending.get(adapter.name));
     return outline ? [{ provider: adapter.name, outline, places: new Map<string, string>(), root: adapter.name, keys: new Map<string, string>() }] : [];
   });
 }
 
-export function contractInput(project: Project, accepted: readonly AcceptedEntry[]): ContractInput {
+export function contractInput(project: Project, accepted: readonly AcceptedEntry[], pending?: ReadonlyMap<string, string>): ContractInput {
   const root = project.config.root;
-  const outlines = committedOutlines(project);
+  const outlines = committedOutlines(project, pending);
   return {
     rules: RULE_METAS,
     roles: describeRoles(),
     providers: [...project.adapters].sort((a, b) => compareText(a.name, b.name)).map((adapter) => exampleOf(project, adapter)),
     accepted,
     locked: ConventionStore.of(project).load(),
-    // Only when every provider has a committed outline: one missing would make a convention of the rest.
-    style: outlines.length === project.adapters.length ? agreedStyle(outlines) : [],
+    // Over the providers that have a committed outline: a new one without is left out until its
+    // outline golden is written (drift update -p), never the whole section.
+    style: agreedStyle(outlines),
     paths: {
       contractDir: posix(path.relative(root, ContractStore.of(project).dir)) || '.',
       accepted: posix(path.relative(root, GoldenStore.of(project).acceptedFile)),
@@ -72,8 +77,19 @@ export function contractInput(project: Project, accepted: readonly AcceptedEntry
 }
 
 /** What `drift contract` would write for this project. */
-export function generatedContract(project: Project, accepted: readonly AcceptedEntry[]): Array<{ file: string; text: string }> {
-  return contractFiles(contractInput(project, accepted));
+export function generatedContract(project: Project, accepted: readonly AcceptedEntry[], pending?: ReadonlyMap<string, string>): Array<{ file: string; text: string }> {
+  return contractFiles(contractInput(project, accepted, pending));
+}
+
+/**
+ * Whether the committed contract is what drift would write once the new providers' goldens are (their
+ * outlines as this run read them, `pending`), or what it said before they existed: then only their
+ * arrival makes it stale, and `drift update -p` rewrites it with their goldens.
+ */
+export function staleOnlyFor(project: Project, accepted: readonly AcceptedEntry[], newcomers: readonly string[], pending: ReadonlyMap<string, string>): boolean {
+  const store = ContractStore.of(project);
+  const without = { ...project, adapters: project.adapters.filter((adapter) => !newcomers.includes(adapter.name)) };
+  return store.stale(generatedContract(project, accepted, pending)).length === 0 || store.stale(generatedContract(without, accepted)).length === 0;
 }
 
 /**

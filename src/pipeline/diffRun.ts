@@ -13,7 +13,8 @@ import { isCI } from '../util/ci.js';
 import type { CellJudge } from './cell.js';
 import type { OnEvent } from './events.js';
 import { goldensOf, goldenStateFor, isFiltered, type Filters } from './goldens.js';
-import { staleContractFindings } from './contractRun.js';
+import { staleContractFindings, staleOnlyFor } from './contractRun.js';
+import { toCanonicalOutline } from '../outline/canonicalOutline.js';
 import { judgeRun } from './judge.js';
 import { runProject, type RunResult } from './run.js';
 import { outlineSources, readProjectSources, type OutlinedSource } from './sourcesRun.js';
@@ -26,6 +27,8 @@ export interface DiffInput {
   /** Where goldens are read: the project's goldens folder unless a test gives another. */
   env?: GoldenEnvironment;
   onEvent?: OnEvent;
+  /** `--changed`: a provider without goldens fails as under CI, never gets the new-provider note. */
+  changed?: boolean;
 }
 
 export interface DiffResult {
@@ -38,6 +41,13 @@ export interface DiffResult {
   outlined: OutlinedSource[];
   /** Temporary files an interrupted write had left in the goldens folder, now removed. */
   swept: string[];
+  /** What the report says beside its findings (a new provider whose goldens are not written yet). */
+  notes: string[];
+}
+
+/** The providers the filters name that have no golden at all: no scenario's, no outline. */
+function newProviders(full: Project, filters: Filters, goldens: GoldenState): string[] {
+  return filters.providers.filter((provider) => goldens.readOutline(provider) === undefined && full.scenarios.every((scenario) => goldens.standIn(provider, scenario.name) === undefined));
 }
 
 /**
@@ -45,7 +55,7 @@ export interface DiffResult {
  * soon as it is built, then divergences across providers, then accepted entries, then goldens
  * nothing produces any more.
  */
-export async function diffProject({ full, project, filters, env: given, onEvent }: DiffInput): Promise<DiffResult> {
+export async function diffProject({ full, project, filters, env: given, onEvent, changed = false }: DiffInput): Promise<DiffResult> {
   // Read before rendering: a bad file fails fast and changes nothing.
   const accepted = loadAccepted(project);
   const locked = ConventionStore.of(project).load();
@@ -83,5 +93,16 @@ export async function diffProject({ full, project, filters, env: given, onEvent 
   // any run judges it whole; no accepted entry can accept a stale contract away. Only on the project's
   // own goldens folder: a test's goldens in memory have no contract beside them.
   if (given === undefined) findings.push(...staleContractFindings(full, loadAccepted(full)));
-  return { run, findings, candidates, goldens, outlined, swept };
+  // A provider named with -p that has no golden at all is new: its goldens are the last step of the
+  // loop (drift update -p), not a finding, and neither is the contract that names it, when nothing
+  // else makes the contract stale. Never under CI or --changed, where a missing golden fails.
+  const fresh = isCI(project.env) || changed ? [] : newProviders(full, filters, goldens);
+  if (fresh.length === 0) return { run, findings, candidates, goldens, outlined, swept, notes: [] };
+  const isFresh = (finding: Finding) => finding.provider !== undefined && fresh.includes(finding.provider) && finding.id.startsWith('golden-missing:');
+  const pending = new Map(outlined.filter(({ adapter, result }) => fresh.includes(adapter.name) && result.syntaxErrors.length === 0).map(({ adapter, result }) => [adapter.name, toCanonicalOutline(result.outline)]));
+  const contractOnlyForThem = given === undefined && staleOnlyFor(full, loadAccepted(full), fresh, pending);
+  const kept = findings.filter((finding) => !isFresh(finding) && !(contractOnlyForThem && finding.type === 'contract-stale'));
+  const names = fresh.join(', ');
+  const notes = [`new provider: goldens not written yet (${names}). When the rest is clean, \`drift update ${fresh.map((name) => `-p ${name}`).join(' ')}\` writes its goldens and the contract; commit them with the function.`];
+  return { run, findings: kept, candidates, goldens, outlined, swept, notes };
 }

@@ -325,6 +325,7 @@ function assemble(report: Report, pieces: Pieces, layout: Layout): string {
   const out: string[] = [pieces.marker, title(report), '', ...(pieces.note ? [pieces.note, ''] : [])];
   const scope = `${plural(report.providers.length, 'provider')} × ${plural(report.scenarios.length, 'scenario')}`;
   if (pieces.changed) out.push(pieces.changed, '');
+  for (const note of report.notes ?? []) out.push(`> **Note:** ${note}`, '');
   out.push(summary.clean ? `No findings: every provider × scenario cell is clean (${scope})${summary.accepted ? `; ${summary.accepted} accepted` : ''}.` : `${scope}${summary.accepted ? ` · ${summary.accepted} accepted` : ''}`);
 
   if (layout.matrixRows >= 0 && report.scenarios.length > 0 && report.providers.length > 0) {

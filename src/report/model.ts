@@ -56,6 +56,8 @@ export interface Report {
   accepted: Finding[];
   /** Facets every provider agrees on (at least three), the value in words: what `drift lock` can lock. */
   candidates: Candidate[];
+  /** What the run says beside its findings, e.g. a new provider whose goldens are not written yet; never fails the run. */
+  notes?: string[];
   summary: { findings: number; contract: number; behavioral: number; stylistic: number; accepted: number; clean: boolean };
 }
 
@@ -71,7 +73,7 @@ function stateOf(finding: Finding): CellState {
 }
 
 /** Gathers findings into the report every format renders. Pure; deterministic order. */
-export function buildReport(providers: string[], scenarios: string[], all: Finding[], options: { sources?: string[]; changed?: ChangedRun; candidates?: readonly Candidate[] } = {}): Report {
+export function buildReport(providers: string[], scenarios: string[], all: Finding[], options: { sources?: string[]; changed?: ChangedRun; candidates?: readonly Candidate[]; notes?: readonly string[] } = {}): Report {
   const findings = sortFindings(all.filter((finding) => !finding.accepted));
   const accepted = sortFindings(all.filter((finding) => finding.accepted));
   const cells: Report['cells'] = {};
@@ -107,6 +109,7 @@ export function buildReport(providers: string[], scenarios: string[], all: Findi
     findings,
     accepted,
     candidates: [...(options.candidates ?? [])],
+    ...(options.notes?.length ? { notes: [...options.notes] } : {}),
     summary: {
       findings: findings.length,
       contract: count('contract'),

@@ -77,6 +77,7 @@ export function renderText(report: Report, options: { color: boolean; verbose?: 
       for (const candidate of report.candidates) out.push(`  ${candidate.subject} ${candidate.facet}: ${candidate.value.length <= 100 ? candidate.value : `${candidate.value.slice(0, 100)}…`}`);
     } else out.push('', `${report.candidates.length} candidate conventions (every provider agrees): --verbose or --format json lists them; ${lock}`);
   }
+  for (const note of report.notes ?? []) out.push('', paint('bold', `note: ${note}`));
   const { summary } = report;
   const verdict = summary.clean
     ? paint('green', `no findings`)
