@@ -1,6 +1,6 @@
 import { CONTRACT_ROLES, keyPattern } from '../roles/catalog.js';
 import { presenceOf, rolesPresent, subjectRole } from '../skeleton/presence.js';
-import type { ResourceSkeleton, SecretEntry, Skeleton } from '../skeleton/types.js';
+import type { ResourceSkeleton, SecretEntry, Skeleton, UnknownFacet } from '../skeleton/types.js';
 import { kubeconfigWiring } from '../skeleton/wiring.js';
 import { stableStringify } from '../util/objects.js';
 import { judge, type ValueGroup, type Verdict } from './consensus.js';
@@ -71,7 +71,8 @@ function roleFacets(skeleton: Skeleton, role: string, keys: Array<[string, Resou
   }
   // Gates and intent coverage come from the ablation runs, which only ablated scenarios have; intent
   // only for the pool role, the one the contract says the intent reaches.
-  return facets.filter((facet) => (facet.facet === 'gated-on' ? ablated : facet.facet === 'intent' ? ablated && role === 'node-pool' : true));
+  // A facet the cell's errored analysis left unknown takes no part (its error finding stands alone).
+  return facets.filter((facet) => !skeleton.unknown?.includes(facet.facet as UnknownFacet) && (facet.facet === 'gated-on' ? ablated : facet.facet === 'intent' ? ablated && role === 'node-pool' : true));
 }
 
 /**

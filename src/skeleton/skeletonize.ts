@@ -13,6 +13,7 @@ import {
   type ResourceSkeleton,
   type Skeleton,
   type StatusSkeleton,
+  type UnknownFacet,
 } from './types.js';
 
 export interface SkeletonInput {
@@ -25,6 +26,8 @@ export interface SkeletonInput {
   coverage?: Record<string, string[]>;
   /** Tokens the function derives from the XR's identity (src/skeleton/derivedTokens.ts), templated to `{hash}`. */
   derived?: readonly string[];
+  /** Facets an errored analysis left unknown for this cell. */
+  unknown?: UnknownFacet[];
 }
 
 function distinctEvents(steps: StepRecord[]): EventSkeleton[] {
@@ -132,7 +135,7 @@ function perturbationSkeletons(trace: Trace, before: StepRecord | undefined): Pe
  * appeared and became ready, what it references, what status was published, what perturbations did.
  * Pure and deterministic; cloud-specific strings are templated out.
  */
-export function skeletonize({ trace, adapter, pools, gates, coverage, derived }: SkeletonInput): Skeleton {
+export function skeletonize({ trace, adapter, pools, gates, coverage, derived, unknown }: SkeletonInput): Skeleton {
   const convergeSteps = trace.steps.filter((step) => step.phase === 'converge');
   const final = trace.converged ? trace.steps[trace.converged.step] : convergeSteps[convergeSteps.length - 1];
   const keys = [...new Set(convergeSteps.flatMap((step) => Object.keys(step.resources)))].sort();
@@ -155,6 +158,7 @@ export function skeletonize({ trace, adapter, pools, gates, coverage, derived }:
     scenario: trace.scenario,
     converged: trace.converged,
     ...(trace.error ? { error: trace.error } : {}),
+    ...(unknown?.length ? { unknown: [...unknown].sort() } : {}),
     requirements: requirementSkeletons(final),
     status: statusSkeleton(convergeSteps, final),
     resources,

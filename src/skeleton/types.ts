@@ -89,12 +89,21 @@ export interface PerturbationSkeleton {
   events: EventSkeleton[];
 }
 
+/** A facet a cell's analysis could not establish: its ablations (gated-on) or its intent probes (intent) errored. */
+export type UnknownFacet = 'gated-on' | 'intent';
+
 export interface Skeleton {
   skeleton: number;
   provider: string;
   scenario: string;
   converged: { step: number; xrReady: boolean } | null;
   error?: string;
+  /**
+   * Facets this cell could not establish because an analysis errored (its error finding says why):
+   * its `gatedOn` or `intent` are unknown, not empty, so neither the golden nor the comparison
+   * across providers reads them. Never in a golden: a cell with an error is not written.
+   */
+  unknown?: UnknownFacet[];
   requirements: Record<string, RequirementSkeleton>;
   status: StatusSkeleton;
   resources: Record<string, ResourceSkeleton>;
