@@ -66,7 +66,7 @@ function timings(): { onEvent: OnEvent; print: () => void } {
       for (const render of renders) lines.push(`render ${`${render.provider}/${render.scenario}`.padEnd(36)} ${render.ms.toFixed(0).padStart(6)} ms  ${render.steps} steps`);
       lines.push(`${calls} RunFunction calls`);
       const outlines = events.flatMap((e) => (e.type === 'source-outlined' ? [e] : [])).sort((a, b) => compareText(a.provider, b.provider));
-      for (const o of outlines) lines.push(`source ${o.provider.padEnd(12)} ${String(o.files).padStart(3)} files ${String(o.definitions).padStart(4)} definitions  parse ${o.ms.toFixed(1).padStart(6)} ms  ruff ${o.formatterMs.toFixed(0).padStart(5)} ms`);
+      for (const o of outlines) lines.push(`source ${o.provider.padEnd(12)} ${String(o.files).padStart(3)} files ${String(o.definitions).padStart(4)} definitions  parse ${o.ms.toFixed(1).padStart(6)} ms  ruff ${o.formatterMs.toFixed(0).padStart(5)} ms  (${o.ruff})`);
       process.stderr.write(`${lines.join('\n')}\n`);
     },
   };
