@@ -1,3 +1,4 @@
+import type { Environment } from '../util/environment.js';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -60,7 +61,7 @@ const RUFF_EXE = process.platform === 'win32' ? 'ruff.exe' : 'ruff';
 const BIN = process.platform === 'win32' ? 'Scripts' : 'bin';
 
 /** The provider's interpreter as a file: given as a path, or the one PATH finds for a bare name (`python3`). */
-function interpreterOf(adapter: Adapter, env: NodeJS.ProcessEnv): string | undefined {
+function interpreterOf(adapter: Adapter, env: Environment): string | undefined {
   const program = adapter.function.command[0] ?? '';
   if (path.isAbsolute(program)) return program;
   return (env.PATH ?? '').split(path.delimiter).filter(Boolean).map((dir) => path.join(dir, program)).find((file) => existsSync(file));
@@ -70,7 +71,7 @@ function interpreterOf(adapter: Adapter, env: NodeJS.ProcessEnv): string | undef
  * The ruff beside the provider's interpreter (`.venv/bin/python` → `.venv/bin/ruff`): the one its
  * requirements pin. Never one from PATH, whose version nobody chose.
  */
-export function ruffFor(adapter: Adapter, env: NodeJS.ProcessEnv = process.env): string | undefined {
+export function ruffFor(adapter: Adapter, env: Environment): string | undefined {
   const interpreter = interpreterOf(adapter, env);
   const beside = interpreter ? path.join(path.dirname(interpreter), RUFF_EXE) : undefined;
   return beside && existsSync(beside) ? beside : undefined;
@@ -80,7 +81,7 @@ export function ruffFor(adapter: Adapter, env: NodeJS.ProcessEnv = process.env):
  * drift's cache folder: `DRIFT_CACHE_DIR`, else the platform's (XDG_CACHE_HOME or ~/.cache on
  * Linux, ~/Library/Caches on macOS, LOCALAPPDATA on Windows), `drift` inside it.
  */
-export function cacheFolder(env: NodeJS.ProcessEnv = process.env): string {
+export function cacheFolder(env: Environment): string {
   if (env.DRIFT_CACHE_DIR) return path.resolve(env.DRIFT_CACHE_DIR);
   const home = env.HOME ?? env.USERPROFILE ?? os.homedir();
   if (process.platform === 'win32') return path.join(env.LOCALAPPDATA ?? path.join(home, 'AppData', 'Local'), 'drift');
@@ -89,7 +90,7 @@ export function cacheFolder(env: NodeJS.ProcessEnv = process.env): string {
 }
 
 /** The environment drift keeps for its own ruff, one per version. */
-export function managedRuffEnvironment(env: NodeJS.ProcessEnv = process.env): string {
+export function managedRuffEnvironment(env: Environment): string {
   return path.join(cacheFolder(env), `ruff-${RUFF_VERSION}`);
 }
 
@@ -102,7 +103,7 @@ const installing = new Map<string, Promise<string>>();
  * complete, so a concurrent or interrupted drift never sees half an environment. Rejects with what
  * failed, in words without absolute paths.
  */
-function managedRuff(python: string, env: NodeJS.ProcessEnv): Promise<string> {
+function managedRuff(python: string, env: Environment): Promise<string> {
   const folder = managedRuffEnvironment(env);
   const program = path.join(folder, BIN, RUFF_EXE);
   if (existsSync(program)) return Promise.resolve(program);
@@ -115,7 +116,7 @@ function managedRuff(python: string, env: NodeJS.ProcessEnv): Promise<string> {
   return pending;
 }
 
-async function install(python: string, folder: string, env: NodeJS.ProcessEnv): Promise<void> {
+async function install(python: string, folder: string, env: Environment): Promise<void> {
   mkdirSync(path.dirname(folder), { recursive: true });
   const temporary = mkdtempSync(`${folder}.tmp-`);
   try {
@@ -135,7 +136,7 @@ async function install(python: string, folder: string, env: NodeJS.ProcessEnv): 
 }
 
 /** The ruff a provider's source is checked with: its own, else drift's (installed on first use). */
-async function resolveRuff(adapter: Adapter, env: NodeJS.ProcessEnv): Promise<RuffProgram> {
+async function resolveRuff(adapter: Adapter, env: Environment): Promise<RuffProgram> {
   const own = ruffFor(adapter, env);
   if (own) return { program: own, origin: 'provider' };
   const interpreter = interpreterOf(adapter, env);
@@ -153,7 +154,7 @@ function lastLines(text: string): string {
 }
 
 /** Text as a report may show it: the source root, drift's cache and the home folder never appear as absolute paths. */
-function withoutAbsolutePaths(text: string, root: string, env: NodeJS.ProcessEnv): string {
+function withoutAbsolutePaths(text: string, root: string, env: Environment): string {
   const home = env.HOME ?? env.USERPROFILE ?? os.homedir();
   const out = text.split(`${root}${path.sep}`).join('').split(cacheFolder(env)).join("<drift's cache>");
   return home.length > 1 ? out.split(home).join('~') : out;
@@ -183,7 +184,7 @@ interface Ran {
 }
 
 /** Runs a program to its end with its output collected; never rejects. */
-function run(program: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<Ran> {
+function run(program: string, args: string[], cwd: string, env: Environment): Promise<Ran> {
   return new Promise((resolve) => {
     const child = spawn(program, args, { cwd, env: { ...env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
     const stdout: Buffer[] = [];
@@ -201,7 +202,7 @@ function run(program: string, args: string[], cwd: string, env: NodeJS.ProcessEn
   });
 }
 
-export async function runFormatter(adapter: Adapter, files: string[], env: NodeJS.ProcessEnv = process.env): Promise<FormatterReport> {
+export async function runFormatter(adapter: Adapter, files: string[], env: Environment): Promise<FormatterReport> {
   const began = performance.now();
   const cwd = adapter.source?.root ?? adapter.function.cwd;
   const base = { provider: adapter.name, unformatted: [], lint: [] };

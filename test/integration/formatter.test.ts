@@ -6,6 +6,7 @@ import { formattingFindings } from '../../src/compare/formatting.js';
 import type { Adapter } from '../../src/config/types.js';
 import { managedRuffEnvironment, runFormatter, RUFF_VERSION } from '../../src/outline/formatter.js';
 import { readSources } from '../../src/outline/read.js';
+import type { Environment } from '../../src/util/environment.js';
 import { REPO, tempDir } from '../helpers/project.js';
 import { fixtureAdapter } from '../helpers/style.js';
 
@@ -14,7 +15,7 @@ const PYTHON = path.join(REPO, '.venv/bin/python');
 async function check(name: string, python = PYTHON) {
   const adapter = { ...fixtureAdapter(name), function: { command: [python], cwd: '', env: {} } } as Adapter;
   const files = (await readSources(adapter)).map((source) => source.path);
-  return formattingFindings(await runFormatter(adapter, files), `test/fixtures/style/${name}`);
+  return formattingFindings(await runFormatter(adapter, files, process.env), `test/fixtures/style/${name}`);
 }
 
 describe('formatting is a rule: ruff format --check and ruff check with the committed config', () => {
@@ -41,7 +42,7 @@ describe('formatting is a rule: ruff format --check and ruff check with the comm
 
   it("names the ruff that ran: the provider's own", async () => {
     const adapter = { ...fixtureAdapter('unformatted'), function: { command: [PYTHON], cwd: '', env: {} } } as Adapter;
-    const report = await runFormatter(adapter, ['function/composer.py']);
+    const report = await runFormatter(adapter, ['function/composer.py'], process.env);
     expect(report.ruff).toEqual({ origin: 'provider', version: RUFF_VERSION, describe: `ruff ${RUFF_VERSION} from the provider's Python environment` });
     expect(formattingFindings(report, 'x')[0]!.message).toContain(`ruff format (ruff ${RUFF_VERSION} from the provider's Python environment) would change 1 file`);
   });
@@ -52,7 +53,7 @@ describe('a function environment without ruff', () => {
   afterAll(() => temps.forEach((remove) => remove()));
 
   /** A Python environment as a real repository's lock file may leave it: an interpreter, no ruff beside it. */
-  function withoutRuff(): { python: string; env: NodeJS.ProcessEnv } {
+  function withoutRuff(): { python: string; env: Environment } {
     const { dir, remove } = tempDir('drift-noruff-');
     temps.push(remove);
     mkdirSync(path.join(dir, 'env/bin'), { recursive: true });
@@ -70,7 +71,7 @@ describe('a function environment without ruff', () => {
     expect(first.note).toBeUndefined();
     expect(first.error).toBeUndefined();
     // The same files and lines as the provider's own ruff finds.
-    const own = await runFormatter({ ...adapter, function: { ...adapter.function, command: [PYTHON] } }, files);
+    const own = await runFormatter({ ...adapter, function: { ...adapter.function, command: [PYTHON] } }, files, process.env);
     expect(first.unformatted).toEqual(own.unformatted);
     expect(first.lint).toEqual(own.lint);
     expect(second.unformatted).toEqual(own.unformatted);
