@@ -63,6 +63,9 @@ function roleFacets(skeleton: Skeleton, role: string, keys: Array<[string, Resou
     { subject: role, facet: 'metadata-namespace', class: 'stylistic', value: distinct(resources.map((r) => r.metadata?.namespace ?? null)) },
     { subject: role, facet: 'metadata-labels', class: 'stylistic', value: [...new Set(resources.flatMap((r) => r.metadata?.labels ?? []))].sort() },
     { subject: role, facet: 'metadata-annotations', class: 'stylistic', value: [...new Set(resources.flatMap((r) => r.metadata?.annotations ?? []))].sort() },
+    // What another resource selects or references, and Crossplane's own annotations, act: behavior (docs/precision.md).
+    { subject: role, facet: 'selected-labels', class: 'behavioral', value: [...new Set(resources.flatMap((r) => r.metadata?.selectedLabels ?? []))].sort() },
+    { subject: role, facet: 'behavior-annotations', class: 'behavioral', value: [...new Set(resources.flatMap((r) => r.metadata?.behaviorAnnotations ?? []))].sort() },
   ];
   // Cloud APIs differ by nature; in-cluster APIs (Objects, Releases) and composed ProviderConfigs must not.
   if (resources.every((r) => r.plane !== 'cloud')) {
@@ -257,6 +260,9 @@ export function collectFacets({ skeletons, pools, ablated }: Omit<AcrossInput, '
       add(skeleton.provider, { subject: role, facet: 'presence', class: 'behavioral', value: presenceOf(skeleton, role) });
       const keys = roles.get(role);
       if (keys) for (const facet of roleFacets(skeleton, role, keys, pools, ablated)) add(skeleton.provider, facet);
+      // An inline pool has no key of its own (no key facets), but its node labels are its role's.
+      const inlineLabels = keys ? undefined : skeleton.inlineLabels?.[role];
+      if (inlineLabels) add(skeleton.provider, { subject: role, facet: 'labels', class: 'behavioral', value: inlineLabels });
     }
     for (const facet of cellFacets(skeleton)) add(skeleton.provider, facet);
   }
