@@ -72,7 +72,7 @@ export async function runDriftProcess(args: string[], cwd: string, env: Record<s
 }
 
 /**
- * A copy of this run's build (bin, dist, schemas, package.json) with the repository's README.md and
+ * A copy of this run's build (bin, dist, schemas, package.json) with the repository's docs/ and
  * scripts/, node_modules linked: a test may edit what the built rules say without touching the
  * build every other test runs.
  */
@@ -80,7 +80,7 @@ export function copyPackage(): { dir: string; bin: string; remove: () => void } 
   const build = path.dirname(path.dirname(driftBin()));
   const dir = mkdtempSync(path.join(tmpdir(), 'drift-package-'));
   for (const entry of ['bin', 'dist', 'schemas', 'package.json']) cpSync(path.join(build, entry), path.join(dir, entry), { recursive: true });
-  for (const entry of ['scripts', 'README.md']) cpSync(path.join(REPO, entry), path.join(dir, entry), { recursive: true });
+  for (const entry of ['scripts', 'docs']) cpSync(path.join(REPO, entry), path.join(dir, entry), { recursive: true });
   symlinkSync(path.join(REPO, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
   return { dir, bin: path.join(dir, 'bin/drift.js'), remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
