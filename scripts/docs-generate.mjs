@@ -1,8 +1,9 @@
 #!/usr/bin/env node
-// Rewrites the generated parts of docs/ (src/report/generatedDocs.ts lists them: the rule list, ...)
+// Rewrites the generated parts of docs/ (src/report/generatedDocs.ts lists them: the rule list, the
+// facet registry's page, ...)
 // from the built dist/, between their markers. `--check` writes nothing and exits 1 when a page is
 // not current. Run `npm run build` first (`npm run docs` does).
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -12,7 +13,7 @@ const check = process.argv.includes('--check');
 let stale = 0;
 for (const page of generatedPages()) {
   const file = `${root}${page.file}`;
-  const before = readFileSync(file, 'utf8');
+  const before = existsSync(file) ? readFileSync(file, 'utf8') : '';
   const after = regenerate(page, before);
   if ('missing' in after) {
     process.stderr.write(`${page.file}: a generated block's markers are missing or out of order; put\n  ${after.missing.begin}\n  ${after.missing.end}\nwhere it belongs\n`);
