@@ -48,11 +48,16 @@ function mainOf(bin: string): Promise<Main> {
  * collected, exactly what bin/drift.js calls. Never rejects. What only a process shows (signals, exit
  * codes set by Node itself, the installed package) uses runDriftProcess.
  */
-export async function runDrift(args: string[], cwd: string, env: Record<string, string> = {}, bin = driftBin()): Promise<DriftRun> {
+export function runDrift(args: string[], cwd: string, env: Record<string, string> = {}, bin = driftBin()): Promise<DriftRun> {
+  return runDriftWithEnvironment(args, cwd, environment(env), bin);
+}
+
+/** runDrift with exactly `env` as drift's environment, nothing of this process's added. */
+export async function runDriftWithEnvironment(args: string[], cwd: string, env: Record<string, string>, bin = driftBin()): Promise<DriftRun> {
   const main = await mainOf(bin);
   let stdout = '';
   let stderr = '';
-  const io = { stdout: { write: (text: string) => (stdout += text) }, stderr: { write: (text: string) => (stderr += text) }, cwd, env: environment(env) };
+  const io = { stdout: { write: (text: string) => (stdout += text) }, stderr: { write: (text: string) => (stderr += text) }, cwd, env };
   const exitCode = await main(['node', 'drift', ...args], io);
   return { exitCode, stdout, stderr, all: `${stdout}${stderr}` };
 }
