@@ -62,7 +62,17 @@ export async function runDriftWithEnvironment(args: string[], cwd: string, env: 
   return { exitCode, stdout, stderr, all: `${stdout}${stderr}` };
 }
 
-/** Runs the built CLI (or another build's `bin`) as its own process in `cwd`. Never rejects. */
+/**
+ * Runs the built CLI (or another build's `bin`) as its own process in `cwd`. Never rejects.
+ *
+ * The tests that need a real drift process, and why (everything else runs in-process via runDrift):
+ * - test/cli/lifecycle.test.ts, "no function outlives drift": SIGKILL, SIGHUP and Ctrl-C reach a
+ *   process; what the watchdog and the signal handlers of bin/drift.js do is only seen from outside.
+ * - test/cli/render-cli.test.ts, the hanging function: Ctrl-C during a call, and the exit code 130.
+ * - test/cli/accept.test.ts, "8 at once": several drifts racing for accepted.yaml's file lock.
+ * - test/cli/mcp.test.ts: the MCP server speaks over its own stdin and stdout.
+ * - .ci/run's package check (scripts/check-package.sh): the packed tarball, installed and run.
+ */
 export async function runDriftProcess(args: string[], cwd: string, env: Record<string, string> = {}, bin = driftBin()): Promise<DriftRun> {
   const result = await execa('node', [bin, ...args], {
     cwd,
