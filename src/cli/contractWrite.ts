@@ -3,8 +3,9 @@ import path from 'node:path';
 import type { Project } from '../config/types.js';
 import { loadAccepted } from '../goldens/acceptedStore.js';
 import { ContractStore } from '../goldens/contractStore.js';
-import { refuseUnderCI } from '../goldens/store.js';
+import { GoldenStore, refuseUnderCI } from '../goldens/store.js';
 import { generatedContract } from '../pipeline/contractRun.js';
+import { reportSwept } from './progress.js';
 
 export const shownIn = (store: ContractStore) => (file: string) => path.relative(process.cwd(), path.join(store.dir, file)) || '.';
 
@@ -13,6 +14,8 @@ export function writeContract(project: Project): string[] {
   const store = ContractStore.of(project);
   const files = generatedContract(project, loadAccepted(project));
   if (store.stale(files).length) refuseUnderCI();
+  // What a killed write left behind goes first (goldens and the contract's folder), whatever changes.
+  reportSwept(GoldenStore.of(project).sweep(), project);
   return store.write(files).map(shownIn(store));
 }
 

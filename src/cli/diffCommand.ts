@@ -1,4 +1,4 @@
-import { appendFileSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { Option, type Command } from 'commander';
 import { buildReport } from '../report/model.js';
@@ -61,7 +61,7 @@ export function registerDiff(program: Command): void {
       );
       const color = options.output === undefined && process.stdout.isTTY === true && globals.color !== false && !process.env.NO_COLOR;
       const text = renderReport(report, options.format, { color, verbose: globals.verbose ?? false });
-      if (options.output) writeReport(options.output, text);
+      if (options.output) await writeReport(options.output, text);
       else process.stdout.write(text);
       const stepSummary = process.env.GITHUB_STEP_SUMMARY;
       if (stepSummary) appendFileSync(stepSummary, options.format === 'markdown' ? text : renderMarkdown(report));
@@ -96,9 +96,11 @@ function checkOutputFolder(output: string): void {
   if (!isFolder) throw new DriftError(`--output ${output}: the folder ${folder} does not exist; create it or write the report elsewhere`);
 }
 
-function writeReport(output: string, text: string): void {
+async function writeReport(output: string, text: string): Promise<void> {
+  const { sweepLeftoversOf, writeFileAtomic } = await import('../goldens/atomicFile.js');
   try {
-    writeFileSync(output, text);
+    for (const file of sweepLeftoversOf(output)) process.stderr.write(`drift: removed ${path.relative(process.cwd(), file)}, left by an interrupted write\n`);
+    writeFileAtomic(output, text);
   } catch (error) {
     throw new DriftError(`--output ${output}: could not write the report: ${(error as Error).message}`);
   }

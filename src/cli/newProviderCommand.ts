@@ -1,9 +1,10 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import type { Project } from '../config/types.js';
 import { DriftError } from '../errors.js';
 import { fullProject } from './context.js';
+import { reportSwept } from './progress.js';
 
 const NAME = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/;
 
@@ -32,9 +33,10 @@ export function registerNewProvider(program: Command): void {
       const gpus = [...new Set(project.scenarios.flatMap((scenario) => scenario.xr.nodePools.flatMap((pool) => (pool.gpu ? [pool.gpu] : []))))].sort();
       const xrdPath = path.relative(path.dirname(target), xrdFile).split(path.sep).join('/');
       const draft = draftAdapter({ name, xrd, xrdPath, gpus });
-      mkdirSync(path.dirname(target), { recursive: true });
+      const [{ writeFileAtomic }, { GoldenStore }] = await Promise.all([import('../goldens/atomicFile.js'), import('../goldens/store.js')]);
+      reportSwept(GoldenStore.of(project).sweep(), project);
       try {
-        writeFileSync(target, draft.text, { flag: 'wx' });
+        writeFileAtomic(target, draft.text, { exclusive: true });
       } catch (error) {
         throw new DriftError(`could not write ${shown}: ${(error as Error).message}`);
       }
