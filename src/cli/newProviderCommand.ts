@@ -2,11 +2,10 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import type { Project } from '../config/types.js';
+import { checkName } from '../config/names.js';
 import { DriftError } from '../errors.js';
 import { fullProject } from './context.js';
 import { reportSwept } from './progress.js';
-
-const NAME = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/;
 
 /** Where the project keeps an adapter named `name`: its `providers` glob with the one `*` filled in. */
 function adapterPath(project: Project, name: string): string {
@@ -21,7 +20,7 @@ export function registerNewProvider(program: Command): void {
     .description("draft a new provider's adapter from its XRD: the XR's apiVersion and kind, its required spec fields with example values, the pools and credentials mapped; prints what is left to fill in")
     .requiredOption('--xrd <file>', "the provider's CompositeResourceDefinition")
     .action(async (name: string, options: { xrd: string }, command: Command) => {
-      if (!NAME.test(name)) throw new DriftError(`"${name}" is not a provider name: lowercase letters, digits and hyphens, starting and ending with a letter or digit. Nothing written.`);
+      checkName(name, 'provider');
       const project = await fullProject(command);
       const [{ draftAdapter }, { readXrdDefinition }] = await Promise.all([import('../config/adapterDraft.js'), import('../config/xrd.js')]);
       if (project.adapters.some((adapter) => adapter.name === name)) throw new DriftError(`the project already has a provider named ${name}. Nothing written.`);

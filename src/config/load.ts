@@ -3,7 +3,7 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import fg from 'fast-glob';
 import { DriftError, InputError } from '../errors.js';
-import { isName, NAME_RULE } from './names.js';
+import { checkName, isName, NAME_RULE } from './names.js';
 import { isInside, outsideProblem, packageFile, rootsOf, type Roots } from './paths.js';
 import { CONTRACT_ROLES } from '../roles/catalog.js';
 import type { Adapter, DriftConfig, Perturbation, Project, Scenario, ScenarioPool } from './types.js';
@@ -369,6 +369,7 @@ export function selectProject(project: Project, providers: string[] = [], scenar
   const pick = <T extends { name: string }>(items: T[], wanted: string[], what: string): T[] => {
     if (wanted.length === 0) return items;
     for (const name of wanted) {
+      checkName(name, what);
       if (!items.some((item) => item.name === name)) {
         throw new DriftError(`no ${what} named "${name}"; known: ${items.map((i) => i.name).join(', ')}`);
       }
