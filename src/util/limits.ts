@@ -38,9 +38,6 @@ export const MAX_CEL_RESULT_CHARS = 1024 * 1024;
 /** Wall-clock budget of one CEL evaluation, checked each time a template counts with range(). */
 export const CEL_BUDGET_MS = 1000;
 
-/** Nesting of a JSON report `drift comment` reads (a drift report nests under 10 levels). */
-export const MAX_REPORT_DEPTH = 64;
-
 /** Human-readable bytes for messages: 4 MiB, 512 KiB. */
 export function bytes(count: number): string {
   if (count >= 1024 * 1024 && count % (1024 * 1024) === 0) return `${count / (1024 * 1024)} MiB`;
