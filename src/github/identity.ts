@@ -45,7 +45,7 @@ export async function tokenLogin(octokit: Octokit, options: IdentityOptions, bas
     refused.push(statusOf(error) === undefined ? `POST /graphql (viewer) failed: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}` : refusal(error));
   }
   if (options.inActions) return ACTIONS_BOT;
-  throw new DriftError(`cannot tell which account the token belongs to: ${refused.join('; ')}. Pass --author LOGIN, the login the comments are written as`);
+  throw new DriftError(`cannot tell which account the token belongs to (${refused.join("; ")}): pass --author LOGIN, the login the comments are written as`);
 }
 
 /**
