@@ -14,5 +14,8 @@ for (const [signal, code] of Object.entries(SIGNAL_EXIT)) {
 // Any other ending (a normal exit, an error) stops them too; SIGKILL is left to each watchdog.
 process.on('exit', () => reaper?.stopAll());
 reaper = await import('../dist/functions/reaper.js');
+// Test-only: hold the first spawn so a test can signal drift before anything of its own runs.
+const pause = Number(process.env.DRIFT_TEST_PAUSE_BEFORE_SPAWN_MS);
+if (pause > 0) reaper.holdFirstSpawn(pause, () => process.stderr.write('drift: test pause before the first spawn\n'));
 const { main } = await import('../dist/cli/main.js');
 process.exitCode = await main(process.argv);

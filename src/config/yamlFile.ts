@@ -111,9 +111,9 @@ export function readLocatedYamlFile<T>(file: string, schemaPath: SchemaSource, t
 }
 
 /** A document's text, its size checked before it is read: a 23 MB file is refused, not parsed for minutes. */
-export function readDocumentText(file: string): string {
+export function readDocumentText(file: string, shown = file): string {
   const size = statSync(file).size;
-  if (size > MAX_DOCUMENT_BYTES) throw tooLarge(file, size);
+  if (size > MAX_DOCUMENT_BYTES) throw tooLarge(shown, size);
   return readFileSync(file, 'utf8');
 }
 

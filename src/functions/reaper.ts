@@ -47,15 +47,19 @@ export function untrack(child: ChildProcess): void {
 }
 
 /**
- * A test-only pause before drift spawns its first function (DRIFT_TEST_PAUSE_BEFORE_SPAWN_MS), so a
- * test can signal drift in the window where nothing of its own is running yet and prove the
- * handlers are there. It announces itself on stderr; without the variable it costs nothing.
+ * A test-only pause before drift spawns its first function, set by bin/drift.js from
+ * DRIFT_TEST_PAUSE_BEFORE_SPAWN_MS, so a test can signal drift in the window where nothing of its own
+ * is running yet and prove the handlers are there. Unset, it costs nothing.
  */
-let paused = false;
+let hold: { ms: number; announce: () => void } | undefined;
+export function holdFirstSpawn(ms: number, announce: () => void): void {
+  hold = { ms, announce };
+}
+
 export async function pauseBeforeFirstSpawn(): Promise<void> {
-  const ms = Number(process.env.DRIFT_TEST_PAUSE_BEFORE_SPAWN_MS);
-  if (paused || !Number.isFinite(ms) || ms <= 0) return;
-  paused = true;
-  process.stderr.write('drift: test pause before the first spawn\n');
+  if (!hold) return;
+  const { ms, announce } = hold;
+  hold = undefined;
+  announce();
   await new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -4,6 +4,7 @@ import fg from 'fast-glob';
 import type { Project } from '../config/types.js';
 import { DriftError } from '../errors.js';
 import { isCI } from '../util/ci.js';
+import type { Environment } from '../util/environment.js';
 import { sweepLeftovers, writeFileAtomic } from './atomicFile.js';
 import type { GoldenEnvironment } from './environment.js';
 
@@ -12,15 +13,19 @@ import type { GoldenEnvironment } from './environment.js';
  * writes, always atomically, and never under CI.
  */
 export class GoldenStore implements GoldenEnvironment {
-  /** `swept`: other folders drift writes into (the contract's), whose leftovers the sweep removes too. */
+  /**
+   * `ci`: under CI the store writes nothing and sweeps nothing. `swept`: other folders drift writes
+   * into (the contract's), whose leftovers the sweep removes too.
+   */
   constructor(
     readonly dir: string,
+    private readonly ci = false,
     private readonly swept: readonly string[] = [],
   ) {}
 
   /** The store of a project: its config's `goldens` folder (and its contract folder, for the sweep). */
   static of(project: Project): GoldenStore {
-    return new GoldenStore(path.resolve(project.config.root, project.config.goldens), [path.resolve(project.config.root, project.config.contract)]);
+    return new GoldenStore(path.resolve(project.config.root, project.config.goldens), isCI(project.env), [path.resolve(project.config.root, project.config.contract)]);
   }
 
   /** The absolute path of a file of the store (`gke/converge.yaml`). */
@@ -54,12 +59,12 @@ export class GoldenStore implements GoldenEnvironment {
 
   /** Through the atomic writer (atomicFile.ts); never under CI. */
   write(file: string, text: string): void {
-    refuseUnderCI();
+    if (this.ci) refuseUnderCI({ CI: 'true' });
     writeFileAtomic(this.path(file), text);
   }
 
   remove(file: string): void {
-    refuseUnderCI();
+    if (this.ci) refuseUnderCI({ CI: 'true' });
     rmSync(this.path(file));
   }
 
@@ -69,13 +74,13 @@ export class GoldenStore implements GoldenEnvironment {
    * and a fresh checkout has no leftovers anyway.
    */
   sweep(): string[] {
-    if (isCI()) return [];
+    if (this.ci) return [];
     return sweepLeftovers([this.dir, ...this.swept]).map((file) => path.relative(this.dir, file));
   }
 }
 
-export function refuseUnderCI(): void {
-  if (isCI()) {
+export function refuseUnderCI(env: Environment): void {
+  if (isCI(env)) {
     throw new DriftError('CI is set: drift never writes goldens in CI. Run `drift update` locally (or comment `/drift update` on the pull request) and commit the result.');
   }
 }

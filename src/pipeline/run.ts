@@ -60,6 +60,7 @@ async function runProvider(project: Project, adapter: Adapter, options: RunOptio
     fn = await FunctionProcess.start(adapter, {
       startMs: project.config.timeouts.startMs,
       callMs: project.config.timeouts.callMs,
+      env: project.env,
       // The first step of the first scenario: its answer seeds the memo, so the probe is not wasted.
       probe: buildRequest(buildXR(adapter, project.scenarios[0]!), new Map(), undefined),
     });
