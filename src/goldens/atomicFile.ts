@@ -12,8 +12,8 @@ import fg from 'fast-glob';
 /** `<target>.drift-tmp-<pid>`: whose write it was, so a sweep never removes a running drift's. */
 export const TEMPORARY_MARK = '.drift-tmp-';
 const TEMPORARY = /\.drift-tmp-(\d+)$/;
-/** What drift before the one writer left (`<file>.yaml.tmp-<pid>` in goldens/), swept the same way. */
-const LEGACY_TEMPORARY = /\.yaml\.tmp-(\d+)$/;
+/** What drift before the one writer left (`accepted.yaml.tmp-<pid>`, `CONTRACT.md.tmp-<pid>`), swept the same way. */
+const LEGACY_TEMPORARY = /\.(yaml|md|json)\.tmp-(\d+)$/;
 
 export function temporaryOf(target: string): string {
   return `${target}${TEMPORARY_MARK}${process.pid}`;
@@ -58,7 +58,7 @@ export function sweepLeftovers(folders: readonly string[]): string[] {
   const removed = new Set<string>();
   for (const folder of new Set(folders)) {
     if (!existsSync(folder)) continue;
-    const found = fg.sync([`**/*${TEMPORARY_MARK}*`, '**/*.yaml.tmp-*'], {
+    const found = fg.sync([`**/*${TEMPORARY_MARK}*`, '**/*.{yaml,md,json}.tmp-*'], {
       cwd: folder,
       absolute: true,
       onlyFiles: true,
@@ -75,7 +75,7 @@ export function sweepLeftovers(folders: readonly string[]): string[] {
 function sweepFiles(files: readonly string[]): string[] {
   const removed: string[] = [];
   for (const file of files) {
-    const pid = Number((TEMPORARY.exec(file) ?? LEGACY_TEMPORARY.exec(file))?.[1]);
+    const pid = Number(TEMPORARY.exec(file)?.[1] ?? LEGACY_TEMPORARY.exec(file)?.[2]);
     if (!Number.isInteger(pid) || isRunning(pid)) continue;
     rmSync(file, { force: true });
     removed.push(file);
