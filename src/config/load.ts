@@ -244,7 +244,8 @@ async function expand(config: DriftConfig, roots: Roots, at: ConfigLocator, key:
 /** The folder a glob starts from: its path up to the first segment with a wildcard. */
 function globParent(pattern: string): string {
   const segments = pattern.split('/');
-  const fixed = segments.slice(0, segments.findIndex((segment) => fg.isDynamicPattern(segment)));
+  const dynamic = segments.findIndex((segment) => segment !== '' && fg.isDynamicPattern(segment));
+  const fixed = segments.slice(0, dynamic < 0 ? -1 : dynamic);
   return fixed.join('/') || (pattern.startsWith('/') ? '/' : '.');
 }
 
