@@ -151,7 +151,7 @@ function draftText({ name, xrd, xrdPath, gpus, spec, gpuFields }: DraftInput & {
     },
     values: { cloud: name.toUpperCase() },
   });
-  doc.commentBefore = ` yaml-language-server: $schema=../../schemas/provider.schema.json\n Drafted by \`drift new-provider ${name}\` from ${xrdPath}. Fill in every TODO; see the README's "Adding a provider".`;
+  doc.commentBefore = ` yaml-language-server: $schema=../../schemas/provider.schema.json\n Drafted by \`drift new-provider ${name}\` from ${xrdPath}. Fill in every TODO; see drift's docs/adapters.md, "Adding a provider".`;
   const node = (path: Array<string | number>) => doc.getIn(path, true) as Node;
   const flowOf = (path: Array<string | number>) => ((doc.getIn(path, true) as YAMLMap | YAMLSeq).flow = true);
   flowOf(['function', 'command']);

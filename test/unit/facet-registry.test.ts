@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { collectFacets } from '../../src/compare/cross.js';
 import { FACETS, facetMeta, isFacet } from '../../src/facets/registry.js';
 import { parseGolden } from '../../src/goldens/format.js';
-import { facetsText } from '../../src/report/facetsText.js';
+import { facetsMarkdown, facetsText } from '../../src/report/facetsText.js';
 import type { Skeleton } from '../../src/skeleton/types.js';
 import { REPO } from '../helpers/project.js';
 
@@ -47,6 +47,10 @@ describe('the facet registry', () => {
   it('prints every facet through drift facets', () => {
     const text = facetsText(FACETS);
     for (const facet of FACETS) expect(text).toContain(`${facet.id} (${facet.class}, ${facet.source}, per ${facet.scope})`);
+  });
+
+  it('is what docs/facets.md says (regenerate it with npm run docs)', () => {
+    expect(readFileSync(path.join(REPO, 'docs/facets.md'), 'utf8')).toBe(facetsMarkdown(FACETS));
   });
 
   it('refuses an id that is not registered', () => {
