@@ -55,11 +55,11 @@ const MAY_IMPORT = {
 /** Start, probe and stop the provider functions (processes and their private socket folders). */
 const FUNCTION_PROCESSES = ['^src/functions/process\\.ts$', '^src/functions/reaper\\.ts$', '^src/functions/watchdog\\.ts$'];
 
-/** Read drift.config.yaml, adapters, scenarios and XRDs: config's only impure parts. */
-const CONFIG_READERS = ['^src/config/load\\.ts$', '^src/config/yamlFile\\.ts$', '^src/config/xrd\\.ts$'];
+/** Read drift.config.yaml, adapters, scenarios and XRDs, and resolve their paths (symlinks): config's only impure parts. */
+const CONFIG_READERS = ['^src/config/load\\.ts$', '^src/config/paths\\.ts$', '^src/config/yamlFile\\.ts$', '^src/config/xrd\\.ts$'];
 
-/** The golden and accepted stores (goldens/<provider>/<scenario>.yaml, goldens/accepted.yaml). */
-const STORES = ['^src/goldens/store\\.ts$', '^src/goldens/acceptedStore\\.ts$'];
+/** The golden and accepted stores (goldens/<provider>/<scenario>.yaml, goldens/accepted.yaml) and the one atomic writer of every file drift writes. */
+const STORES = ['^src/goldens/store\\.ts$', '^src/goldens/acceptedStore\\.ts$', '^src/goldens/atomicFile\\.ts$'];
 
 /** CLI input and output: reports written with --output, reports read by `drift comment`, accepted.yaml edits, a drafted adapter, --version. */
 const CLI_OUTPUT = ['^src/cli/diffCommand\\.ts$', '^src/cli/commentCommand\\.ts$', '^src/cli/acceptCommand\\.ts$', '^src/cli/newProviderCommand\\.ts$', '^src/cli/main\\.ts$'];
