@@ -135,6 +135,19 @@ async function install(python: string, folder: string, env: Environment): Promis
   }
 }
 
+// Providers that share a Python environment share its ruff: ask its version once per process.
+const versions = new Map<string, Promise<string>>();
+
+/** What `ruff --version` says, e.g. `0.17.5`. */
+function versionOf(program: string, cwd: string, env: Environment): Promise<string> {
+  let version = versions.get(program);
+  if (!version) {
+    version = run(program, ['--version'], cwd, env).then((ran) => /(\d+\.\d+\.\d+\S*)/.exec(ran.stdout)?.[1] ?? 'of unknown version');
+    versions.set(program, version);
+  }
+  return version;
+}
+
 /** The ruff a provider's source is checked with: its own, else drift's (installed on first use). */
 async function resolveRuff(adapter: Adapter, env: Environment): Promise<RuffProgram> {
   const own = ruffFor(adapter, env);
@@ -215,8 +228,7 @@ export async function runFormatter(adapter: Adapter, files: string[], env: Envir
   }
   // node:child_process, not execa: its import alone costs more than both ruff runs' start.
   const ruffRun = (args: string[]) => run(ruff.program, [...args, '--output-format', 'json', '--no-cache', '--', ...files], cwd, env);
-  const [version, format, lint] = await Promise.all([run(ruff.program, ['--version'], cwd, env), ruffRun(['format', '--check']), ruffRun(['check'])]);
-  const number = /(\d+\.\d+\.\d+\S*)/.exec(version.stdout)?.[1] ?? 'of unknown version';
+  const [number, format, lint] = await Promise.all([versionOf(ruff.program, cwd, env), ruffRun(['format', '--check']), ruffRun(['check'])]);
   const used: RuffUsed = {
     origin: ruff.origin,
     version: number,
