@@ -2,7 +2,7 @@
 // dependency-cruiser reads them with swc: the project's TypeScript 7 has no compiler API it can use,
 // and swc keeps `import type` lines, which the compiled dist/ would have lost.
 //
-// A layer may import itself and the layers listed after `may`; nothing else under src/. The README's
+// A layer may import itself and the layers listed after `may`; nothing else under src/. docs/architecture.md's
 // "Layers" section explains the table; change both together.
 
 /** Folders (or files) of each layer, as path patterns relative to the repository. */
@@ -12,6 +12,8 @@ const LAYERS = {
   // What a composed resource is in the contract: its role and its plane (cloud, in-cluster, neither).
   roles: '^src/roles/',
   // The providers' source outline: pure but for its edges (read.ts, grammar.ts, formatter.ts).
+  // Every facet drift compares, with its meta.
+  facets: '^src/facets/',
   outline: '^src/outline/',
   world: '^src/world/',
   skeleton: '^src/skeleton/',
@@ -32,17 +34,18 @@ const MAY_IMPORT = {
   base: [],
   config: ['base', 'roles'],
   roles: ['base'],
+  facets: ['base'],
   outline: ['base', 'config'],
   world: ['base', 'config', 'roles'],
   skeleton: ['base', 'config', 'roles', 'world'],
-  compare: ['base', 'config', 'roles', 'outline', 'world', 'skeleton'],
-  report: ['base', 'config', 'compare'],
+  compare: ['base', 'config', 'roles', 'facets', 'outline', 'world', 'skeleton'],
+  report: ['base', 'config', 'facets', 'compare'],
   functions: ['base', 'config', 'world'],
   goldens: ['base', 'config', 'skeleton', 'compare'],
   github: ['base', 'config', 'report'],
   git: ['base'],
-  pipeline: ['base', 'config', 'roles', 'outline', 'world', 'skeleton', 'compare', 'report', 'functions', 'goldens', 'github', 'git'],
-  cli: ['base', 'config', 'roles', 'outline', 'world', 'skeleton', 'compare', 'report', 'functions', 'goldens', 'github', 'git', 'pipeline'],
+  pipeline: ['base', 'config', 'roles', 'facets', 'outline', 'world', 'skeleton', 'compare', 'report', 'functions', 'goldens', 'github', 'git'],
+  cli: ['base', 'config', 'roles', 'facets', 'outline', 'world', 'skeleton', 'compare', 'report', 'functions', 'goldens', 'github', 'git', 'pipeline'],
 };
 
 // The edges: the only modules that spawn processes or touch the file system. Everything else takes
@@ -52,11 +55,11 @@ const MAY_IMPORT = {
 /** Start, probe and stop the provider functions (processes and their private socket folders). */
 const FUNCTION_PROCESSES = ['^src/functions/process\\.ts$', '^src/functions/reaper\\.ts$', '^src/functions/watchdog\\.ts$'];
 
-/** Read drift.config.yaml, adapters, scenarios and XRDs: config's only impure parts. */
-const CONFIG_READERS = ['^src/config/load\\.ts$', '^src/config/yamlFile\\.ts$', '^src/config/xrd\\.ts$'];
+/** Read drift.config.yaml, adapters, scenarios and XRDs, and resolve their paths (symlinks): config's only impure parts. */
+const CONFIG_READERS = ['^src/config/load\\.ts$', '^src/config/paths\\.ts$', '^src/config/yamlFile\\.ts$', '^src/config/xrd\\.ts$'];
 
-/** The golden and accepted stores (goldens/<provider>/<scenario>.yaml, goldens/accepted.yaml). */
-const STORES = ['^src/goldens/store\\.ts$', '^src/goldens/acceptedStore\\.ts$'];
+/** The golden and accepted stores (goldens/<provider>/<scenario>.yaml, goldens/accepted.yaml) and the one atomic writer of every file drift writes. */
+const STORES = ['^src/goldens/store\\.ts$', '^src/goldens/acceptedStore\\.ts$', '^src/goldens/atomicFile\\.ts$'];
 
 /** CLI input and output: reports written with --output, reports read by `drift comment`, accepted.yaml edits, a drafted adapter, --version. */
 const CLI_OUTPUT = ['^src/cli/diffCommand\\.ts$', '^src/cli/commentCommand\\.ts$', '^src/cli/acceptCommand\\.ts$', '^src/cli/newProviderCommand\\.ts$', '^src/cli/main\\.ts$'];
@@ -73,7 +76,7 @@ const SPAWNERS = [...FUNCTION_PROCESSES, ...OUTLINE_SPAWNERS, ...GIT];
 const FILE_SYSTEM = [...FUNCTION_PROCESSES, ...CONFIG_READERS, ...STORES, ...CLI_OUTPUT, ...OUTLINE_READERS];
 
 /** The pure cores: data in, data out. */
-const PURE_CORES = ['roles', 'outline', 'world', 'skeleton', 'compare', 'report'].map((layer) => LAYERS[layer]);
+const PURE_CORES = ['roles', 'facets', 'outline', 'world', 'skeleton', 'compare', 'report'].map((layer) => LAYERS[layer]);
 
 const either = (patterns) => `(${patterns.join('|')})`;
 

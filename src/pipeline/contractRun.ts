@@ -5,7 +5,6 @@
  */
 import path from 'node:path';
 import type { AcceptedEntry } from '../compare/acceptance.js';
-import type { Finding } from '../compare/findings.js';
 import { RULE_METAS } from '../compare/rules/index.js';
 import { agreedStyle, type StyleSubject } from '../compare/style.js';
 import type { Adapter, Project } from '../config/types.js';
@@ -79,35 +78,4 @@ export function contractInput(project: Project, accepted: readonly AcceptedEntry
 /** What `drift contract` would write for this project. */
 export function generatedContract(project: Project, accepted: readonly AcceptedEntry[], pending?: ReadonlyMap<string, string>): Array<{ file: string; text: string }> {
   return contractFiles(contractInput(project, accepted, pending));
-}
-
-/**
- * Whether the committed contract is what drift would write once the new providers' goldens are (their
- * outlines as this run read them, `pending`), or what it said before they existed: then only their
- * arrival makes it stale, and `drift update -p` rewrites it with their goldens.
- */
-export function staleOnlyFor(project: Project, accepted: readonly AcceptedEntry[], newcomers: readonly string[], pending: ReadonlyMap<string, string>): boolean {
-  const store = ContractStore.of(project);
-  const without = { ...project, adapters: project.adapters.filter((adapter) => !newcomers.includes(adapter.name)) };
-  return store.stale(generatedContract(project, accepted, pending)).length === 0 || store.stale(generatedContract(without, accepted)).length === 0;
-}
-
-/**
- * One `contract-stale` finding per contract file that differs from what drift would write (a missing
- * one included), once the project has adopted the generated contract: a project that never ran
- * `drift contract` is not told so by every diff (`drift contract --check` still says it).
- */
-export function staleContractFindings(project: Project, accepted: readonly AcceptedEntry[]): Finding[] {
-  const store = ContractStore.of(project);
-  const where = posix(path.relative(project.config.root, store.dir)) || '.';
-  const files = generatedContract(project, accepted);
-  if (!store.adopted(files)) return [];
-  return store.stale(files).map((file) => ({
-    id: `contract-stale:${where}/${file}`,
-    type: 'contract-stale' as const,
-    class: 'contract' as const,
-    subject: `${where}/${file}`,
-    message: `${where}/${file} is not what drift contract would write from the rules, the locked conventions, the accepted entries and the committed outlines`,
-    hint: 'Run `drift contract` and commit the result (the golden-update workflow does it with the goldens).',
-  }));
 }

@@ -13,8 +13,6 @@ import { isCI } from '../util/ci.js';
 import type { CellJudge } from './cell.js';
 import type { OnEvent } from './events.js';
 import { goldensOf, goldenStateFor, isFiltered, type Filters } from './goldens.js';
-import { staleContractFindings, staleOnlyFor } from './contractRun.js';
-import { toCanonicalOutline } from '../outline/canonicalOutline.js';
 import { judgeRun } from './judge.js';
 import { runProject, type RunResult } from './run.js';
 import { outlineSources, readProjectSources, type OutlinedSource } from './sourcesRun.js';
@@ -89,20 +87,12 @@ export async function diffProject({ full, project, filters, env: given, onEvent,
     locked,
   });
   for (const obsolete of goldens.obsolete()) findings.push(obsoleteFinding({ ...obsolete, file: goldens.name(obsolete.file) }));
-  // The contract is written from the whole project and the team's decisions, never from a render, so
-  // any run judges it whole; no accepted entry can accept a stale contract away. Only on the project's
-  // own goldens folder: a test's goldens in memory have no contract beside them.
-  if (given === undefined) findings.push(...staleContractFindings(full, loadAccepted(full)));
   // A provider named with -p that has no golden at all is new: its goldens are the last step of the
-  // loop (drift update -p), not a finding, and neither is the contract that names it, when nothing
-  // else makes the contract stale. Never under CI or --changed, where a missing golden fails.
+  // loop (drift update -p, which also regenerates the contract), not a finding. Never under CI or
+  // --changed, where a missing golden fails.
   const fresh = isCI(project.env) || changed ? [] : newProviders(full, filters, goldens);
   if (fresh.length === 0) return { run, findings, candidates, goldens, outlined, swept, notes: [] };
   const isFresh = (finding: Finding) => finding.provider !== undefined && fresh.includes(finding.provider) && finding.id.startsWith('golden-missing:');
-  const pending = new Map(outlined.filter(({ adapter, result }) => fresh.includes(adapter.name) && result.syntaxErrors.length === 0).map(({ adapter, result }) => [adapter.name, toCanonicalOutline(result.outline)]));
-  const contractOnlyForThem = given === undefined && staleOnlyFor(full, loadAccepted(full), fresh, pending);
-  const kept = findings.filter((finding) => !isFresh(finding) && !(contractOnlyForThem && finding.type === 'contract-stale'));
-  const names = fresh.join(', ');
-  const notes = [`new provider: goldens not written yet (${names}). When the rest is clean, \`drift update ${fresh.map((name) => `-p ${name}`).join(' ')}\` writes its goldens and the contract; commit them with the function.`];
-  return { run, findings: kept, candidates, goldens, outlined, swept, notes };
+  const notes = [`new provider: goldens not written yet (${fresh.join(', ')}). When the rest is clean, \`drift update ${fresh.map((name) => `-p ${name}`).join(' ')}\` writes its goldens and the contract; commit them with the function.`];
+  return { run, findings: findings.filter((finding) => !isFresh(finding)), candidates, goldens, outlined, swept, notes };
 }
