@@ -53,6 +53,7 @@ export function reportToJson(report: Report): Record<string, unknown> {
     findings: report.findings.map(orderedFinding),
     accepted: report.accepted.map(orderedFinding),
     candidates: report.candidates.map(({ facet, subject, value }) => ({ facet, subject, value })),
+    ...(report.notes?.length ? { notes: [...report.notes] } : {}),
     summary: {
       findings: summary.findings,
       contract: summary.contract,
