@@ -1,0 +1,80 @@
+/**
+ * The newcomer loop the skill states, through the built CLI: a provider with no goldens goes from
+ * `drift diff -p` (a note, exit 0 when nothing else is wrong) to `drift update -p` (goldens and the
+ * contract in one step) to a clean `drift diff -p`; a newcomer that joins a pinned way of an accepted
+ * split is told so by name, and `drift accept` of that id pins it there.
+ */
+import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import type { AcceptedEntry } from '../../src/compare/acceptance.js';
+import { runDrift } from '../helpers/drift.js';
+import { copyProject } from '../helpers/project.js';
+
+const SLOW = 600_000;
+const copies: Array<() => void> = [];
+afterAll(() => copies.forEach((remove) => remove()));
+
+function copy(): string {
+  const { dir, remove } = copyProject({ prefix: 'drift-newcomer-' });
+  copies.push(remove);
+  return dir;
+}
+
+describe('the newcomer loop', () => {
+  it.each(['aks', 'eks', 'gke', 'nebius', 'vultr'])('%s with its goldens removed: diff -p exits 0 with the note, update -p writes goldens and contract, diff -p is clean', async (provider) => {
+    const dir = copy();
+    const before = readFileSync(path.join(dir, 'providers/contract.json'), 'utf8');
+    rmSync(path.join(dir, 'goldens', provider), { recursive: true, force: true });
+
+    const first = await runDrift(['diff', '-p', provider], dir);
+    expect(first.stdout).toContain(`note: new provider: goldens not written yet (${provider})`);
+    expect(first.exitCode, first.all).toBe(0);
+    // Under CI a missing golden still fails.
+    expect((await runDrift(['diff', '-p', provider], dir, { CI: 'true' })).exitCode).toBe(1);
+
+    const update = await runDrift(['update', '-p', provider], dir);
+    expect(update.exitCode, update.all).toBe(0);
+    expect(update.stdout).toContain('outlines: 1 added');
+    // The contract is regenerated in the same step: the copy's is the committed one again.
+    expect(readFileSync(path.join(dir, 'providers/contract.json'), 'utf8')).toBe(before);
+    expect((await runDrift(['contract', '--check'], dir)).exitCode).toBe(0);
+
+    const last = await runDrift(['diff', '-p', provider], dir);
+    expect(last.exitCode, last.all).toBe(0);
+    expect(last.stdout).not.toContain('new provider');
+  }, SLOW);
+
+  it('a newcomer joining a pinned way is named with who holds it and why; drift accept pins it there', async () => {
+    const dir = copy();
+    // acme: Vultr's function and adapter under another name, so it takes Vultr's side of every split.
+    cpSync(path.join(dir, 'providers/vultr'), path.join(dir, 'providers/acme'), { recursive: true });
+    const adapter = path.join(dir, 'providers/acme/provider.yaml');
+    writeFileSync(adapter, readFileSync(adapter, 'utf8').replace(/^name: vultr$/m, 'name: acme'));
+    const id = 'div:converge:requirements:requires:acme';
+
+    const before = await runDrift(['diff', '-p', 'acme', '-s', 'converge', '--format', 'json'], dir);
+    const report = JSON.parse(before.stdout) as { findings: Array<{ id: string; message: string; hint: string; provider?: string }> };
+    const joined = report.findings.find((finding) => finding.id === id);
+    expect(joined, before.all).toBeDefined();
+    expect(joined!.message).toBe('requirements requires: acme joins the accepted way of eks and vultr (none)');
+    expect(joined!.hint).toContain('like eks and vultr, accepted for them because A function requires its ProviderConfig only when');
+    expect(joined!.hint).toContain('or follow aks, gke and nebius ([ClusterProviderConfig])');
+    // Nothing blames a provider other than acme.
+    expect(report.findings.filter((finding) => finding.provider !== undefined && finding.provider !== 'acme')).toEqual([]);
+
+    const accept = await runDrift(['accept', id, '--reason', 'Acme reads nothing from its ProviderConfig'], dir);
+    expect(accept.exitCode, accept.all).toBe(0);
+    const entries = (parse(readFileSync(path.join(dir, 'goldens/accepted.yaml'), 'utf8')) as { accepted: AcceptedEntry[] }).accepted;
+    const requires = entries.find((entry) => entry.facet === 'requires')!;
+    const none = requires.ways!.find((way) => Array.isArray(way.value) && way.value.length === 0)!;
+    expect(none.providers).toEqual(['acme', 'eks', 'vultr']);
+    expect(none.reasons).toEqual({ acme: 'Acme reads nothing from its ProviderConfig' });
+
+    const after = await runDrift(['diff', '-p', 'acme', '-s', 'converge', '--format', 'json'], dir);
+    const ids = (JSON.parse(after.stdout) as { findings: Array<{ id: string }> }).findings.map((finding) => finding.id);
+    expect(ids).not.toContain(id);
+    expect(ids).toContain('div:converge:status:identity-entry:acme');
+  }, SLOW);
+});
