@@ -5,6 +5,7 @@ import { kubeconfigWiring } from '../skeleton/wiring.js';
 import { stableStringify } from '../util/objects.js';
 import { judge, type ValueGroup, type Verdict } from './consensus.js';
 import { INTENT_FIELDS } from './intentCoverage.js';
+import { facetValueInWords } from './summary.js';
 import type { Finding, FindingClass } from './findings.js';
 
 /** One comparable fact of a provider's cell: a role's facet, or a cell-level facet. */
@@ -168,7 +169,13 @@ function divergence(scenario: string, facet: Facet, texts: Map<string, string>, 
     facet,
     provider,
     `${label(facet)} differs from the convention of ${whose}`,
-    (id) => `the convention is ${shown(convention.text)}; ${provider} has ${shown(texts.get(provider)!)}. Make ${provider} follow it, or accept it with a reason: drift accept '${id}' --reason "..."`,
+    (id) => {
+      const words = (value: unknown) => facetValueInWords(facet.subject, facet.facet, value);
+      const what = `the convention is ${words(convention.value)}; ${provider} has ${words(facet.values.get(provider))}.`;
+      // Alone against all the others, the fix is in the provider: no accept offered (it stays allowed).
+      const alone = convention.providers.length === (established ? verdict.compared : verdict.compared - 1);
+      return alone ? `${what} Every other provider does it this way: make ${provider} follow it.` : `${what} Make ${provider} follow it, or accept it with a reason: drift accept '${id}' --reason "..."`;
+    },
   );
   // The convention's value sits before the hint, where reports have always shown it.
   return { ...finding, consensus: convention.value, hint };
