@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import type { AcceptedEntry } from '../../src/compare/acceptance.js';
 import { runDrift } from '../helpers/drift.js';
-import { copyProject } from '../helpers/project.js';
+import { copyProject, REPO } from '../helpers/project.js';
 
 const SLOW = 600_000;
 const copies: Array<() => void> = [];
@@ -76,5 +76,29 @@ describe('the newcomer loop', () => {
     const ids = (JSON.parse(after.stdout) as { findings: Array<{ id: string }> }).findings.map((finding) => finding.id);
     expect(ids).not.toContain(id);
     expect(ids).toContain('div:converge:status:identity-entry:acme');
+  }, SLOW);
+});
+
+describe('drift migrate', () => {
+  it('pins the ways of facet-wide entries as goldens/accepted.yaml has them, reports unmigrated entries, and is idempotent', async () => {
+    const dir = copy();
+    const file = path.join(dir, 'goldens/accepted.yaml');
+    const migrated = readFileSync(file, 'utf8');
+    // The file as it was before its entries were pinned.
+    cpSync(path.join(REPO, 'test/fixtures/accepted-legacy.yaml'), file);
+
+    const legacy = await runDrift(['diff', '-s', 'converge', '--format', 'json'], dir);
+    const reported = (JSON.parse(legacy.stdout) as { findings: Array<{ id: string; hint: string }> }).findings.filter((finding) => finding.id.startsWith('accepted-legacy:'));
+    expect(reported.map((finding) => finding.id)).toEqual(['accepted-legacy:4', 'accepted-legacy:5', 'accepted-legacy:6', 'accepted-legacy:7', 'accepted-legacy:8', 'accepted-legacy:9']);
+    expect(reported[0]!.hint).toContain('drift migrate');
+    expect(legacy.exitCode).toBe(1);
+
+    const first = await runDrift(['migrate'], dir);
+    expect(first.exitCode, first.all).toBe(0);
+    expect(readFileSync(file, 'utf8')).toBe(migrated);
+    const again = await runDrift(['migrate'], dir);
+    expect(again.stdout).toContain('nothing to migrate');
+    expect(readFileSync(file, 'utf8')).toBe(migrated);
+    expect((await runDrift(['migrate'], dir, { CI: 'true' })).exitCode).toBe(2);
   }, SLOW);
 });
