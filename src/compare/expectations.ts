@@ -54,6 +54,10 @@ export function expectationsFor(
         by = `convention of ${convention?.providers.join(', ')}`;
       }
       if (expect === undefined) continue;
+      // drift diff compares a value only among the providers that have it (absence is presence's):
+      // a rendered provider without the subject, or without a facet only some providers have
+      // (requirements, identity-shape), is expected nothing there.
+      if (rendered && !facet.values.has(provider)) continue;
       const finding = wouldRaise(provider, scenario, facet.subject, facet.facet, lock !== undefined);
       const entry = accepted.find((candidate) => matches(candidate, finding));
       const mine = facet.values.has(provider) ? stableStringify(facet.values.get(provider)) : undefined;

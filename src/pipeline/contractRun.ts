@@ -44,20 +44,19 @@ function exampleOf(project: Project, adapter: Adapter): ExampleProvider {
 
 /**
  * Each provider's committed outline: the contract's style facets need nothing else (no roles, no
- * places). `pending` stands in for outline goldens not written yet (a new provider's, as drift update
- * would write them).
+ * places).
  */
-function committedOutlines(project: Project, pending: ReadonlyMap<string, string> = new Map()): StyleSubject[] {
+function committedOutlines(project: Project): StyleSubject[] {
   const store = GoldenStore.of(project);
   return project.adapters.flatMap((adapter) => {
-    const outline = outlineFromGolden(store.read(outlineFile(adapter.name)) ?? pending.get(adapter.name));
+    const outline = outlineFromGolden(store.read(outlineFile(adapter.name)));
     return outline ? [{ provider: adapter.name, outline, places: new Map<string, string>(), root: adapter.name, keys: new Map<string, string>() }] : [];
   });
 }
 
-export function contractInput(project: Project, accepted: readonly AcceptedEntry[], pending?: ReadonlyMap<string, string>): ContractInput {
+export function contractInput(project: Project, accepted: readonly AcceptedEntry[]): ContractInput {
   const root = project.config.root;
-  const outlines = committedOutlines(project, pending);
+  const outlines = committedOutlines(project);
   return {
     rules: RULE_METAS,
     roles: describeRoles(),
@@ -76,6 +75,6 @@ export function contractInput(project: Project, accepted: readonly AcceptedEntry
 }
 
 /** What `drift contract` would write for this project. */
-export function generatedContract(project: Project, accepted: readonly AcceptedEntry[], pending?: ReadonlyMap<string, string>): Array<{ file: string; text: string }> {
-  return contractFiles(contractInput(project, accepted, pending));
+export function generatedContract(project: Project, accepted: readonly AcceptedEntry[]): Array<{ file: string; text: string }> {
+  return contractFiles(contractInput(project, accepted));
 }
