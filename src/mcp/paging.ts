@@ -1,0 +1,57 @@
+/**
+ * Bounded answers: every list a tool returns is cut into pages of at most `limit` items and about
+ * PAGE_BYTES of JSON, and the rest is reached with the `next` token. Pages come from one computed
+ * answer kept in memory, so paging never re-renders and nothing is lost or repeated between pages.
+ */
+import { createHash } from 'node:crypto';
+import { DriftError } from '../errors.js';
+
+/** What one page may weigh as JSON: the default answer of every tool stays under 20 KB with its envelope. */
+export const PAGE_BYTES = 14_000;
+export const DEFAULT_LIMIT = 50;
+const KEPT_ANSWERS = 16;
+
+export interface Page<T> {
+  total: number;
+  items: T[];
+  /** Pass as `next` with the same arguments for the following page; absent on the last page. */
+  next?: string;
+}
+
+/** The answers pages are read from, newest last; the oldest go first. */
+export class Answers {
+  private readonly kept = new Map<string, unknown[]>();
+
+  /** The answer a `next` token points into, or undefined when the token is not this server's. */
+  recall(token: string | undefined, query: string): { items: unknown[]; offset: number } | undefined {
+    if (token === undefined) return undefined;
+    const [key, offset] = token.split('.');
+    const items = key === undefined ? undefined : this.kept.get(key);
+    if (!items || key !== keyOf(query) || !/^\d+$/.test(offset ?? '')) {
+      throw new DriftError(`next ${JSON.stringify(token)} is not a page of this question (or the server no longer holds it): call the tool again without next, with the same arguments`);
+    }
+    return { items, offset: Number(offset) };
+  }
+
+  /** The page of `items` at `offset`, with a token for the page after it. */
+  page<T>(query: string, items: readonly T[], offset: number, limit = DEFAULT_LIMIT): Page<T> {
+    const key = keyOf(query);
+    this.kept.delete(key);
+    this.kept.set(key, items as unknown[]);
+    while (this.kept.size > KEPT_ANSWERS) this.kept.delete(this.kept.keys().next().value!);
+    const out: T[] = [];
+    let bytes = 0;
+    for (let i = offset; i < items.length && out.length < limit; i++) {
+      const size = Buffer.byteLength(JSON.stringify(items[i]));
+      // One item always goes, so a page never stalls on an item heavier than a page.
+      if (out.length > 0 && bytes + size > PAGE_BYTES) break;
+      out.push(items[i]!);
+      bytes += size;
+    }
+    const end = offset + out.length;
+    return { total: items.length, items: out, ...(end < items.length ? { next: `${key}.${end}` } : {}) };
+  }
+}
+
+/** The question's arguments but `limit` and `next`, as a short stable key. */
+const keyOf = (query: string): string => createHash('sha256').update(query).digest('hex').slice(0, 16);
