@@ -6,8 +6,11 @@
 import { createHash } from 'node:crypto';
 import { DriftError } from '../errors.js';
 
-/** What one page may weigh as JSON: the default answer of every tool stays under 20 KB with its envelope. */
-export const PAGE_BYTES = 14_000;
+/**
+ * What one page's items may weigh as JSON. An answer carries its data twice, as structured content
+ * and as the JSON text older clients read, so a page of 8.5 KB keeps every answer under 20 KB.
+ */
+export const PAGE_BYTES = 8_500;
 export const DEFAULT_LIMIT = 50;
 const KEPT_ANSWERS = 16;
 

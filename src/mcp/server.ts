@@ -16,7 +16,7 @@ import { DEFAULT_LIMIT } from './paging.js';
 import { DriftTools, type ServerSetup } from './tools.js';
 
 const paging = {
-  limit: z.number().int().min(1).max(500).optional().describe(`items per page (default ${DEFAULT_LIMIT}; a page also stops near 14 KB)`),
+  limit: z.number().int().min(1).max(500).optional().describe(`items per page (default ${DEFAULT_LIMIT}; a page also stops near 8.5 KB of items)`),
   next: z.string().max(100).optional().describe('the next token of the previous page, with the same other arguments'),
 };
 const pageOut = { total: z.number().int(), items: z.array(z.unknown()), next: z.string().optional() };

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { driftBin, runDrift } from '../helpers/drift.js';
 import { processesIn, waitFor } from '../helpers/processes.js';
-import { copyProject, hashGoldens, mutate, replaceExactly, type ProjectCopy } from '../helpers/project.js';
+import { copyProject, hashGoldens, mutate, REPO, replaceExactly, type ProjectCopy } from '../helpers/project.js';
 
 const SLOW = 240_000;
 const TAG = 'mcp-test';
@@ -26,6 +26,8 @@ describe('drift mcp', () => {
   let transport: StdioClientTransport;
   const call = async (name: string, args: Record<string, unknown> = {}) => (await client.callTool({ name, arguments: args }, undefined, { timeout: SLOW })) as Answer;
   const text = (answer: Answer) => answer.content.map((part) => part.text ?? '').join('');
+  /** What the client receives: structured content and its JSON text both. */
+  const bytes = (answer: Answer) => Buffer.byteLength(JSON.stringify(answer));
 
   beforeAll(async () => {
     copy = copyProject({ prefix: 'drift-mcp-' });
@@ -49,12 +51,12 @@ describe('drift mcp', () => {
     const resources = (await client.listResources()).resources.map((resource) => resource.uri);
     expect(resources).toEqual(expect.arrayContaining(['drift://contract/CONTRACT.md', 'drift://contract/contract.json', 'drift://contract/SKILL.md', 'drift://adapter/gke']));
     const adapter = await client.readResource({ uri: 'drift://adapter/gke' });
-    expect(adapter.contents[0]!.text).toBe(readFileSync(path.join(copy.dir, 'providers/gke/provider.yaml'), 'utf8'));
+    expect((adapter.contents[0] as { text?: string }).text).toBe(readFileSync(path.join(copy.dir, 'providers/gke/provider.yaml'), 'utf8'));
     const prompt = await client.getPrompt({ name: 'add-provider', arguments: { provider: 'acme' } });
     expect(JSON.stringify(prompt.messages)).toContain('expect with provider acme');
     const list = await call('list');
     expect(list.structuredContent!.providers).toContainEqual(expect.objectContaining({ name: 'gke', goldens: true }));
-    for (const name of ['rules', 'facets', 'list']) expect(Buffer.byteLength(text(await call(name))), name).toBeLessThanOrEqual(20_000);
+    for (const name of ['rules', 'facets', 'list']) expect(bytes(await call(name)), name).toBeLessThanOrEqual(20_000);
   });
 
   it(
@@ -66,7 +68,7 @@ describe('drift mcp', () => {
       do {
         const answer = await call('expect', { provider: 'gke', ...(next ? { next } : {}) });
         expect(answer.isError, text(answer)).toBeFalsy();
-        expect(Buffer.byteLength(text(answer))).toBeLessThanOrEqual(20_000);
+        expect(bytes(answer)).toBeLessThanOrEqual(20_000);
         lines.push(...(answer.structuredContent!.items as unknown[]));
         next = answer.structuredContent!.next as string | undefined;
         pages++;
@@ -91,7 +93,7 @@ describe('drift mcp', () => {
     async () => {
       const answer = await call('diff', { provider: 'gke', scenario: ['converge'] });
       expect(answer.isError, text(answer)).toBeFalsy();
-      expect(Buffer.byteLength(text(answer))).toBeLessThanOrEqual(20_000);
+      expect(bytes(answer)).toBeLessThanOrEqual(20_000);
       const findings = answer.structuredContent!.items as Array<{ id: string; hint: string }>;
       expect(findings.map((finding) => finding.id)).toContain(SEEDED);
       const explained = await call('explain', { id: SEEDED });
@@ -133,4 +135,27 @@ describe('drift mcp', () => {
     await waitFor(() => !processesIn(copy.dir, TAG).length, 10_000, 'drift mcp and its functions to exit');
     expect(() => process.kill(pid, 0)).toThrow(/ESRCH/);
   });
+});
+
+describe('drift mcp on SIGTERM', () => {
+  it(
+    'stops the functions of a call in flight and exits, leaving no process',
+    async () => {
+      const tag = 'mcp-signal-test';
+      const env: Record<string, string> = { DRIFT_TEST_TAG: tag, NO_COLOR: '1' };
+      for (const [name, value] of Object.entries(process.env)) if (name !== 'CI' && value !== undefined && !(name in env)) env[name] = value;
+      const transport = new StdioClientTransport({ command: process.execPath, args: [driftBin(), 'mcp'], cwd: REPO, env, stderr: 'pipe' });
+      const client = new Client({ name: 'drift-test', version: '0' });
+      await client.connect(transport);
+      const pid = transport.pid!;
+      const rendering = client.callTool({ name: 'render', arguments: { provider: 'gke', scenario: 'converge' } }).catch((error: unknown) => error);
+      // The function's process (not the server itself) is up: the call is in flight.
+      await waitFor(() => processesIn(REPO, tag).some((p) => p.pid !== pid), 30_000, 'the gke function to start');
+      process.kill(pid, 'SIGTERM');
+      await waitFor(() => !processesIn(REPO, tag).length, 10_000, 'drift mcp and its functions to exit');
+      expect(await rendering).toBeInstanceOf(Error);
+      await client.close().catch(() => undefined);
+    },
+    SLOW,
+  );
 });
