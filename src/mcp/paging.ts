@@ -14,6 +14,12 @@ export const PAGE_BYTES = 8_500;
 export const DEFAULT_LIMIT = 50;
 const KEPT_ANSWERS = 16;
 
+/** A computed answer: its list, and what the answer says beside it (a summary), the same on every page. */
+export interface Answer<T> {
+  items: readonly T[];
+  about: Record<string, unknown>;
+}
+
 export interface Page<T> {
   total: number;
   items: T[];
@@ -23,24 +29,25 @@ export interface Page<T> {
 
 /** The answers pages are read from, newest last; the oldest go first. */
 export class Answers {
-  private readonly kept = new Map<string, unknown[]>();
+  private readonly kept = new Map<string, Answer<unknown>>();
 
   /** The answer a `next` token points into, or undefined when the token is not this server's. */
-  recall(token: string | undefined, query: string): { items: unknown[]; offset: number } | undefined {
+  recall(token: string | undefined, query: string): { answer: Answer<unknown>; offset: number } | undefined {
     if (token === undefined) return undefined;
     const [key, offset] = token.split('.');
-    const items = key === undefined ? undefined : this.kept.get(key);
-    if (!items || key !== keyOf(query) || !/^\d+$/.test(offset ?? '')) {
+    const answer = key === undefined ? undefined : this.kept.get(key);
+    if (!answer || key !== keyOf(query) || !/^\d+$/.test(offset ?? '')) {
       throw new DriftError(`next ${JSON.stringify(token)} is not a page of this question (or the server no longer holds it): call the tool again without next, with the same arguments`);
     }
-    return { items, offset: Number(offset) };
+    return { answer, offset: Number(offset) };
   }
 
-  /** The page of `items` at `offset`, with a token for the page after it. */
-  page<T>(query: string, items: readonly T[], offset: number, limit = DEFAULT_LIMIT): Page<T> {
+  /** The page of the answer's items at `offset`, with what it says beside them and a token for the page after. */
+  page<T>(query: string, answer: Answer<T>, offset: number, limit = DEFAULT_LIMIT): Page<T> & Record<string, unknown> {
     const key = keyOf(query);
+    const { items } = answer;
     this.kept.delete(key);
-    this.kept.set(key, items as unknown[]);
+    this.kept.set(key, answer as Answer<unknown>);
     while (this.kept.size > KEPT_ANSWERS) this.kept.delete(this.kept.keys().next().value!);
     const out: T[] = [];
     let bytes = 0;
@@ -52,7 +59,7 @@ export class Answers {
       bytes += size;
     }
     const end = offset + out.length;
-    return { total: items.length, items: out, ...(end < items.length ? { next: `${key}.${end}` } : {}) };
+    return { ...answer.about, total: items.length, items: out, ...(end < items.length ? { next: `${key}.${end}` } : {}) };
   }
 }
 

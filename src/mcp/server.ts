@@ -21,6 +21,8 @@ const paging = {
 };
 const pageOut = { total: z.number().int(), items: z.array(z.unknown()), next: z.string().optional() };
 const name = z.string().max(63);
+/** Where a provider's source does something: file relative to the project, line, the lines there. */
+const place = z.object({ provider: z.string(), file: z.string(), line: z.number().int(), excerpt: z.string().optional() });
 
 /** A tool answer: the data as structured content and as its JSON text, or an error saying what to do. */
 async function answer(work: () => Promise<object>) {
@@ -66,7 +68,7 @@ function buildServer(tools: DriftTools, version: string): McpServer {
     {
       description: "One finding of this session's diff answers: the facet's or rule's meta (what it compares, its fix), the ways providers take with who holds each, and where a provider's source follows each way.",
       inputSchema: { id: z.string().max(300) },
-      outputSchema: { id: z.string(), type: z.string(), provider: z.string().optional(), subject: z.string(), facet: z.string().optional(), message: z.string(), hint: z.string(), meta: z.record(z.string(), z.unknown()).optional(), ways: z.array(z.object({ value: z.unknown(), providers: z.array(z.string()), place: z.object({ provider: z.string(), file: z.string(), line: z.number(), excerpt: z.string().optional() }).optional() })) },
+      outputSchema: { id: z.string(), type: z.string(), provider: z.string().optional(), subject: z.string(), facet: z.string().optional(), message: z.string(), hint: z.string(), where: place.optional(), meta: z.record(z.string(), z.unknown()).optional(), ways: z.array(z.object({ value: z.unknown(), providers: z.array(z.string()), place: place.optional() })) },
       annotations: readOnly,
     },
     (input) => answer(() => tools.explain(input)),

@@ -29,7 +29,7 @@ import { buildReport } from '../report/model.js';
 import { stableStringify } from '../util/objects.js';
 import type { Environment } from '../util/environment.js';
 import { excerptAt, hasGoldens } from './files.js';
-import { Answers, type Page } from './paging.js';
+import { Answers, type Answer, type Page } from './paging.js';
 import { ProviderQueue, withDeadline } from './queue.js';
 
 export interface ServerSetup {
@@ -90,11 +90,16 @@ export class DriftTools {
     return [...names];
   }
 
-  private paged<T>(query: unknown, compute: () => Promise<T[]> | T[], { limit, next }: Paged): Promise<Page<T>> {
+  /** A page of the answer `compute` gives, or with `next` of the one it gave before. */
+  private async paged<T>(query: unknown, compute: () => Promise<Answer<T>> | Answer<T>, { limit, next }: Paged): Promise<Page<T> & Record<string, unknown>> {
     const key = stableStringify(query);
     const recalled = this.answers.recall(next, key);
-    if (recalled) return Promise.resolve(this.answers.page(key, recalled.items as T[], recalled.offset, limit));
-    return Promise.resolve(compute()).then((items) => this.answers.page(key, items, 0, limit));
+    if (recalled) return this.answers.page(key, recalled.answer as Answer<T>, recalled.offset, limit);
+    return this.answers.page(key, await compute(), 0, limit);
+  }
+
+  private static list<T>(items: readonly T[]): Answer<T> {
+    return { items, about: {} };
   }
 
   private rendering<T>(providers: readonly string[], what: string, work: () => Promise<T>): Promise<T> {
@@ -110,30 +115,28 @@ export class DriftTools {
     };
   }
 
-  async expect(input: { provider: string; subject?: string; facet?: string; scenario?: string; unmet?: boolean } & Paged): Promise<Page<Expectation> & { provider: string; rendered: boolean }> {
+  async expect(input: { provider: string; subject?: string; facet?: string; scenario?: string; unmet?: boolean } & Paged): Promise<Page<Expectation> & Record<string, unknown>> {
     const project = await this.project();
     const name = this.provider(project, input.provider);
     if (input.subject !== undefined) checkSubject(input.subject);
     if (input.facet !== undefined && !isFacet(input.facet)) throw new DriftError(`${input.facet} is not a facet; call facets for the list`);
     if (input.scenario !== undefined) this.scenarios(project, [input.scenario]);
-    let rendered = true;
     const { limit, next, ...query } = input;
-    const page = await this.paged(
+    return this.paged(
       { tool: 'expect', ...query },
       async () => {
         const result = await this.rendering([name], `expect -p ${name}`, () => expectProject(project, name));
-        rendered = result.rendered;
-        return result.expectations.filter(
+        const items = result.expectations.filter(
           (line) =>
             (input.subject === undefined || line.subject === input.subject) &&
             (input.facet === undefined || line.facet === input.facet) &&
             (input.scenario === undefined || line.scenario === input.scenario) &&
             (!input.unmet || line.status === 'not met'),
         );
+        return { items, about: { provider: name, rendered: result.rendered } };
       },
       { ...(limit !== undefined ? { limit } : {}), ...(next !== undefined ? { next } : {}) },
     );
-    return { provider: name, rendered, ...page };
   }
 
   async diff(input: { provider?: string; changed?: string | boolean; scenario?: string[] } & Paged) {
@@ -144,8 +147,7 @@ export class DriftTools {
     if (typeof input.changed === 'string' && !/^[A-Za-z0-9][A-Za-z0-9._/-]{0,200}$/.test(input.changed)) throw new DriftError(`${JSON.stringify(input.changed)} is not a git ref drift takes: a branch, tag or commit`);
     const scenarios = this.scenarios(full, input.scenario);
     const { limit, next, ...query } = input;
-    let summary: Record<string, unknown> = {};
-    const page = await this.paged(
+    return this.paged(
       { tool: 'diff', ...query },
       async () => {
         let project: Project;
@@ -168,12 +170,10 @@ export class DriftTools {
         });
         for (const finding of [...report.findings, ...report.accepted]) this.findings.set(finding.id, finding);
         const errors = run.providers.flatMap((provider) => (provider.error ? [`${provider.provider}: ${provider.error}`] : []));
-        summary = { rendered: names, ...report.summary, ...(errors.length ? { errors } : {}) };
-        return report.findings;
+        return { items: report.findings, about: { summary: { rendered: names, ...report.summary, ...(errors.length ? { errors } : {}) } } };
       },
       { ...(limit !== undefined ? { limit } : {}), ...(next !== undefined ? { next } : {}) },
     );
-    return { summary, ...page };
   }
 
   async explain(input: { id: string }) {
@@ -182,7 +182,9 @@ export class DriftTools {
     const project = await this.project();
     const meta = finding.facet ? (isFacet(finding.facet) ? facetMeta(finding.facet) : RULE_METAS.find((rule) => rule.id === finding.facet)) : undefined;
     const ways = waysOf(finding);
-    const placed = await Promise.all(ways.map(async (way) => ({ ...way, place: await this.placeOf(project, finding.subject, way.providers) })));
+    // Each way placed in one of its providers, the finding's own provider last so another's code shows the convention.
+    const placed = await Promise.all(ways.map(async (way) => ({ ...way, place: await this.placeOf(project, finding.subject, [...way.providers].sort((a, b) => Number(a === finding.provider) - Number(b === finding.provider))) })));
+    const where = finding.provider ? await this.placeOf(project, finding.subject, [finding.provider]) : undefined;
     return {
       id: finding.id,
       type: finding.type,
@@ -191,6 +193,7 @@ export class DriftTools {
       ...(finding.facet ? { facet: finding.facet } : {}),
       message: finding.message,
       hint: finding.hint,
+      ...(where ? { where } : {}),
       ...(meta ? { meta: { ...meta } } : {}),
       ways: placed.map(({ value, providers, place }) => ({ value: summarised(value), providers, ...(place ? { place } : {}) })),
     };
@@ -221,7 +224,6 @@ export class DriftTools {
     const [scenario] = this.scenarios(full, [input.scenario]);
     const project = selectProject(full, [name], [scenario!]);
     const { limit, next, ...query } = input;
-    let about: Record<string, unknown> = {};
     const page = await this.paged(
       { tool: 'render', ...query },
       async () => {
@@ -232,23 +234,23 @@ export class DriftTools {
         const last = trace.steps.length - 1;
         if (input.step !== undefined && input.step > last) throw new DriftError(`${name}/${scenario} has steps 0 to ${last}; there is no step ${input.step}`);
         const step = trace.steps.find((s) => s.index === (input.step ?? last))!;
-        about = { steps: trace.steps.length, step: step.index, converged: trace.converged ?? null, ...(trace.error ? { error: trace.error } : {}) };
         // Lines of the YAML stream, so a page cuts between lines, never inside one.
-        return renderStep(step).split(/(?<=\n)/);
+        return { items: renderStep(step).split(/(?<=\n)/), about: { steps: trace.steps.length, step: step.index, converged: trace.converged ?? null, ...(trace.error ? { error: trace.error } : {}) } };
       },
       { limit: limit ?? 10_000, ...(next !== undefined ? { next } : {}) },
     );
-    return { provider: name, scenario: scenario!, ...about, total: page.total, yaml: page.items.join(''), ...(page.next ? { next: page.next } : {}) };
+    const { items, ...rest } = page;
+    return { provider: name, scenario: scenario!, ...rest, yaml: items.join('') };
   }
 
   rules(input: Paged) {
-    return this.paged({ tool: 'rules' }, () => RULE_METAS.map((meta) => ({ ...meta })), input);
+    return this.paged({ tool: 'rules' }, () => DriftTools.list(RULE_METAS.map((meta) => ({ ...meta }))), input);
   }
 
   facets(input: { id?: string } & Paged) {
     const { limit, next, ...query } = input;
     if (input.id !== undefined && !isFacet(input.id)) throw new DriftError(`${input.id} is not a facet; call facets without id for the list`);
-    return this.paged({ tool: 'facets', ...query }, () => FACETS.filter((facet) => input.id === undefined || facet.id === input.id).map((facet) => ({ ...facet })), {
+    return this.paged({ tool: 'facets', ...query }, () => DriftTools.list(FACETS.filter((facet) => input.id === undefined || facet.id === input.id).map((facet) => ({ ...facet }))), {
       ...(limit !== undefined ? { limit } : {}),
       ...(next !== undefined ? { next } : {}),
     });

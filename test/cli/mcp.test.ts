@@ -96,6 +96,11 @@ describe('drift mcp', () => {
       expect(bytes(answer)).toBeLessThanOrEqual(20_000);
       const findings = answer.structuredContent!.items as Array<{ id: string; hint: string }>;
       expect(findings.map((finding) => finding.id)).toContain(SEEDED);
+      // A later page says what the first said beside its items, and the pages hold the findings, once each.
+      const first = await call('diff', { provider: 'gke', scenario: ['converge'], limit: 1 });
+      const second = await call('diff', { provider: 'gke', scenario: ['converge'], limit: 1, next: first.structuredContent!.next });
+      expect(second.structuredContent!.summary).toEqual(answer.structuredContent!.summary);
+      expect([...(first.structuredContent!.items as typeof findings), ...(second.structuredContent!.items as typeof findings)].map((f) => f.id)).toEqual(findings.slice(0, 2).map((f) => f.id));
       const explained = await call('explain', { id: SEEDED });
       expect(explained.isError, text(explained)).toBeFalsy();
       const data = explained.structuredContent as { meta: { id: string; fix: string }; ways: Array<{ providers: string[]; place?: { provider: string; file: string; line: number; excerpt?: string } }> };
@@ -105,6 +110,7 @@ describe('drift mcp', () => {
       expect(own.place).toMatchObject({ provider: 'gke', file: 'providers/gke/function/composer.py' });
       const source = readFileSync(path.join(copy.dir, own.place!.file), 'utf8').split('\n');
       expect(source[own.place!.line - 1]).toContain('def ');
+      expect((explained.structuredContent as { where: unknown }).where).toEqual(own.place);
       const convention = data.ways.find((way) => !way.providers.includes('gke'))!;
       expect(convention.place!.provider).not.toBe('gke');
       expect(convention.place!.excerpt).toContain('def ');
