@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { driftBin, runDrift } from '../helpers/drift.js';
 import { processesIn, waitFor } from '../helpers/processes.js';
-import { copyProject, hashGoldens, mutate, REPO, replaceExactly, type ProjectCopy } from '../helpers/project.js';
+import { BROKEN, brokenAdapter, copyProject, hashGoldens, mutate, REPO, replaceExactly, tempProject, type ProjectCopy } from '../helpers/project.js';
 
 const SLOW = 240_000;
 const TAG = 'mcp-test';
@@ -161,6 +161,33 @@ describe('drift mcp on SIGTERM', () => {
       await waitFor(() => !processesIn(REPO, tag).length, 10_000, 'drift mcp and its functions to exit');
       expect(await rendering).toBeInstanceOf(Error);
       await client.close().catch(() => undefined);
+    },
+    SLOW,
+  );
+});
+
+describe('drift mcp past its deadline', () => {
+  it(
+    "answers a hanging render with an error once the deadline passes, stops its function and keeps serving",
+    async () => {
+      const project = tempProject({ providers: brokenAdapter('hang'), scenarios: path.join(REPO, 'scenarios/converge.yaml'), timeouts: { startMs: 120_000, callMs: 120_000 } });
+      const tag = 'mcp-deadline-test';
+      const env: Record<string, string> = { DRIFT_TEST_TAG: tag, NO_COLOR: '1' };
+      for (const [name, value] of Object.entries(process.env)) if (name !== 'CI' && value !== undefined && !(name in env)) env[name] = value;
+      const transport = new StdioClientTransport({ command: process.execPath, args: [driftBin(), 'mcp', '--deadline', '3'], cwd: project.dir, env, stderr: 'pipe' });
+      const client = new Client({ name: 'drift-test', version: '0' });
+      try {
+        await client.connect(transport);
+        const answer = (await client.callTool({ name: 'render', arguments: { provider: 'hang', scenario: 'converge' } }, undefined, { timeout: SLOW })) as Answer;
+        expect(answer.isError).toBe(true);
+        expect(answer.content[0]!.text).toContain('took longer than 3 s, so its functions were stopped');
+        await waitFor(() => !processesIn(path.join(BROKEN, 'hang'), tag).length, 10_000, 'the hang function to be stopped');
+        const list = (await client.callTool({ name: 'list', arguments: {} })) as Answer;
+        expect(list.isError).toBeFalsy();
+      } finally {
+        await client.close().catch(() => undefined);
+        project.remove();
+      }
     },
     SLOW,
   );
