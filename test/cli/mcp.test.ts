@@ -3,7 +3,7 @@
  * one server process for the file, on a copy of the project whose gke drops the GPU label of its
  * node pools (a seed of the mutation suite).
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -134,6 +134,29 @@ describe('drift mcp', () => {
     expect(text(update)).toContain('has goldens already');
     expect(hashGoldens(copy.dir)).toEqual(before);
   });
+
+  it(
+    'writes the goldens of a provider that has none, byte-identical to the committed ones, and the contract',
+    async () => {
+      const committed = hashGoldens(REPO);
+      rmSync(path.join(copy.dir, 'goldens/vultr'), { recursive: true });
+      // Gone, so the contract's regeneration shows: written again, as it was.
+      const contract = readFileSync(path.join(copy.dir, 'providers/CONTRACT.md'), 'utf8');
+      rmSync(path.join(copy.dir, 'providers/CONTRACT.md'));
+      const list = await call('list');
+      expect(list.structuredContent!.providers).toContainEqual(expect.objectContaining({ name: 'vultr', goldens: false }));
+      const answer = await call('update', { provider: 'vultr' });
+      expect(answer.isError, text(answer)).toBeFalsy();
+      expect(bytes(answer)).toBeLessThanOrEqual(20_000);
+      const written = hashGoldens(copy.dir);
+      const vultr = (hashes: Record<string, string>) => Object.fromEntries(Object.entries(hashes).filter(([file]) => file.startsWith('vultr/')));
+      expect(Object.keys(vultr(written)).length).toBeGreaterThan(0);
+      expect(vultr(written)).toEqual(vultr(committed));
+      expect(answer.structuredContent!.contract).toEqual(['providers/CONTRACT.md']);
+      expect(readFileSync(path.join(copy.dir, 'providers/CONTRACT.md'), 'utf8')).toBe(contract);
+    },
+    SLOW,
+  );
 
   it('exits when the client closes stdin, leaving no process', async () => {
     const pid = transport.pid!;
