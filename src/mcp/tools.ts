@@ -317,8 +317,10 @@ function splitPlace(place: string): [string, number] {
   return [place.slice(0, at), Number(place.slice(at + 1))];
 }
 
-/** A value as short JSON when it is long: an explanation is read, not parsed. */
+/** A long value summarised by its shape, never cut mid-JSON: an explanation is read, and diff carries the value whole. */
 function summarised(value: unknown): unknown {
-  const text = stableStringify(value ?? null);
-  return text.length <= 600 ? value : `${text.slice(0, 600)}… (${text.length} characters; the finding in diff carries it whole)`;
+  if (stableStringify(value ?? null).length <= 600) return value;
+  if (Array.isArray(value)) return { summary: `a list of ${value.length} items; the first three`, first: value.slice(0, 3).map(summarised) };
+  if (value !== null && typeof value === 'object') return { summary: 'an object with the keys', keys: Object.keys(value).sort() };
+  return `${String(value).slice(0, 600)}… (${String(value).length} characters)`;
 }

@@ -160,7 +160,10 @@ describe('drift mcp', () => {
 
   it('exits when the client closes stdin, leaving no process', async () => {
     const pid = transport.pid!;
+    const closing = Date.now();
     await client.close();
+    // The transport ends stdin and sends SIGTERM only if the server is still there 2 s later.
+    expect(Date.now() - closing).toBeLessThan(1_900);
     await waitFor(() => !processesIn(copy.dir, TAG).length, 10_000, 'drift mcp and its functions to exit');
     expect(() => process.kill(pid, 0)).toThrow(/ESRCH/);
   });
