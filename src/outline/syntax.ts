@@ -43,12 +43,33 @@ export class SyntaxNode {
   }
 }
 
-/** The whole tree as SyntaxNodes; `source` is the text it was parsed from (indices are UTF-16). */
-export function toSyntax(tree: Tree, source: string): SyntaxNode {
+/**
+ * Every named node under `root` (itself included), depth first in source order, with an explicit
+ * stack: a deeply nested file cannot overflow the call stack. `skip` prunes a subtree.
+ * @yields each node, parents before their children
+ */
+export function* descendants(root: SyntaxNode, skip?: (node: SyntaxNode) => boolean): Generator<SyntaxNode> {
+  const stack: SyntaxNode[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (node !== root && skip?.(node)) continue;
+    yield node;
+    const named = node.namedChildren;
+    for (let index = named.length - 1; index >= 0; index--) stack.push(named[index]!);
+  }
+}
+
+/**
+ * The whole tree as SyntaxNodes; `source` is the text it was parsed from (indices are UTF-16).
+ * `byId`, when given, is filled with each node under its tree-sitter id, so query captures find
+ * their copies.
+ */
+export function toSyntax(tree: Tree, source: string, byId?: Map<number, SyntaxNode>): SyntaxNode {
   const cursor = tree.walk();
   const make = (parent: SyntaxNode | null): SyntaxNode => {
     const node = new SyntaxNode(source, cursor.nodeType, cursor.nodeIsNamed, cursor.nodeIsMissing, parent ? cursor.currentFieldName : null, cursor.startPosition, cursor.startIndex, cursor.endIndex);
     node.parent = parent;
+    byId?.set(cursor.nodeId, node);
     return node;
   };
   const root = make(null);
