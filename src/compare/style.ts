@@ -1,5 +1,6 @@
 import { CONTRACT_ROLES } from '../roles/catalog.js';
 import { composerOf } from '../outline/outline.js';
+import { STYLE_FACET_BY_ID } from '../outline/styleFacets.js';
 import type { Outline, Places } from '../outline/types.js';
 import { stableStringify } from '../util/objects.js';
 import { judge, MIN_CONVENTION, type ValueGroup } from './consensus.js';
@@ -100,7 +101,8 @@ function styleFacets(subjects: readonly StyleSubject[]): StyleFacet[] {
       );
     }
 
-    const constants = files.flatMap(([file, module]) => Object.entries(module.constants).map(([name, constant]) => ({ file, name, style: constant.style })));
+    // Type aliases are spelled as classes (PascalCase): the type-alias facet judges them.
+    const constants = files.flatMap(([file, module]) => Object.entries(module.constants).filter(([, constant]) => constant.alias === undefined).map(([name, constant]) => ({ file, name, style: constant.style })));
     if (constants.length > 0) {
       add(
         provider,
@@ -110,7 +112,7 @@ function styleFacets(subjects: readonly StyleSubject[]): StyleFacet[] {
           describe: 'the naming style of module constants',
           placeOf: (p, convention) => {
             const wanted = new Set(Array.isArray(convention) ? (convention as string[]) : []);
-            const own = Object.entries(byProvider.get(p)!.outline.files).flatMap(([file, module]) => Object.entries(module.constants).map(([name, constant]) => ({ file, name, style: constant.style })));
+            const own = Object.entries(byProvider.get(p)!.outline.files).flatMap(([file, module]) => Object.entries(module.constants).filter(([, constant]) => constant.alias === undefined).map(([name, constant]) => ({ file, name, style: constant.style })));
             const odd = own.find((constant) => !wanted.has(constant.style)) ?? own[0];
             return odd ? `${at(p, `const:${odd.file}:${odd.name}`)} (${odd.name})` : at(p, '');
           },
@@ -211,7 +213,7 @@ function styleFacets(subjects: readonly StyleSubject[]): StyleFacet[] {
       outline: subject.outline,
       keys: subject.keys,
       composers: composerNames(subject),
-      usesLiteral: (value: string) => subject.places.has(`literal:${value}`),
+      usesLiteral: (value: string) => subject.places.has(`literal:${value}`) || Object.values(subject.outline.files).some((module) => module.kind === 'module' && module.literals?.includes(value) === true),
     })),
     (provider, facet, value) => add(provider, { subject: facet.subject, facet: facet.facet, describe: facet.describe, placeOf: (p, convention) => at(p, facet.placeKey(p, convention)), ...(facet.presence ? { presence: true as const } : {}), ...(facet.key ? { key: facet.key } : {}), ...(facet.conventionOnly ? { conventionOnly: true as const } : {}) }, value),
   );
@@ -230,6 +232,13 @@ function composerNames(subject: StyleSubject): Map<string, Set<string>> {
     }
   }
   return out;
+}
+
+/** A facet's meta from the registry; a facet without one is drift's own mistake. */
+function metaOf(facet: string) {
+  const meta = STYLE_FACET_BY_ID.get(facet);
+  if (!meta) throw new Error(`style facet ${facet} has no entry in src/outline/styleFacets.ts`);
+  return meta;
 }
 
 /** A place without the words a hint adds to it: `providers/gke/function/composer.py:12`. */
@@ -269,7 +278,7 @@ export function compareStyle({ subjects, established }: StyleInput): Finding[] {
         values,
         consensus: verdict.convention.value,
         where,
-        hint: `the convention (${verdict.convention.providers.length} of ${verdict.compared}) is ${text(verdict.convention.value)}: change ${place}, or accept it with a reason: drift accept '${id}' --reason "..."`,
+        hint: `the convention (${verdict.convention.providers.length} of ${verdict.compared}) is ${text(verdict.convention.value)}: change ${place} (${metaOf(facet.facet).fix}), or accept it with a reason: drift accept '${id}' --reason "..."`,
       });
     }
   }

@@ -120,10 +120,16 @@ export function codeFacets(subjects: readonly CodeSubject[], add: AddFacet): voi
             const own = composerOrder(other.outline, composerClass, other.composers).runs;
             const wanted = convention as string[];
             let run = 0;
+            let runStart: Def | undefined;
             for (const def of own) {
               const kind = orderKind(def, other.composers);
-              if (wanted[run] !== kind) run++;
-              if (wanted[run] !== kind) return `def:${def.qualified}`;
+              if (wanted[run] !== kind) {
+                run++;
+                // A private run cut short by a public def: the private defs are the ones out of place.
+                if (wanted[run] !== kind) return `def:${(kind === 'public' && runStart && orderKind(runStart, other.composers) === 'private' ? runStart : def).qualified}`;
+                runStart = def;
+              }
+              runStart ??= def;
             }
             return own[0] ? `def:${own[0].qualified}` : '';
           },
@@ -187,14 +193,14 @@ export function codeFacets(subjects: readonly CodeSubject[], add: AddFacet): voi
         sorted(kinds(outline).map(({ kind }) => kind)),
       );
       // Comment structure: section banners between the composer's defs, or none.
-      const comments = Object.values(outline.files).reduce((n, module) => n + (module.classes[composerClass]?.comments ?? 0), 0);
+      const comments = sectionComments(outline, composerClass);
       add(
         provider,
         {
           subject: 'composer',
           facet: 'comment-sections',
           describe: 'comments between the composer class\'s defs (section banners)',
-          placeKey: () => `comment:${composerClass}`,
+          placeKey: (p) => (sectionComments(subjects.find((s) => s.provider === p)!.outline, composerClass) > 0 ? `comment:${composerClass}` : `class:${composerClass}`),
         },
         comments > 0 ? 'section comments' : 'none',
       );
@@ -239,7 +245,7 @@ export function codeFacets(subjects: readonly CodeSubject[], add: AddFacet): voi
           placeKey: (p) => {
             const other = subjects.find((s) => s.provider === p)!;
             const missing = runtimeDefs(other.outline).find((def) => !/^__.*__$/.test(def.name) && (!isPrivate(def.name) || other.composers.has(def.name)) && !def.outline.docstring);
-            return missing ? `def:${missing.qualified}` : '';
+            return missing ? `def:${missing.qualified}` : looked[0] ? `def:${looked[0].qualified}` : '';
           },
         },
         looked.every((def) => def.outline.docstring) ? 'every one' : 'not every one',
@@ -269,7 +275,8 @@ const runsOf = (defs: readonly Def[], composers: ReadonlyMap<string, ReadonlySet
  */
 function composerOrder(outline: Outline, composerClass: string, composers: ReadonlyMap<string, ReadonlySet<string>>): { runs: Def[]; placed: Array<{ def: Def; where: string }> } {
   const methods = runtimeDefs(outline).filter((def) => def.owner === composerClass);
-  const readers = new Set(helpersOf(outline, composers).helpers.filter((helper) => helper.readsRequest).map((helper) => helper.name));
+  // Utilities that look up the observed or desired state are shared by nature, wherever they are used.
+  const readers = new Set(helpersOf(outline, composers).helpers.filter((helper) => helper.reads.includes('observed') || helper.reads.includes('desired')).map((helper) => helper.name));
   const calls = (def: Def, name: string) => (def.outline.calls ?? []).some((call) => call.replace(/\?$/, '') === name);
   const beside = new Set<string>();
   for (let index = 1; index < methods.length; index++) {
@@ -287,13 +294,15 @@ function composerOrder(outline: Outline, composerClass: string, composers: Reado
   const placed = methods
     .filter((def) => isPrivate(def.name) && !composers.has(def.name) && !/^__.*__$/.test(def.name))
     .filter((def) => {
-      // Body builders only: a helper reading the request's state is a utility, wherever it is used.
+      // Body builders only.
       const callers = methods.filter((other) => calls(other, def.name));
       return callers.length === 1 && composers.has(callers[0]!.name) && !readers.has(def.name);
     })
     .map((def) => ({ def, where: beside.has(def.name) ? 'beside its composer' : 'apart from its composer' }));
   return { runs: methods.filter((def) => !beside.has(def.name) && !/^__.*__$/.test(def.name)), placed };
 }
+
+const sectionComments = (outline: Outline, composerClass: string) => Object.values(outline.files).reduce((n, module) => n + (module.classes[composerClass]?.comments ?? 0), 0);
 
 /** The class that holds the role composers (the composer), if one does. */
 function classOfComposers(defs: readonly Def[], composers: ReadonlyMap<string, ReadonlySet<string>>): string | undefined {
@@ -328,9 +337,10 @@ function constantFacets(subjects: readonly CodeSubject[], add: AddFacet): void {
       if (!own && !usesLiteral) continue;
       const placeKey = (p: string) => {
         const constant = byProvider.get(p);
-        return constant ? `const:${constant.file}:${constant.name}` : `literal:${value}`;
+        const other = subjects.find((s) => s.provider === p)!;
+        return constant && !other.usesLiteral(value) ? `const:${constant.file}:${constant.name}` : `literal:${value}`;
       };
-      add(provider, { subject, facet: 'constant-literal', describe: `the value ${subject}: a named constant or a literal`, placeKey }, own ? 'named' : 'literal');
+      add(provider, { subject, facet: 'constant-literal', describe: `the value ${subject}: a named constant or a literal`, placeKey }, own && usesLiteral ? 'named, and written as a literal too' : own ? 'named' : 'literal');
       if (own) add(provider, { subject, facet: 'constant-name', describe: `the name of the constant holding ${subject}`, placeKey, conventionOnly: true }, own.name.replace(/^_+/, ''));
     }
   }
@@ -357,7 +367,12 @@ function constantFacets(subjects: readonly CodeSubject[], add: AddFacet): void {
       const own = byProvider.get(provider);
       const inline = signatures(outline).some((signature) => signature.includes(alias));
       if (!own && !inline) continue;
-      add(provider, { subject: alias, facet: 'type-alias', describe: `the type ${alias}: an alias or written out`, placeKey: (p) => (byProvider.get(p) ? `const:${byProvider.get(p)!.file}:${byProvider.get(p)!.name}` : '') }, own ? `alias ${own.name}` : 'written out');
+      add(provider, { subject: alias, facet: 'type-alias', describe: `the type ${alias}: an alias or written out`, placeKey: (p) => {
+            const constant = byProvider.get(p);
+            if (constant) return `const:${constant.file}:${constant.name}`;
+            const writer = runtimeDefs(subjects.find((s) => s.provider === p)!.outline).find((def) => def.outline.signature.includes(alias));
+            return writer ? `def:${writer.qualified}` : '';
+          } }, own ? `alias ${own.name}` : 'written out');
     }
   }
 }

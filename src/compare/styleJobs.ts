@@ -43,6 +43,8 @@ export interface Helper extends Def {
   phase: boolean;
   /** Reads the observed or desired state or the credentials, itself or through what it calls. */
   readsRequest: boolean;
+  /** What of the request it reads, itself or through what it calls (`observed`, `desired`, `credentials`). */
+  reads: string[];
 }
 
 /** Every function and method of the provider's runtime modules, in file then source order. */
@@ -154,7 +156,7 @@ export function helpersOf(outline: Outline, composers: ReadonlyMap<string, Reado
       // body builder reading none of it only where it is used, by the same composer.
       const where = phases.has(def.name) ? '; a phase of the entry point' : reads.get(def.name)!.size === 0 ? `; serves ${serves(def.name)}` : '';
       const job = `returns ${asJob(shape)}; reads ${read}${where}`;
-      return { ...def, job, shape, phase: phases.has(def.name), readsRequest: reads.get(def.name)!.size > 0 };
+      return { ...def, job, shape, phase: phases.has(def.name), readsRequest: reads.get(def.name)!.size > 0, reads: [...reads.get(def.name)!].sort() };
     });
   return { helpers, entry };
 }

@@ -93,6 +93,9 @@ const RECORD_SHAPES: ReadonlyMap<string, string> = new Map([
   ['typing.TypedDict', 'typeddict'],
 ]);
 
+/** A label or annotation key or an apiVersion: `modelplane.ai/pool`, `storage.k8s.io/v1`. */
+const QUALIFIED_NAME = /^[a-z0-9-]+(\.[a-z0-9-]+)+\/[A-Za-z0-9._-]+$/;
+
 const lineOf = (node: Node) => node.startPosition.row + 1;
 /** Whitespace collapsed, so a wrapped signature reads like an unwrapped one. */
 const compact = (text: string) => text.split(/\s+/).filter(Boolean).join(' ').replace(/\( /g, '(').replace(/,? \)/g, ')').replace(/,? ]/g, ']');
@@ -618,6 +621,7 @@ export function outlinePythonFile(path: string, root: Node, matches: readonly Ma
     if (base === 'response' && RESULT_HELPERS.has(member) && node.type === 'call') forms.push({ idiom: 'results', form: `${name}()`, line: lineOf(node) });
   }
 
+  const qualified = [...new Set(literals.map((literal) => literal.value).filter((value) => QUALIFIED_NAME.test(value)))].sort();
   const error = root.hasError ? firstError(root) : undefined;
   const outline: ModuleOutline = {
     module: moduleName(path),
@@ -628,6 +632,7 @@ export function outlinePythonFile(path: string, root: Node, matches: readonly Ma
     classes: sortedRecord(classes),
     functions: sortedRecord(functions),
     order,
+    ...(qualified.length ? { literals: qualified } : {}),
     sdkCalls: [...sdkCalls].sort(),
     ...(error ? { syntaxError: true as const } : {}),
   };

@@ -59,6 +59,12 @@ export interface ModuleOutline {
   functions: Record<string, FunctionOutline>;
   /** Module-level functions and classes in source order. */
   order: string[];
+  /**
+   * Qualified names written as string literals in function bodies (`modelplane.ai/pool`,
+   * `storage.k8s.io/v1`): the values the others may hold in a constant, sorted. Kept in the golden so
+   * a provider judged with `-p` is compared with what the others write inline.
+   */
+  literals?: string[];
   /** Call targets on imported SDK modules (`resource.update`, `response.normal`), sorted. */
   sdkCalls: string[];
   /** Set when the file does not parse; the rest of the outline is what could be read. */
