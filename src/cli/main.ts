@@ -7,6 +7,7 @@ import { registerComment } from './commentCommand.js';
 import { registerContract } from './contractCommand.js';
 import { registerDiff } from './diffCommand.js';
 import { registerExpect } from './expectCommand.js';
+import { registerFacets } from './facetsCommand.js';
 import { processIo, type Invocation, type Io } from './io.js';
 import { registerList } from './listCommand.js';
 import { registerLock } from './lockCommand.js';
@@ -37,7 +38,7 @@ export function buildProgram(cli: Invocation): Command {
     .configureOutput({ writeOut: (text) => cli.io.stdout.write(text), writeErr: (text) => cli.io.stderr.write(text) })
     .showHelpAfterError()
     .exitOverride();
-  for (const register of [registerList, registerRender, registerDiff, registerUpdate, registerAccept, registerRules, registerContract, registerLock, registerExpect, registerNewProvider, registerComment]) {
+  for (const register of [registerList, registerRender, registerDiff, registerUpdate, registerAccept, registerRules, registerFacets, registerContract, registerLock, registerExpect, registerNewProvider, registerComment]) {
     register(program, cli);
   }
   return program;

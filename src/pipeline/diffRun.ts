@@ -13,7 +13,6 @@ import { isCI } from '../util/ci.js';
 import type { CellJudge } from './cell.js';
 import type { OnEvent } from './events.js';
 import { goldensOf, goldenStateFor, isFiltered, type Filters } from './goldens.js';
-import { staleContractFindings } from './contractRun.js';
 import { judgeRun } from './judge.js';
 import { runProject, type RunResult } from './run.js';
 import { outlineSources, readProjectSources, type OutlinedSource } from './sourcesRun.js';
@@ -79,9 +78,5 @@ export async function diffProject({ full, project, filters, env: given, onEvent 
     locked,
   });
   for (const obsolete of goldens.obsolete()) findings.push(obsoleteFinding({ ...obsolete, file: goldens.name(obsolete.file) }));
-  // The contract is written from the whole project and the team's decisions, never from a render, so
-  // any run judges it whole; no accepted entry can accept a stale contract away. Only on the project's
-  // own goldens folder: a test's goldens in memory have no contract beside them.
-  if (given === undefined) findings.push(...staleContractFindings(full, loadAccepted(full)));
   return { run, findings, candidates, goldens, outlined, swept };
 }
