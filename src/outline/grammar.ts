@@ -25,6 +25,29 @@ let initialized: Promise<void> | undefined;
 const parsers = new Map<string, Promise<ParseText>>();
 
 /**
+ * How many patterns a query source holds: its top-level forms, `(…)` or an alternation `[…]`, with
+ * `;` comments and strings skipped. Counting beats compiling each file once more only to ask.
+ */
+function patternCount(source: string): number {
+  let depth = 0;
+  let count = 0;
+  for (let index = 0; index < source.length; index++) {
+    const char = source[index];
+    if (char === ';') {
+      while (index < source.length && source[index] !== '\n') index++;
+    } else if (char === '"') {
+      for (index++; index < source.length && source[index] !== '"'; index++) if (source[index] === '\\') index++;
+    } else if (char === '(' || char === '[') {
+      if (depth === 0) count++;
+      depth++;
+    } else if (char === ')' || char === ']') {
+      depth--;
+    }
+  }
+  return count;
+}
+
+/**
  * The language's queries, one fact per `.scm` file, compiled into one query so that a file's tree is
  * matched in one pass; each pattern knows its file (`call.scm` → `call`).
  */
@@ -34,17 +57,17 @@ function loadQueries(language: Language, folder: string): { query: Query; names:
   const sources: string[] = [];
   for (const file of readdirSync(dir).filter((name) => name.endsWith('.scm')).sort()) {
     const source = readFileSync(path.join(dir, file), 'utf8');
-    let single: Query;
-    try {
-      single = new Query(language, source);
-    } catch (error) {
-      throw new Error(`${path.join(dir, file)}: the query does not compile: ${(error as Error).message}`, { cause: error });
-    }
-    for (let index = 0; index < single.predicates.length; index++) names.push(file.slice(0, -'.scm'.length));
-    single.delete();
+    for (let index = patternCount(source); index > 0; index--) names.push(file.slice(0, -'.scm'.length));
     sources.push(source);
   }
-  return { query: new Query(language, sources.join('\n')), names };
+  let query: Query;
+  try {
+    query = new Query(language, sources.join('\n'));
+  } catch (error) {
+    throw new Error(`${dir}: the outline's queries do not compile: ${(error as Error).message}`, { cause: error });
+  }
+  if (query.predicates.length !== names.length) throw new Error(`${dir}: ${names.length} patterns counted in the .scm files, ${query.predicates.length} compiled`);
+  return { query, names };
 }
 
 /** A parser for the language of `extension` (e.g. `.py`) with its queries, loaded once per process. */
@@ -65,8 +88,8 @@ export function parserFor(extension: string): Promise<ParseText> {
         if (!tree) throw new Error('tree-sitter returned no tree');
         const facts: QueryFact[] = [];
         for (const match of queries.query.matches(tree.rootNode)) {
-          const captures: Record<string, number> = {};
-          for (const capture of match.captures) captures[capture.name] ??= capture.node.id;
+          const captures: QueryFact['captures'] = {};
+          for (const { name, node } of match.captures) captures[name] ??= { start: node.startIndex, end: node.endIndex, type: node.type };
           facts.push({ query: queries.names[match.patternIndex]!, captures });
         }
         return { tree, facts };

@@ -1,13 +1,13 @@
 import type { Tree } from 'web-tree-sitter';
 import { escapeRegExp } from '../util/objects.js';
-import { toSyntax, type SyntaxNode } from './syntax.js';
+import { nodeAt, toSyntax } from './syntax.js';
 import { outlinePythonFile, sortedRecord, type Argument, type FileFacts, type FunctionFact, type Match, type SiteGate } from './python.js';
 import { OUTLINE_VERSION, type FunctionOutline, type Idioms, type Outline, type OutlineResult, type Places, type SourceText } from './types.js';
 
-/** One query match as the grammar reports it: each capture's tree-sitter node id. */
+/** One query match as the grammar reports it: each capture's node by its range and type. */
 export interface QueryFact {
   query: string;
-  captures: Record<string, number>;
+  captures: Record<string, { start: number; end: number; type: string }>;
 }
 
 /** Parses one file's text and runs the language's queries on it; the grammar is loaded by the caller (see grammar.ts). */
@@ -23,14 +23,13 @@ export function buildOutline(provider: string, sources: SourceText[], parse: Par
   const facts = new Map<string, FileFacts>();
   for (const source of ordered) {
     const { tree, facts: found } = parse(source.text);
-    const byId = new Map<number, SyntaxNode>();
     let root;
     try {
-      root = toSyntax(tree, source.text, byId);
+      root = toSyntax(tree, source.text);
     } finally {
       tree.delete(); // trees live in the WebAssembly heap, not in JavaScript's
     }
-    const matches: Match[] = found.map(({ query, captures }) => ({ query, nodes: Object.fromEntries(Object.entries(captures).map(([name, id]) => [name, byId.get(id)!])) }));
+    const matches: Match[] = found.map(({ query, captures }) => ({ query, nodes: Object.fromEntries(Object.entries(captures).map(([name, at]) => [name, nodeAt(root, at.start, at.end, at.type)!])) }));
     facts.set(source.path, outlinePythonFile(source.path, root, matches));
   }
   const places: Places = new Map();
@@ -122,6 +121,14 @@ function composers(functions: FunctionFact[], place: (key: string, file: string,
       }
     }
   }
+  const callsOf = new Map<string, Array<{ caller: FunctionFact; call: FunctionFact['calls'][number] }>>();
+  for (const caller of functions) {
+    for (const call of caller.calls) {
+      const list = callsOf.get(call.callee);
+      if (list) list.push({ caller, call });
+      else callsOf.set(call.callee, [{ caller, call }]);
+    }
+  }
   const found = new Map<string, Set<string>>();
   const gated = new Map<string, { text: string; file: string; line: number }>();
   const note = (pattern: string, fn: FunctionFact, line: number, gate: SiteGate) => {
@@ -132,12 +139,11 @@ function composers(functions: FunctionFact[], place: (key: string, file: string,
     let at = gate;
     if (gate.kind !== 'none') text = gateText('composer', gate, helpers);
     else {
-      const callers = functions.flatMap((caller) => caller.calls.filter((call) => call.callee === fn.name));
-      if (callers.length > 0 && callers.every((call) => call.gate.kind !== 'none')) {
-        at = callers[0]!.gate;
+      const callers = callsOf.get(fn.name) ?? [];
+      if (callers.length > 0 && callers.every(({ call }) => call.gate.kind !== 'none')) {
+        at = callers[0]!.call.gate;
         text = gateText('call site', at, helpers);
-        const site = functions.find((caller) => caller.calls.some((call) => call.gate === at))!;
-        if (!gated.has(pattern)) gated.set(pattern, { text, file: site.file, line: at.line });
+        if (!gated.has(pattern)) gated.set(pattern, { text, file: callers[0]!.caller.file, line: at.line });
         return;
       }
     }

@@ -390,16 +390,15 @@ function readinessShape(mark: Node, body: Node): string[] {
   return out;
 }
 
-/** Literal keys bound to a local name: by assignment, or as a loop target over literal rows. */
-function bindingsOf(name: string, owner: Node, assignments: readonly Match[], loops: readonly Match[]): Array<{ pattern: string; line: number }> {
+/** Literal keys bound to a local name in one body (its assignments and loops): by assignment, or as a loop target over literal rows. */
+function bindingsOf(name: string, assignments: readonly Match[], loops: readonly Match[]): Array<{ pattern: string; line: number }> {
   const out: Array<{ pattern: string; line: number }> = [];
   for (const match of assignments) {
-    if (match.nodes.name!.text !== name || ownerFunction(match.nodes.assignment!) !== owner) continue;
+    if (match.nodes.name!.text !== name) continue;
     const pattern = keyPatternOf(match.nodes.value!);
     if (pattern !== undefined) out.push({ pattern, line: lineOf(match.nodes.value!) });
   }
   for (const match of loops) {
-    if (ownerFunction(match.nodes.loop!) !== owner) continue;
     const left = match.nodes.target!;
     const right = match.nodes.iterable!;
     const targets = left.type === 'pattern_list' || left.type === 'tuple_pattern' ? left.namedChildren : [left];
@@ -428,7 +427,13 @@ function constantOutline(name: string, value: Node | undefined, annotation: Node
 
 /** Reduces one parsed Python file, from its query matches. `path` is relative to the provider's source root. */
 export function outlinePythonFile(path: string, root: Node, matches: readonly Match[]): FileFacts {
-  const of = (query: string) => matches.filter((match) => match.query === query);
+  const grouped = new Map<string, Match[]>();
+  for (const match of matches) {
+    const group = grouped.get(match.query);
+    if (group) group.push(match);
+    else grouped.set(match.query, [match]);
+  }
+  const of = (query: string) => grouped.get(query) ?? [];
   const lines: Array<[string, number]> = [];
   const forms: FormFact[] = [];
   const literals: LiteralFact[] = [];
@@ -489,8 +494,22 @@ export function outlinePythonFile(path: string, root: Node, matches: readonly Ma
   }
 
   const calls = of('call');
-  const desired = of('desired');
-  const loops = of('loop');
+  // Each body's matches, found once: a function reads only its own.
+  const byOwner = (query: string, capture: string) => {
+    const out = new Map<Node, Match[]>();
+    for (const match of of(query)) {
+      const owner = ownerFunction(match.nodes[capture]!);
+      if (!owner) continue;
+      const group = out.get(owner);
+      if (group) group.push(match);
+      else out.set(owner, [match]);
+    }
+    return out;
+  };
+  const callsIn = byOwner('call', 'call');
+  const desiredIn = byOwner('desired', 'subscript');
+  const assignmentsIn = byOwner('assignment', 'assignment');
+  const loopsIn = byOwner('loop', 'loop');
   const earlyReturns = new Map<Node, Node[]>();
   for (const { nodes } of of('early_return')) {
     const owner = ownerFunction(nodes.gate!);
@@ -521,7 +540,7 @@ export function outlinePythonFile(path: string, root: Node, matches: readonly Ma
       if (expression.type === 'identifier' && params.includes(expression.text)) return { kind: 'param', index: params.indexOf(expression.text) };
       let patterns: Array<{ pattern: string; line: number }>;
       if (expression.type === 'identifier') {
-        patterns = bindings.get(expression.text) ?? bindingsOf(expression.text, definition, assignments, loops);
+        patterns = bindings.get(expression.text) ?? bindingsOf(expression.text, assignmentsIn.get(definition) ?? [], loopsIn.get(definition) ?? []);
         bindings.set(expression.text, patterns);
       } else {
         const own = keyPatternOf(expression);
@@ -532,9 +551,9 @@ export function outlinePythonFile(path: string, root: Node, matches: readonly Ma
     const reads = [...(readsOf.get(definition) ?? [])].sort();
     const fact: FunctionFact = { qualified, name: qualified.split('.').pop()!, file: path, line: lineOf(definition), params, writesKeyParams: [], writesKeys: [], calls: [], reads };
     facts.set(definition, fact);
-    for (const { nodes } of desired) {
+    for (const { nodes } of desiredIn.get(definition) ?? []) {
       const subscript = nodes.subscript!;
-      if (ownerFunction(subscript) !== definition || !isDesiredResources(nodes.owner!)) continue;
+      if (!isDesiredResources(nodes.owner!)) continue;
       const use = desiredUse(subscript);
       if (use) {
         forms.push({ idiom: use.idiom, form: use.form, line: lineOf(subscript) });
@@ -551,9 +570,8 @@ export function outlinePythonFile(path: string, root: Node, matches: readonly Ma
         if (argument.kind === 'key') fact.writesKeys.push(...argument.patterns.map((key) => ({ ...key, gate: siteGate(subscript, body, returns) })));
       }
     }
-    for (const { nodes } of calls) {
+    for (const { nodes } of callsIn.get(definition) ?? []) {
       const call = nodes.call!;
-      if (ownerFunction(call) !== definition) continue;
       const target = nodes.callee!;
       const full = dotted(target);
       if (full && /(^|\.)results\.(add|append|extend)$/.test(full)) forms.push({ idiom: 'results', form: `${full.replace(/^.*results\./, 'results.')}()`, line: lineOf(call) });

@@ -18,8 +18,8 @@ export class SyntaxNode {
     /** The field this node fills in its parent (`name`, `body`, ...). */
     readonly field: string | null,
     readonly startPosition: { row: number; column: number },
-    private readonly startIndex: number,
-    private readonly endIndex: number,
+    readonly startIndex: number,
+    readonly endIndex: number,
   ) {}
 
   get text(): string {
@@ -44,6 +44,19 @@ export class SyntaxNode {
 }
 
 /**
+ * The copy of a node the tree-sitter tree holds at `[start, end)` with `type`: down from the root
+ * through the child that spans the range, so finding a query's capture costs its depth, not a map of
+ * every node. Of nested nodes alike in range and type, the outermost.
+ */
+export function nodeAt(root: SyntaxNode, start: number, end: number, type: string): SyntaxNode | undefined {
+  for (let at: SyntaxNode | undefined = root; at; ) {
+    if (at.startIndex === start && at.endIndex === end && at.type === type) return at;
+    at = at.children.find((child) => child.startIndex <= start && end <= child.endIndex && (child.startIndex < child.endIndex || start === end));
+  }
+  return undefined;
+}
+
+/**
  * Every named node under `root` (itself included), depth first in source order, with an explicit
  * stack: a deeply nested file cannot overflow the call stack. `skip` prunes a subtree.
  * @yields each node, parents before their children
@@ -61,15 +74,12 @@ export function* descendants(root: SyntaxNode, skip?: (node: SyntaxNode) => bool
 
 /**
  * The whole tree as SyntaxNodes; `source` is the text it was parsed from (indices are UTF-16).
- * `byId`, when given, is filled with each node under its tree-sitter id, so query captures find
- * their copies.
  */
-export function toSyntax(tree: Tree, source: string, byId?: Map<number, SyntaxNode>): SyntaxNode {
+export function toSyntax(tree: Tree, source: string): SyntaxNode {
   const cursor = tree.walk();
   const make = (parent: SyntaxNode | null): SyntaxNode => {
     const node = new SyntaxNode(source, cursor.nodeType, cursor.nodeIsNamed, cursor.nodeIsMissing, parent ? cursor.currentFieldName : null, cursor.startPosition, cursor.startIndex, cursor.endIndex);
     node.parent = parent;
-    byId?.set(cursor.nodeId, node);
     return node;
   };
   const root = make(null);
