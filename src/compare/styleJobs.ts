@@ -62,10 +62,14 @@ export function runtimeDefs(outline: Outline): Def[] {
   return out;
 }
 
-/** Record classes the provider defines (`@dataclass class Pool`), by name. */
+/** Record classes (`@dataclass class Pool`) and type aliases the provider defines, by name, with the kind each is. */
 function recordClasses(outline: Outline): Map<string, string> {
   const out = new Map<string, string>();
-  for (const module of Object.values(outline.files)) for (const [name, cls] of Object.entries(module.classes)) if (cls.shape) out.set(name, cls.shape);
+  for (const module of Object.values(outline.files)) {
+    for (const [name, cls] of Object.entries(module.classes)) if (cls.shape) out.set(name, cls.shape);
+    // A type alias stands for what it names: `Manifest = dict[str, Any]` is a dict.
+    for (const [name, constant] of Object.entries(module.constants)) if (constant.alias !== undefined) out.set(name, constant.alias.replace(/\[.*$/, '').trim());
+  }
   return out;
 }
 
@@ -88,7 +92,7 @@ const asJob = (kind: string) =>
 /** What a `self` attribute stands for in the request. */
 function requestPart(attribute: string): string {
   if (/observed/.test(attribute)) return 'observed';
-  if (attribute === 'desired' || attribute === 'rsp') return 'desired';
+  if (attribute === 'desired' || attribute === 'rsp' || attribute === 'response') return 'desired';
   if (/credential|provider_config|required/.test(attribute)) return 'credentials';
   return 'xr';
 }
@@ -147,8 +151,10 @@ export function helpersOf(outline: Outline, composers: ReadonlyMap<string, Reado
     if (reachers.size >= 2) return 'shared';
     return [...reachers][0] ?? 'nothing';
   };
+  // Helpers live beside the composers: in a module that holds one (a composer class's methods or module functions).
+  const composerFiles = new Set(defs.filter((def) => composers.has(def.name)).map((def) => def.file));
   const helpers = defs
-    .filter((def) => !entry.has(def.name) && !composers.has(def.name) && !/^__.*__$/.test(def.name) && def.owner !== undefined && def.name !== 'RunFunction')
+    .filter((def) => !entry.has(def.name) && !composers.has(def.name) && !/^__.*__$/.test(def.name) && composerFiles.has(def.file) && def.name !== 'RunFunction')
     .map((def) => {
       const shape = returnKind(def.outline.signature, records);
       const read = [...reads.get(def.name)!].sort().join(', ') || 'nothing of the request';

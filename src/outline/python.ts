@@ -96,6 +96,9 @@ const RECORD_SHAPES: ReadonlyMap<string, string> = new Map([
 /** A label or annotation key or an apiVersion: `modelplane.ai/pool`, `storage.k8s.io/v1`. */
 const QUALIFIED_NAME = /^[a-z0-9-]+(\.[a-z0-9-]+)+\/[A-Za-z0-9._-]+$/;
 
+/** A module function's parameter that hands it part of the request or response. */
+const REQUEST_PARAMETER = /^(req|rsp|request|response|observed|desired|credentials|provider_config|required)$|observed|desired/;
+
 const lineOf = (node: Node) => node.startPosition.row + 1;
 /** Whitespace collapsed, so a wrapped signature reads like an unwrapped one. */
 const compact = (text: string) => text.split(/\s+/).filter(Boolean).join(' ').replace(/\( /g, '(').replace(/,? \)/g, ')').replace(/,? ]/g, ']');
@@ -375,13 +378,15 @@ function readinessShape(mark: Node, body: Node): string[] {
   let loop: Node | undefined;
   for (let at = mark.parent; at && !at.equals(body); at = at.parent) if (at.type === 'for_statement') loop = at;
   const out = [loop ? `loop over ${compact(loop.childForFieldName('right')?.text ?? '?').replace(/self\./g, '')}` : 'one key at a time'];
-  const scope = loop ?? enclosingIf(mark, body);
-  if (scope) {
-    for (const node of descendants(scope)) {
+  // A special case compares the loop's key with a literal: `key == "cluster"`.
+  const target = loop?.childForFieldName('left');
+  if (loop && target?.type === 'identifier') {
+    for (const node of descendants(loop)) {
       if (node.type !== 'comparison_operator') continue;
       const literal = node.namedChildren.some((child) => child.type === 'string');
+      const onKey = node.namedChildren.some((child) => child.type === 'identifier' && child.text === target.text);
       const op = node.children.find((child) => !child.isNamed)?.text;
-      if (literal && (op === '==' || op === '!=')) {
+      if (literal && onKey && (op === '==' || op === '!=')) {
         out.push('special case on a literal key');
         break;
       }
@@ -548,7 +553,8 @@ export function outlinePythonFile(path: string, root: Node, matches: readonly Ma
       }
       return patterns.length ? { kind: 'key', patterns } : { kind: 'other' };
     };
-    const reads = [...(readsOf.get(definition) ?? [])].sort();
+    // A module function reads the request through its parameters (`rsp`, `observed`, `desired`).
+    const reads = [...new Set([...(readsOf.get(definition) ?? []), ...(isMethod ? [] : params.filter((param) => REQUEST_PARAMETER.test(param)))])].sort();
     const fact: FunctionFact = { qualified, name: qualified.split('.').pop()!, file: path, line: lineOf(definition), params, writesKeyParams: [], writesKeys: [], calls: [], reads };
     facts.set(definition, fact);
     for (const { nodes } of desiredIn.get(definition) ?? []) {
