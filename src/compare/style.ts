@@ -252,7 +252,11 @@ export function compareStyle({ subjects, established }: StyleInput): Finding[] {
     const values = Object.fromEntries([...facet.values].sort(([a], [b]) => (a < b ? -1 : 1)));
     if (facet.presence) {
       // Only a helper the convention lacks is a finding; lacking a helper some have is no style at all.
+      // And a minority of all the providers, judged or standing in: two of five that share a helper are
+      // no outliers because one of them is judged with -p.
       if (verdict.kind !== 'convention' || verdict.convention.value !== 'absent') continue;
+      const overAll = established ? judge(facet.values, texts) : verdict;
+      if (overAll.kind !== 'convention' || overAll.convention.value !== 'absent') continue;
     }
     if (verdict.kind === 'split') {
       if (!facet.conventionOnly) findings.push(split(facet, verdict.groups, values));
