@@ -75,7 +75,7 @@ async function runProvider(project: Project, adapter: Adapter, options: RunOptio
   try {
     const fresh: Send = (request) => fn.call(request);
     const call = memoize(fresh, fn.probed);
-    const session: ProviderSession = { adapter, call, replay: memoize(fresh), derived: derivedFinder(call, adapter, project.scenarios) };
+    const session: ProviderSession = { adapter, call, replay: memoize(fresh), derived: derivedFinder(call, adapter) };
     const cellOptions = {
       maxSteps: project.config.maxSteps,
       determinism: options.determinism !== false,
