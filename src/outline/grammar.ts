@@ -86,12 +86,13 @@ export function parserFor(extension: string): Promise<ParseText> {
       return (text: string) => {
         const tree = instance.parse(text);
         if (!tree) throw new Error('tree-sitter returned no tree');
-        const facts: QueryFact[] = [];
-        for (const match of queries.query.matches(tree.rootNode)) {
-          const captures: QueryFact['captures'] = {};
-          for (const { name, node } of match.captures) captures[name] ??= { start: node.startIndex, end: node.endIndex, type: node.type };
-          facts.push({ query: queries.names[match.patternIndex]!, captures });
-        }
+        // Matched on demand, while the tree lives: a caller that only walks the tree pays nothing for them.
+        const facts = (): QueryFact[] =>
+          queries.query.matches(tree.rootNode).map((match) => {
+            const captures: QueryFact['captures'] = {};
+            for (const { name, node } of match.captures) captures[name] ??= { start: node.startIndex, end: node.endIndex, type: node.type };
+            return { query: queries.names[match.patternIndex]!, captures };
+          });
         return { tree, facts };
       };
     })();

@@ -11,7 +11,7 @@ export interface QueryFact {
 }
 
 /** Parses one file's text and runs the language's queries on it; the grammar is loaded by the caller (see grammar.ts). */
-export type ParseText = (text: string) => { tree: Tree; facts: QueryFact[] };
+export type ParseText = (text: string) => { tree: Tree; facts: () => QueryFact[] };
 
 /**
  * A provider's outline from its source files. Pure given `parse`: the same files give the same
@@ -22,10 +22,12 @@ export function buildOutline(provider: string, sources: SourceText[], parse: Par
   const ordered = [...sources].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const facts = new Map<string, FileFacts>();
   for (const source of ordered) {
-    const { tree, facts: found } = parse(source.text);
+    const { tree, facts: matchQueries } = parse(source.text);
     let root;
+    let found: QueryFact[];
     try {
       root = toSyntax(tree, source.text);
+      found = matchQueries();
     } finally {
       tree.delete(); // trees live in the WebAssembly heap, not in JavaScript's
     }
