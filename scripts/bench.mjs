@@ -8,6 +8,7 @@
 //   per call: drift's and the functions' CPU beyond the floor, per RunFunction call beyond the floor's,
 //           beside a bare @grpc/grpc-js client sending one function the same request over and over
 //   CLI:    `drift diff` spawned end to end beside the in-process full run; `drift --version` beside `node -e 0`
+//   style:  comparing the providers' code (outline cold, every provider, the style judge), on against off
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -270,6 +271,8 @@ if (process.env.BENCH_SCALE !== '0') {
     }
   }
 }
+// The style line (its own module, scripts/bench-style.mjs): comparing the providers' code, on against off, outline cold.
+if (process.env.BENCH_STYLE !== '0') await (await import('./bench-style.mjs')).benchStyle(root, { reps: Math.min(REPS, 5) });
 // The --changed line (its own module, scripts/bench-changed.mjs): one of 24 providers changed, against a one-provider run.
 if (process.env.BENCH_CHANGED !== '0') await (await import('./bench-changed.mjs')).benchChanged(root, { reps: Math.min(REPS, 5) });
 console.log(

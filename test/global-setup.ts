@@ -1,7 +1,7 @@
 /**
  * Vitest's global set-up: a build of drift from the current sources, before any test file runs, so
  * no CLI test can run a stale dist/. It lives in a private folder laid out like the published package
- * (package.json, bin/, dist/, schemas/: the "files" npm ships), so the run never rewrites the
+ * (package.json, bin/, dist/, schemas/, queries/: the "files" npm ships), so the run never rewrites the
  * developer's dist/ and the CLI finds what it needs the way an installed drift does. When dist/ was
  * built from exactly these sources (`npm test` builds first; scripts/source-stamp.mjs), it is copied
  * instead of compiled again.
@@ -30,6 +30,7 @@ export default async function setup(project: TestProject): Promise<() => void> {
     copyFileSync(path.join(REPO, 'bin/drift.js'), path.join(dir, 'bin/drift.js'));
     copyFileSync(path.join(REPO, 'package.json'), path.join(dir, 'package.json'));
     cpSync(path.join(REPO, 'schemas'), path.join(dir, 'schemas'), { recursive: true });
+    cpSync(path.join(REPO, 'queries'), path.join(dir, 'queries'), { recursive: true });
     symlinkSync(path.join(REPO, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
     if (!reuse) await compileSchemas(path.join(dir, 'dist'));
   } catch (error) {

@@ -25,6 +25,8 @@ export interface Finding {
   ways?: Array<{ value: unknown; providers: string[] }>;
   /** A readable diff (golden findings). */
   diff?: string;
+  /** Style findings: the file:line that differs, then `<provider>: file:line` of one that follows the convention. */
+  where?: string[];
   /** What to do about it. */
   hint: string;
   /** Set when goldens/accepted.yaml accepts it. */
