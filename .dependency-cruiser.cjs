@@ -52,6 +52,9 @@ const MAY_IMPORT = {
 /** Start, probe and stop the provider functions (processes and their private socket folders). */
 const FUNCTION_PROCESSES = ['^src/functions/process\\.ts$', '^src/functions/reaper\\.ts$', '^src/functions/watchdog\\.ts$'];
 
+/** The persistent answer cache: its files, and the provider's source tree and Python environment its key hashes. */
+const ANSWER_CACHE = ['^src/functions/answerCache\\.ts$', '^src/functions/answerKey\\.ts$'];
+
 /** Read drift.config.yaml, adapters, scenarios and XRDs: config's only impure parts. */
 const CONFIG_READERS = ['^src/config/load\\.ts$', '^src/config/yamlFile\\.ts$', '^src/config/xrd\\.ts$'];
 
@@ -70,7 +73,7 @@ const OUTLINE_SPAWNERS = ['^src/outline/formatter\\.ts$'];
 const GIT = ['^src/git/changes\\.ts$'];
 
 const SPAWNERS = [...FUNCTION_PROCESSES, ...OUTLINE_SPAWNERS, ...GIT];
-const FILE_SYSTEM = [...FUNCTION_PROCESSES, ...CONFIG_READERS, ...STORES, ...CLI_OUTPUT, ...OUTLINE_READERS];
+const FILE_SYSTEM = [...FUNCTION_PROCESSES, ...ANSWER_CACHE, ...CONFIG_READERS, ...STORES, ...CLI_OUTPUT, ...OUTLINE_READERS];
 
 /** The pure cores: data in, data out. */
 const PURE_CORES = ['roles', 'outline', 'world', 'skeleton', 'compare', 'report'].map((layer) => LAYERS[layer]);

@@ -6,6 +6,8 @@ export interface GlobalOptions {
   verbose?: boolean;
   color?: boolean;
   concurrency?: number;
+  /** False with --no-cache. */
+  cache?: boolean;
 }
 
 export function globalOptions(command: Command): GlobalOptions {
@@ -20,6 +22,7 @@ export async function fullProject(command: Command): Promise<Project> {
   const project = await loadProject(globals.config);
   for (const warning of project.warnings ?? []) process.stderr.write(`${warning}\n`);
   if (globals.concurrency !== undefined) project.config.concurrency = globals.concurrency;
+  if (globals.cache === false) project.answerCache = false;
   return project;
 }
 

@@ -33,6 +33,7 @@ export function buildProgram(): Command {
     .option('-v, --verbose', 'print timings and more detail')
     .option('--no-color', 'never color the output')
     .option('-j, --concurrency <n>', 'provider functions running at once (default: the config, else the CPU count)', parseConcurrency)
+    .option('--no-cache', 'neither read nor write the answer cache: every provider function runs (see docs/performance.md)')
     .showHelpAfterError()
     .exitOverride();
   registerList(program);

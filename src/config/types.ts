@@ -113,4 +113,6 @@ export interface Project {
   scenarios: Scenario[];
   /** Things drift could not check (an XRD rule it cannot evaluate), printed before a run. */
   warnings?: string[];
+  /** Where RunFunction answers are kept between runs (functions/answerCache.ts); false: nowhere (`--no-cache`). Absent: the default folder. */
+  answerCache?: string | false;
 }

@@ -35,7 +35,8 @@ class FatalResult extends Error {}
 
 /** The simulated control plane of one provider × scenario. */
 class World {
-  readonly xr: K8sObject;
+  /** Replaced, never changed in place, once a step feeds its status back: a request sent earlier keeps the XR it carried. */
+  xr: K8sObject;
   /**
    * Observed state by key. Its objects are never changed once set (a change sets a new object), so
    * requests built earlier stay as they were sent and their text can be cached by identity.
@@ -139,7 +140,7 @@ class World {
     this.refreshSecrets();
     const marks = Object.values(answer.resources).map((resource) => resource.ready);
     const xrReady = answer.compositeReady !== 'Unspecified' ? answer.compositeReady === 'True' : marks.every((mark) => mark === 'True');
-    this.xr.status = { ...answer.status, conditions: [condition('Ready', xrReady, xrReady ? 'Available' : 'Creating')] };
+    this.xr = { ...this.xr, status: { ...answer.status, conditions: [condition('Ready', xrReady, xrReady ? 'Available' : 'Creating')] } };
     return { dropped, xrReady };
   }
 
