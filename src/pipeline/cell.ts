@@ -8,7 +8,7 @@ import { simulate, type Caller } from '../world/simulate.js';
 import type { Trace } from '../world/trace.js';
 import { checkDeterminism, type DeterminismVerdict } from './determinism.js';
 import { renderError } from './failure.js';
-import { analyzeCoverage, type CoverageVerdict } from './coverageProbes.js';
+import { analyzeCoverage, type CoverageVerdict, type ProbeStart } from './coverageProbes.js';
 import type { DerivedFinder } from './twinRender.js';
 import { analyzeGates, type GateVerdict } from './gates.js';
 
@@ -40,6 +40,8 @@ export interface CellOptions {
   gating: boolean;
   /** Absent: the cell is not judged (`drift update`, `drift render`). */
   judge?: CellJudge;
+  /** Where intent probes start (coverageProbes.ts); default the converged world. */
+  probes?: ProbeStart;
 }
 
 /** One provider × scenario, analyzed to the end. */
@@ -97,14 +99,16 @@ export async function runCell(session: ProviderSession, scenario: Scenario, opti
   const began = performance.now();
   const trace = await simulate(session.call, adapter, scenario, {
     maxSteps: options.maxSteps,
-    ...(options.determinism ? { onStep: (step: number, request: RunFunctionRequest, answer: Answer) => recorded.set(step, { request, answer }) } : {}),
+    onStep: (step: number, request: RunFunctionRequest, answer: Answer) => recorded.set(step, { request, answer }),
   });
   const ms = performance.now() - began;
   rendered?.(trace, ms);
   const [determinism, gating, coverage, derived] = await Promise.all([
     options.determinism ? checkDeterminism(session.replay, trace, recorded) : ({} as DeterminismVerdict),
     options.gating ? analyzeGates(session.call, adapter, scenario, trace, options.maxSteps) : ({ errors: [] } as GateVerdict),
-    options.gating ? analyzeCoverage(session.call, adapter, scenario, trace, options.maxSteps) : ({ errors: [] } as CoverageVerdict),
+    options.gating
+      ? analyzeCoverage(session.call, adapter, scenario, trace, options.maxSteps, options.probes === 'empty' || !trace.converged ? undefined : recorded.get(trace.converged.step)?.request)
+      : ({ errors: [] } as CoverageVerdict),
     session.derived ? session.derived(scenario) : [],
   ]);
   const skeleton = skeletonFor(adapter, scenario, trace, gating.gates, coverage.coverage, derived);

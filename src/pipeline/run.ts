@@ -11,6 +11,7 @@ import type { Caller } from '../world/simulate.js';
 import { runCell, unstartedCell, type CellJudge, type CellResult, type ProviderSession } from './cell.js';
 import { derivedFinder } from './twinRender.js';
 import type { OnEvent } from './events.js';
+import type { ProbeStart } from './coverageProbes.js';
 
 export interface RunOptions {
   /** Replay the settled steps of every cell and report any answer that differs (default true). */
@@ -20,6 +21,8 @@ export interface RunOptions {
   /** Judges each cell as soon as it is built, while other providers still render. */
   judge?: CellJudge;
   onEvent?: OnEvent;
+  /** Where intent probes start (coverageProbes.ts): default the converged world, else DRIFT_PROBES. */
+  probes?: ProbeStart;
 }
 
 export interface ProviderRun {
@@ -93,6 +96,8 @@ async function runProvider(project: Project, adapter: Adapter, options: RunOptio
     determinism,
     gating: options.gating !== false,
     ...(options.judge ? { judge: options.judge } : {}),
+    // DRIFT_PROBES=empty: each intent probe simulated whole, what the converged-world probe is checked against.
+    probes: options.probes ?? (process.env.DRIFT_PROBES === 'empty' ? 'empty' : 'converged'),
   };
   let cells: CellResult[];
   try {
