@@ -12,6 +12,8 @@ const LAYERS = {
   // What a composed resource is in the contract: its role and its plane (cloud, in-cluster, neither).
   roles: '^src/roles/',
   // The providers' source outline: pure but for its edges (read.ts, grammar.ts, formatter.ts).
+  // Every facet drift compares, with its meta.
+  facets: '^src/facets/',
   outline: '^src/outline/',
   world: '^src/world/',
   skeleton: '^src/skeleton/',
@@ -32,17 +34,18 @@ const MAY_IMPORT = {
   base: [],
   config: ['base', 'roles'],
   roles: ['base'],
+  facets: ['base'],
   outline: ['base', 'config'],
   world: ['base', 'config', 'roles'],
   skeleton: ['base', 'config', 'roles', 'world'],
-  compare: ['base', 'config', 'roles', 'outline', 'world', 'skeleton'],
-  report: ['base', 'config', 'compare'],
+  compare: ['base', 'config', 'roles', 'facets', 'outline', 'world', 'skeleton'],
+  report: ['base', 'config', 'facets', 'compare'],
   functions: ['base', 'config', 'world'],
   goldens: ['base', 'config', 'skeleton', 'compare'],
   github: ['base', 'config', 'report'],
   git: ['base'],
-  pipeline: ['base', 'config', 'roles', 'outline', 'world', 'skeleton', 'compare', 'report', 'functions', 'goldens', 'github', 'git'],
-  cli: ['base', 'config', 'roles', 'outline', 'world', 'skeleton', 'compare', 'report', 'functions', 'goldens', 'github', 'git', 'pipeline'],
+  pipeline: ['base', 'config', 'roles', 'facets', 'outline', 'world', 'skeleton', 'compare', 'report', 'functions', 'goldens', 'github', 'git'],
+  cli: ['base', 'config', 'roles', 'facets', 'outline', 'world', 'skeleton', 'compare', 'report', 'functions', 'goldens', 'github', 'git', 'pipeline'],
 };
 
 // The edges: the only modules that spawn processes or touch the file system. Everything else takes
@@ -76,7 +79,7 @@ const SPAWNERS = [...FUNCTION_PROCESSES, ...OUTLINE_SPAWNERS, ...GIT];
 const FILE_SYSTEM = [...FUNCTION_PROCESSES, ...ANSWER_CACHE, ...CONFIG_READERS, ...STORES, ...CLI_OUTPUT, ...OUTLINE_READERS];
 
 /** The pure cores: data in, data out. */
-const PURE_CORES = ['roles', 'outline', 'world', 'skeleton', 'compare', 'report'].map((layer) => LAYERS[layer]);
+const PURE_CORES = ['roles', 'facets', 'outline', 'world', 'skeleton', 'compare', 'report'].map((layer) => LAYERS[layer]);
 
 const either = (patterns) => `(${patterns.join('|')})`;
 

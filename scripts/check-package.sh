@@ -12,8 +12,12 @@ work="$(mktemp -d "${TMPDIR:-/tmp}/drift-package-XXXXXX")"
 trap 'rm -rf "$work"' EXIT
 python="${DRIFT_PYTHON:-python3}"
 
-echo "drift: packing (npm pack runs prepare: the Python set-up of this repository and the build)"
-tarball="$(cd "$root" && npm pack --silent --pack-destination "$work" | tail -n 1)"
+echo "drift: packing the build in dist/ (npm pack --ignore-scripts: npm ci or npm run build built it)"
+if [ ! -f "$root/dist/cli/main.js" ]; then
+  echo "drift: no build in dist/: run npm run build first" >&2
+  exit 1
+fi
+tarball="$(cd "$root" && npm pack --silent --ignore-scripts --pack-destination "$work" | tail -n 1)"
 if tar -tzf "$work/$tarball" | grep -qE '^package/(scripts|src|test|providers)/'; then
   echo "drift: the tarball ships files meant only for this repository" >&2
   exit 1

@@ -1,3 +1,4 @@
+import type { Invocation } from './io.js';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
@@ -5,7 +6,7 @@ import type { AcceptedEntry } from '../compare/acceptance.js';
 import type { Finding } from '../compare/findings.js';
 import { packageFile } from '../config/paths.js';
 import { DriftError } from '../errors.js';
-import { fullProject } from './context.js';
+import { fullProject, shownPath } from './context.js';
 
 const FINDING_ID = /^(div|split|rule):.+$/;
 
@@ -24,7 +25,7 @@ async function refuseIfCovered(file: string, shown: string, text: string | undef
 
 const readIfThere = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8') : undefined);
 
-export function registerAccept(program: Command): void {
+export function registerAccept(program: Command, cli: Invocation): void {
   program
     .command('accept <finding-id>')
     .description('accept a divergence, split or rule finding by id: append it with a reason to goldens/accepted.yaml')
@@ -33,7 +34,7 @@ export function registerAccept(program: Command): void {
       if (!FINDING_ID.test(id)) throw new DriftError(`"${id}" is not a divergence, split or rule finding id (div:…, split:… or rule:…); copy it from drift diff's output. Golden changes are accepted with drift update.`);
       const reason = options.reason.trim();
       if (reason.length < 3) throw new DriftError('--reason must say why the difference is intended');
-      const project = await fullProject(command);
+      const project = await fullProject(command, cli);
       // Loaded when the command runs, not at start: `drift --version` and `--help` need none of it.
       const [{ underLock }, { appendAcceptedEntry }, { acceptedPath }, { GoldenStore, refuseUnderCI }, { writeContract }] = await Promise.all([
         import('./fileLock.js'),
@@ -42,9 +43,9 @@ export function registerAccept(program: Command): void {
         import('../goldens/store.js'),
         import('./contractWrite.js'),
       ]);
-      refuseUnderCI();
+      refuseUnderCI(project.env);
       const file = acceptedPath(project);
-      const shown = path.relative(process.cwd(), file) || file;
+      const shown = shownPath(cli, file);
       // Checked before anything is created on disk, and again under the lock, where it counts.
       await refuseIfCovered(file, shown, readIfThere(file), id);
       mkdirSync(path.dirname(file), { recursive: true });
@@ -53,9 +54,9 @@ export function registerAccept(program: Command): void {
         await refuseIfCovered(file, shown, text, id);
         GoldenStore.of(project).writeAccepted(appendAcceptedEntry(text, { id, reason }, shown));
       });
-      process.stdout.write(`accepted ${id} in ${shown}\n`);
+      cli.io.stdout.write(`accepted ${id} in ${shown}\n`);
       // The contract lists accepted entries with their reasons: it changes with them.
-      for (const written of writeContract(project)) process.stdout.write(`written ${written}\n`);
-      process.stdout.write('drift diff lists it under accepted; if the id matches no finding it reports the entry as stale.\n');
+      for (const written of writeContract(cli, project)) cli.io.stdout.write(`written ${written}\n`);
+      cli.io.stdout.write('drift diff lists it under accepted; if the id matches no finding it reports the entry as stale.\n');
     });
 }

@@ -1,4 +1,6 @@
+import type { Invocation } from './io.js';
 import { readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
 import type { Command } from 'commander';
 import { DriftError } from '../errors.js';
 import type { Report } from '../report/model.js';
@@ -33,21 +35,22 @@ export function provenance(runUrl: string | undefined): string {
 }
 
 /** The report file, size-capped before it is read: whoever wrote it is not trusted. */
-async function readReportArtifact(file: string): Promise<Report> {
+async function readReportArtifact(given: string, cwd: string): Promise<Report> {
+  const file = path.resolve(cwd, given);
   let size: number;
   try {
     size = statSync(file).size;
   } catch (error) {
-    throw new DriftError(`cannot read the report ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}. Write it with \`drift diff --format json --output ${file}\`.`);
+    throw new DriftError(`cannot read the report ${given}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}. Write it with \`drift diff --format json --output ${given}\`.`);
   }
   // Checking a report compiles its schema: loaded only by the command that reads one.
   const { oversizedReport, parseReportArtifact } = await import('../report/artifact.js');
-  const oversized = oversizedReport(file, size);
+  const oversized = oversizedReport(given, size);
   if (oversized) throw oversized;
-  return parseReportArtifact(file, readFileSync(file, 'utf8'));
+  return parseReportArtifact(given, readFileSync(file, 'utf8'));
 }
 
-export function registerComment(program: Command): void {
+export function registerComment(program: Command, cli: Invocation): void {
   program
     .command('comment')
     .description("render a JSON report (drift diff --format json) as one pull-request comment, updating drift's earlier comment in place")
@@ -77,15 +80,15 @@ export function registerComment(program: Command): void {
       const issueNumber = Number(options.pr);
 
       // The report is data, never text to post: drift renders it, so every string in it is escaped.
-      const report = await readReportArtifact(options.report);
+      const report = await readReportArtifact(options.report, cli.io.cwd);
       const body = renderMarkdown(report, { id: options.id, note: provenance(options.runUrl) });
 
-      const token = process.env.GITHUB_TOKEN ?? '';
+      const token = cli.io.env.GITHUB_TOKEN ?? '';
       if (!token.trim()) throw new DriftError('GITHUB_TOKEN is not set: drift comment needs a token that may write pull-request comments (in a workflow: `env: GITHUB_TOKEN: ${{ github.token }}` with `permissions: pull-requests: write`).');
       // Octokit is loaded only by the command that talks to GitHub.
       const { apiUrl, DEFAULT_API_URL } = await import('../github/api.js');
       const { explainGitHubError, upsertStickyComment } = await import('../github/sticky.js');
-      const baseUrl = process.env.GITHUB_API_URL || DEFAULT_API_URL;
+      const baseUrl = cli.io.env.GITHUB_API_URL || DEFAULT_API_URL;
       apiUrl(baseUrl); // refused before anything is sent
 
       const target = { owner, repo: name, issueNumber, baseUrl };
@@ -99,9 +102,9 @@ export function registerComment(program: Command): void {
           body,
           marker,
           author: options.author,
-          inActions: process.env.GITHUB_ACTIONS === 'true',
+          inActions: cli.io.env.GITHUB_ACTIONS === 'true',
         });
-        process.stdout.write(`drift: ${result.action} comment ${result.id} on ${owner}/${name}#${issueNumber} (as ${result.author}): ${result.url}\n`);
+        cli.io.stdout.write(`drift: ${result.action} comment ${result.id} on ${owner}/${name}#${issueNumber} (as ${result.author}): ${result.url}\n`);
       } catch (error) {
         const explained = error instanceof DriftError ? error : explainGitHubError(error, target);
         throw new DriftError(redact(explained.message, token.trim()));

@@ -1,5 +1,7 @@
+import path from 'node:path';
 import type { Command } from 'commander';
 import type { Project } from '../config/types.js';
+import type { Invocation } from './io.js';
 
 export interface GlobalOptions {
   config?: string;
@@ -14,23 +16,26 @@ export function globalOptions(command: Command): GlobalOptions {
   return command.optsWithGlobals<GlobalOptions>();
 }
 
-/** Loads the project the global --config names, with the global --concurrency applied. */
-export async function fullProject(command: Command): Promise<Project> {
+/** Loads the project the global --config names, with the global --concurrency in place of the config's. */
+export async function fullProject(command: Command, cli: Invocation): Promise<Project> {
   const globals = globalOptions(command);
   // Loaded when a command runs, not at start: `drift --version` and `--help` need none of it.
   const { loadProject } = await import('../config/load.js');
-  const project = await loadProject(globals.config);
-  for (const warning of project.warnings ?? []) process.stderr.write(`${warning}\n`);
-  if (globals.concurrency !== undefined) project.config.concurrency = globals.concurrency;
-  if (globals.cache === false) project.answerCache = false;
-  return project;
+  const project = await loadProject(globals.config, cli.io.cwd, cli.io.env);
+  for (const warning of project.warnings ?? []) cli.io.stderr.write(`${warning}\n`);
+  const cache = globals.cache === false ? { answerCache: false as const } : {};
+  if (globals.concurrency === undefined) return { ...project, ...cache };
+  return { ...project, ...cache, config: { ...project.config, concurrency: globals.concurrency } };
 }
 
 /** The project narrowed by --provider / --scenario filters. */
-export async function projectFor(command: Command, providers?: string[], scenarios?: string[]): Promise<Project> {
-  const project = await fullProject(command);
+export async function projectFor(command: Command, cli: Invocation, providers?: string[], scenarios?: string[]): Promise<Project> {
+  const project = await fullProject(command, cli);
   const { selectProject } = await import('../config/load.js');
   return selectProject(project, providers, scenarios);
 }
+
+/** A path as the user sees it: relative to the folder drift runs in. */
+export const shownPath = (cli: Invocation, file: string): string => path.relative(cli.io.cwd, file) || file;
 
 export const collect = (value: string, previous: string[] = []): string[] => [...previous, value];

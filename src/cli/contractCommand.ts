@@ -1,13 +1,14 @@
 import type { Command } from 'commander';
+import type { Invocation } from './io.js';
 import { fullProject } from './context.js';
 
-export function registerContract(program: Command): void {
+export function registerContract(program: Command, cli: Invocation): void {
   program
     .command('contract')
     .description("write CONTRACT.md, the agent skill and contract.json from the rules' meta, the locked conventions, the accepted entries and the committed outlines")
     .option('--check', 'write nothing; exit 1 when a committed file differs from what drift would write')
     .action(async (options: { check?: boolean }, command: Command) => {
-      const project = await fullProject(command);
+      const project = await fullProject(command, cli);
       // Loaded when the command runs: `drift --version` and every other command need none of it.
       const [{ loadAccepted }, { ContractStore }, { generatedContract }, { shownIn, writeContract }] = await Promise.all([
         import('../goldens/acceptedStore.js'),
@@ -16,18 +17,18 @@ export function registerContract(program: Command): void {
         import('./contractWrite.js'),
       ]);
       const store = ContractStore.of(project);
-      const shown = shownIn(store);
+      const shown = shownIn(cli, store);
       if (options.check) {
         const stale = store.stale(generatedContract(project, loadAccepted(project)));
-        for (const file of stale) process.stdout.write(`stale   ${shown(file)}\n`);
+        for (const file of stale) cli.io.stdout.write(`stale   ${shown(file)}\n`);
         if (stale.length) {
-          process.stdout.write('run `drift contract` and commit the result\n');
-          process.exitCode = 1;
-        } else process.stdout.write(`the contract in ${shown('.')} is current\n`);
+          cli.io.stdout.write('run `drift contract` and commit the result\n');
+          cli.code = 1;
+        } else cli.io.stdout.write(`the contract in ${shown('.')} is current\n`);
         return;
       }
-      const changed = writeContract(project);
-      for (const file of changed) process.stdout.write(`written ${file}\n`);
-      if (!changed.length) process.stdout.write(`the contract in ${shown('.')} is current\n`);
+      const changed = writeContract(cli, project);
+      for (const file of changed) cli.io.stdout.write(`written ${file}\n`);
+      if (!changed.length) cli.io.stdout.write(`the contract in ${shown('.')} is current\n`);
     });
 }

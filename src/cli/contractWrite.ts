@@ -5,14 +5,14 @@ import { loadAccepted } from '../goldens/acceptedStore.js';
 import { ContractStore } from '../goldens/contractStore.js';
 import { refuseUnderCI } from '../goldens/store.js';
 import { generatedContract } from '../pipeline/contractRun.js';
+import type { Invocation } from './io.js';
 
-export const shownIn = (store: ContractStore) => (file: string) => path.relative(process.cwd(), path.join(store.dir, file)) || '.';
+export const shownIn = (cli: Invocation, store: ContractStore) => (file: string) => path.relative(cli.io.cwd, path.join(store.dir, file)) || '.';
 
 /** Writes the project's generated contract (never under CI); returns the files it changed, as the user sees them. */
-export function writeContract(project: Project): string[] {
+export function writeContract(cli: Invocation, project: Project): string[] {
   const store = ContractStore.of(project);
   const files = generatedContract(project, loadAccepted(project));
-  if (store.stale(files).length) refuseUnderCI();
-  return store.write(files).map(shownIn(store));
+  if (store.stale(files).length) refuseUnderCI(project.env);
+  return store.write(files).map(shownIn(cli, store));
 }
-

@@ -1,3 +1,4 @@
+import type { Invocation } from './io.js';
 import { appendFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Option, type Command } from 'commander';
@@ -20,7 +21,7 @@ interface DiffOptions {
   changed?: string | true;
 }
 
-export function registerDiff(program: Command): void {
+export function registerDiff(program: Command, cli: Invocation): void {
   program
     .command('diff', { isDefault: false })
     .description('render every provider × scenario and compare the skeletons with their goldens')
@@ -37,10 +38,11 @@ export function registerDiff(program: Command): void {
     .action(async (options: DiffOptions, command: Command) => {
       const globals = globalOptions(command);
       // Checked before anything renders: a report with nowhere to go is bad input, not a late crash.
-      if (options.output !== undefined) checkOutputFolder(options.output);
-      const full = await fullProject(command);
+      const output = options.output === undefined ? undefined : path.resolve(cli.io.cwd, options.output);
+      if (output !== undefined) checkOutputFolder(output, options.output!);
+      const full = await fullProject(command, cli);
       const [{ project, filters, changed }, { diffProject }] = await Promise.all([selection(full, options), import('../pipeline/diffRun.js')]);
-      const progress = progressFor(project.adapters.map((a) => a.name), globals.verbose);
+      const progress = progressFor(cli, project.adapters.map((a) => a.name), globals.verbose);
       const { run, findings, candidates, outlined, swept } = await diffProject({
         full,
         project,
@@ -48,7 +50,7 @@ export function registerDiff(program: Command): void {
         ...(progress.onEvent ? { onEvent: progress.onEvent } : {}),
       });
       progress.done();
-      reportSwept(swept, project);
+      reportSwept(cli, swept, project);
       const report = buildReport(
         project.adapters.map((a) => a.name),
         project.scenarios.map((s) => s.name),
@@ -59,18 +61,18 @@ export function registerDiff(program: Command): void {
           ...(changed ? { changed } : {}),
         },
       );
-      const color = options.output === undefined && process.stdout.isTTY === true && globals.color !== false && !process.env.NO_COLOR;
+      const color = options.output === undefined && cli.io.stdout.isTTY === true && globals.color !== false && !cli.io.env.NO_COLOR;
       const text = renderReport(report, options.format, { color, verbose: globals.verbose ?? false });
-      if (options.output) writeReport(options.output, text);
-      else process.stdout.write(text);
-      const stepSummary = process.env.GITHUB_STEP_SUMMARY;
+      if (output !== undefined) writeReport(output, options.output!, text);
+      else cli.io.stdout.write(text);
+      const stepSummary = cli.io.env.GITHUB_STEP_SUMMARY;
       if (stepSummary) appendFileSync(stepSummary, options.format === 'markdown' ? text : renderMarkdown(report));
       if (run.providers.some((provider) => provider.error)) {
-        for (const provider of run.providers) if (provider.error) process.stderr.write(`drift: ${provider.error}\n`);
-        process.exitCode = 2;
+        for (const provider of run.providers) if (provider.error) cli.io.stderr.write(`drift: ${provider.error}\n`);
+        cli.code = 2;
         return;
       }
-      process.exitCode = report.summary.clean ? 0 : 1;
+      cli.code = report.summary.clean ? 0 : 1;
     });
 }
 
@@ -85,21 +87,21 @@ async function selection(full: Project, options: DiffOptions): Promise<{ project
 }
 
 /** The folder `--output` writes into must exist already: drift creates no folders for a report. */
-function checkOutputFolder(output: string): void {
-  const folder = path.dirname(path.resolve(output));
+function checkOutputFolder(output: string, given: string): void {
+  const folder = path.dirname(output);
   let isFolder = false;
   try {
     isFolder = statSync(folder).isDirectory();
   } catch {
     // missing
   }
-  if (!isFolder) throw new DriftError(`--output ${output}: the folder ${folder} does not exist; create it or write the report elsewhere`);
+  if (!isFolder) throw new DriftError(`--output ${given}: the folder ${folder} does not exist; create it or write the report elsewhere`);
 }
 
-function writeReport(output: string, text: string): void {
+function writeReport(output: string, given: string, text: string): void {
   try {
     writeFileSync(output, text);
   } catch (error) {
-    throw new DriftError(`--output ${output}: could not write the report: ${(error as Error).message}`);
+    throw new DriftError(`--output ${given}: could not write the report: ${(error as Error).message}`);
   }
 }

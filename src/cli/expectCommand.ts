@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { Expectation } from '../compare/expectations.js';
+import type { Invocation } from './io.js';
 import { compareText } from '../util/objects.js';
 import { fullProject, globalOptions } from './context.js';
 import { progressFor } from './progress.js';
@@ -14,15 +15,15 @@ function asTree(expectations: readonly Expectation[]): Record<string, Record<str
   return tree;
 }
 
-export function registerExpect(program: Command): void {
+export function registerExpect(program: Command, cli: Invocation): void {
   program
     .command('expect')
     .description("what the other providers' conventions and the locked conventions require of one provider, per scenario, subject and facet (YAML); with the provider present, whether it meets each")
     .requiredOption('-p, --provider <name>', 'the provider (it takes no part in the vote)')
     .action(async (options: { provider: string }, command: Command) => {
-      const full = await fullProject(command);
+      const full = await fullProject(command, cli);
       const [{ expectProject }, { stringify }] = await Promise.all([import('../pipeline/conventionRun.js'), import('yaml')]);
-      const progress = progressFor([options.provider], globalOptions(command).verbose);
+      const progress = progressFor(cli, [options.provider], globalOptions(command).verbose);
       const { provider, rendered, expectations } = await expectProject(full, options.provider, progress.onEvent);
       progress.done();
       const count = (status: Expectation['status']) => expectations.filter((expectation) => expectation.status === status).length;
@@ -31,7 +32,7 @@ export function registerExpect(program: Command): void {
         ...(rendered ? { met: count('met'), 'not met': count('not met'), accepted: count('accepted') } : { rendered: false }),
         scenarios: asTree(expectations),
       };
-      process.stdout.write(stringify(document, { lineWidth: 0 }));
-      process.exitCode = count('not met') ? 1 : 0;
+      cli.io.stdout.write(stringify(document, { lineWidth: 0 }));
+      cli.code = count('not met') ? 1 : 0;
     });
 }

@@ -1,7 +1,7 @@
-import path from 'node:path';
 import type { Command } from 'commander';
+import type { Invocation } from './io.js';
 import { DriftError } from '../errors.js';
-import { fullProject } from './context.js';
+import { fullProject, shownPath } from './context.js';
 
 /** Loaded when a command runs: `drift --version` and every other command need none of it. */
 const editing = async () => {
@@ -15,7 +15,7 @@ const editing = async () => {
   return { ConventionStore, refuseUnderCI, lockableCandidate, writeContract, underLock };
 };
 
-export function registerLock(program: Command): void {
+export function registerLock(program: Command, cli: Invocation): void {
   program
     .command('lock <facet>')
     .description('lock a candidate convention (a facet every provider agrees on, per the goldens) in goldens/conventions.yaml: from then on every provider is held to it')
@@ -24,20 +24,20 @@ export function registerLock(program: Command): void {
     .action(async (facet: string, options: { subject?: string; reason: string }, command: Command) => {
       const reason = options.reason.trim();
       if (reason.length < 3) throw new DriftError('--reason must say why every provider must hold to the convention');
-      const project = await fullProject(command);
+      const project = await fullProject(command, cli);
       const { ConventionStore, refuseUnderCI, lockableCandidate, writeContract, underLock } = await editing();
-      refuseUnderCI();
+      refuseUnderCI(project.env);
       const candidate = lockableCandidate(project, facet, options.subject);
       const store = ConventionStore.of(project);
-      const shown = path.relative(process.cwd(), store.file) || store.file;
+      const shown = shownPath(cli, store.file);
       await underLock(store.file, shown, () => {
         const text = store.read();
         const existing = store.find(text, candidate.facet, candidate.subject);
         if (existing) throw new DriftError(`${candidate.subject} ${candidate.facet} is already locked by entry ${existing.index + 1} of ${shown} (line ${existing.line}); drift unlock it first to lock it again. Nothing changed.`);
         store.lock(text, { facet: candidate.facet, subject: candidate.subject, values: candidate.values, reason }, shown);
       });
-      process.stdout.write(`locked ${candidate.subject} ${candidate.facet} (${candidate.words}) in ${shown}\n`);
-      for (const written of writeContract(project)) process.stdout.write(`written ${written}\n`);
+      cli.io.stdout.write(`locked ${candidate.subject} ${candidate.facet} (${candidate.words}) in ${shown}\n`);
+      for (const written of writeContract(cli, project)) cli.io.stdout.write(`written ${written}\n`);
     });
 
   program
@@ -45,11 +45,11 @@ export function registerLock(program: Command): void {
     .description('remove a locked convention from goldens/conventions.yaml')
     .requiredOption('-s, --subject <subject>', 'the role or subject it was locked for')
     .action(async (facet: string, options: { subject: string }, command: Command) => {
-      const project = await fullProject(command);
+      const project = await fullProject(command, cli);
       const { ConventionStore, refuseUnderCI, writeContract, underLock } = await editing();
-      refuseUnderCI();
+      refuseUnderCI(project.env);
       const store = ConventionStore.of(project);
-      const shown = path.relative(process.cwd(), store.file) || store.file;
+      const shown = shownPath(cli, store.file);
       const text = store.read();
       if (text === undefined) throw new DriftError(`no convention is locked on ${facet} of ${options.subject}: ${shown} does not exist`);
       await underLock(store.file, shown, () => {
@@ -58,7 +58,7 @@ export function registerLock(program: Command): void {
         if (!existing) throw new DriftError(`no convention is locked on ${facet} of ${options.subject} in ${shown}. Nothing changed.`);
         store.unlock(current, existing.index, shown);
       });
-      process.stdout.write(`unlocked ${options.subject} ${facet} in ${shown}\n`);
-      for (const written of writeContract(project)) process.stdout.write(`written ${written}\n`);
+      cli.io.stdout.write(`unlocked ${options.subject} ${facet} in ${shown}\n`);
+      for (const written of writeContract(cli, project)) cli.io.stdout.write(`written ${written}\n`);
     });
 }

@@ -7,6 +7,8 @@ import { registerComment } from './commentCommand.js';
 import { registerContract } from './contractCommand.js';
 import { registerDiff } from './diffCommand.js';
 import { registerExpect } from './expectCommand.js';
+import { registerFacets } from './facetsCommand.js';
+import { processIo, type Invocation, type Io } from './io.js';
 import { registerList } from './listCommand.js';
 import { registerLock } from './lockCommand.js';
 import { registerNewProvider } from './newProviderCommand.js';
@@ -24,7 +26,7 @@ function version(): string {
   return (JSON.parse(readFileSync(packageFile('package.json'), 'utf8')) as { version: string }).version;
 }
 
-export function buildProgram(): Command {
+export function buildProgram(cli: Invocation): Command {
   const program = new Command()
     .name('drift')
     .version(version(), '-V, --version', 'print the version of drift')
@@ -34,35 +36,28 @@ export function buildProgram(): Command {
     .option('--no-color', 'never color the output')
     .option('-j, --concurrency <n>', 'provider functions running at once (default: the config, else the CPU count)', parseConcurrency)
     .option('--no-cache', 'neither read nor write the answer cache: every provider function runs (see docs/performance.md)')
+    .configureOutput({ writeOut: (text) => cli.io.stdout.write(text), writeErr: (text) => cli.io.stderr.write(text) })
     .showHelpAfterError()
     .exitOverride();
-  registerList(program);
-  registerRender(program);
-  registerDiff(program);
-  registerUpdate(program);
-  registerAccept(program);
-  registerRules(program);
-  registerContract(program);
-  registerLock(program);
-  registerExpect(program);
-  registerNewProvider(program);
-  registerComment(program);
+  for (const register of [registerList, registerRender, registerDiff, registerUpdate, registerAccept, registerRules, registerFacets, registerContract, registerLock, registerExpect, registerNewProvider, registerComment]) {
+    register(program, cli);
+  }
   return program;
 }
 
 /** Runs the CLI and returns the exit code: 0 clean, 1 findings, 2 drift could not do its job. */
-export async function main(argv: string[]): Promise<number> {
-  process.exitCode = 0;
+export async function main(argv: string[], io: Io = processIo()): Promise<number> {
+  const cli: Invocation = { io, code: 0 };
   try {
-    await buildProgram().parseAsync(argv);
-    return Number(process.exitCode ?? 0);
+    await buildProgram(cli).parseAsync(argv);
+    return cli.code;
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
     if (error instanceof DriftError) {
-      process.stderr.write(`drift: ${error.message}\n`);
+      io.stderr.write(`drift: ${error.message}\n`);
       return 2;
     }
-    process.stderr.write(`drift: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    io.stderr.write(`drift: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
     return 2;
   }
 }

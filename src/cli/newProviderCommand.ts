@@ -1,9 +1,10 @@
+import type { Invocation } from './io.js';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import type { Project } from '../config/types.js';
 import { DriftError } from '../errors.js';
-import { fullProject } from './context.js';
+import { fullProject, shownPath } from './context.js';
 
 const NAME = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/;
 
@@ -14,21 +15,21 @@ function adapterPath(project: Project, name: string): string {
   return path.resolve(project.config.root, glob.replace('*', name));
 }
 
-export function registerNewProvider(program: Command): void {
+export function registerNewProvider(program: Command, cli: Invocation): void {
   program
     .command('new-provider <name>')
     .description("draft a new provider's adapter from its XRD: the XR's apiVersion and kind, its required spec fields with example values, the pools and credentials mapped; prints what is left to fill in")
     .requiredOption('--xrd <file>', "the provider's CompositeResourceDefinition")
     .action(async (name: string, options: { xrd: string }, command: Command) => {
       if (!NAME.test(name)) throw new DriftError(`"${name}" is not a provider name: lowercase letters, digits and hyphens, starting and ending with a letter or digit. Nothing written.`);
-      const project = await fullProject(command);
+      const project = await fullProject(command, cli);
       const [{ draftAdapter }, { readXrdDefinition }] = await Promise.all([import('../config/adapterDraft.js'), import('../config/xrd.js')]);
       if (project.adapters.some((adapter) => adapter.name === name)) throw new DriftError(`the project already has a provider named ${name}. Nothing written.`);
       const target = adapterPath(project, name);
-      const shown = path.relative(process.cwd(), target) || target;
+      const shown = shownPath(cli, target);
       if (existsSync(target)) throw new DriftError(`${shown} exists already: drift new-provider never overwrites an adapter. Nothing written.`);
-      const xrdFile = path.resolve(options.xrd);
-      const xrd = readXrdDefinition(options.xrd);
+      const xrdFile = path.resolve(cli.io.cwd, options.xrd);
+      const xrd = readXrdDefinition(xrdFile, options.xrd);
       const gpus = [...new Set(project.scenarios.flatMap((scenario) => scenario.xr.nodePools.flatMap((pool) => (pool.gpu ? [pool.gpu] : []))))].sort();
       const xrdPath = path.relative(path.dirname(target), xrdFile).split(path.sep).join('/');
       const draft = draftAdapter({ name, xrd, xrdPath, gpus });
@@ -38,8 +39,8 @@ export function registerNewProvider(program: Command): void {
       } catch (error) {
         throw new DriftError(`could not write ${shown}: ${(error as Error).message}`);
       }
-      process.stdout.write(`drafted ${shown} for ${xrd.kind} (${xrd.apiVersion}) from ${path.relative(process.cwd(), xrdFile) || xrdFile}\n\nleft to fill in:\n`);
-      for (const item of draft.todo) process.stdout.write(`  - ${item}\n`);
-      process.stdout.write(`\nthen: drift expect -p ${name} (what the other providers and the locked conventions require), implement the function, drift diff -p ${name}\n`);
+      cli.io.stdout.write(`drafted ${shown} for ${xrd.kind} (${xrd.apiVersion}) from ${shownPath(cli, xrdFile)}\n\nleft to fill in:\n`);
+      for (const item of draft.todo) cli.io.stdout.write(`  - ${item}\n`);
+      cli.io.stdout.write(`\nthen: drift expect -p ${name} (what the other providers and the locked conventions require), implement the function, drift diff -p ${name}\n`);
     });
 }

@@ -2,14 +2,15 @@ import path from 'node:path';
 import type { Project } from '../config/types.js';
 import type { OnEvent, RunEvent } from '../pipeline/events.js';
 import { isCI } from '../util/ci.js';
+import type { Invocation } from './io.js';
 import { compareText } from '../util/objects.js';
 
 /**
  * One live line per provider on a terminal (phase, scenarios rendered / total); nothing when stderr
  * is not a TTY or CI is set, so logs stay clean.
  */
-function liveProgress(providers: string[]): OnEvent | undefined {
-  if (!process.stderr.isTTY || isCI()) return undefined;
+function liveProgress(cli: Invocation, providers: string[]): OnEvent | undefined {
+  if (!cli.io.stderr.isTTY || isCI(cli.io.env)) return undefined;
   const lines = new Map(providers.map((provider) => [provider, 'waiting']));
   const totals = new Map<string, number>();
   const rendered = new Map<string, number>();
@@ -19,7 +20,7 @@ function liveProgress(providers: string[]): OnEvent | undefined {
     let out = drawn ? `\u001b[${drawn}A` : '';
     for (const [provider, line] of lines) out += `\u001b[2K${provider.padEnd(width)}  ${line}\n`;
     drawn = lines.size;
-    process.stderr.write(out);
+    cli.io.stderr.write(out);
   };
   return (event) => {
     const { provider } = event;
@@ -54,7 +55,7 @@ function liveProgress(providers: string[]): OnEvent | undefined {
 }
 
 /** --verbose: collects process start-up and per-render wall times from the run's events, printed once it ends. */
-function timings(): { onEvent: OnEvent; print: () => void } {
+function timings(cli: Invocation): { onEvent: OnEvent; print: () => void } {
   const events: RunEvent[] = [];
   return {
     onEvent: (event) => events.push(event),
@@ -67,15 +68,15 @@ function timings(): { onEvent: OnEvent; print: () => void } {
       lines.push(`${calls} RunFunction calls`);
       const outlines = events.flatMap((e) => (e.type === 'source-outlined' ? [e] : [])).sort((a, b) => compareText(a.provider, b.provider));
       for (const o of outlines) lines.push(`source ${o.provider.padEnd(12)} ${String(o.files).padStart(3)} files ${String(o.definitions).padStart(4)} definitions  parse ${o.ms.toFixed(1).padStart(6)} ms  ruff ${o.formatterMs.toFixed(0).padStart(5)} ms`);
-      process.stderr.write(`${lines.join('\n')}\n`);
+      cli.io.stderr.write(`${lines.join('\n')}\n`);
     },
   };
 }
 
 /** The event consumers a command's flags ask for, as one. */
-export function progressFor(providers: string[], verbose: boolean | undefined): { onEvent?: OnEvent; done: () => void } {
-  const live = liveProgress(providers);
-  const timed = verbose ? timings() : undefined;
+export function progressFor(cli: Invocation, providers: string[], verbose: boolean | undefined): { onEvent?: OnEvent; done: () => void } {
+  const live = liveProgress(cli, providers);
+  const timed = verbose ? timings(cli) : undefined;
   const consumers = [live, timed?.onEvent].filter((consumer): consumer is OnEvent => consumer !== undefined);
   return {
     ...(consumers.length ? { onEvent: (event: RunEvent) => consumers.forEach((consumer) => consumer(event)) } : {}),
@@ -84,7 +85,7 @@ export function progressFor(providers: string[], verbose: boolean | undefined): 
 }
 
 /** Temporary files of an interrupted golden write that this run removed: said once, on stderr. */
-export function reportSwept(swept: string[], project: Project): void {
+export function reportSwept(cli: Invocation, swept: string[], project: Project): void {
   const dir = path.resolve(project.config.root, project.config.goldens);
-  for (const file of swept) process.stderr.write(`drift: removed ${path.relative(process.cwd(), path.join(dir, file))}, left by an interrupted write\n`);
+  for (const file of swept) cli.io.stderr.write(`drift: removed ${path.relative(cli.io.cwd, path.join(dir, file))}, left by an interrupted write\n`);
 }

@@ -1,3 +1,4 @@
+import type { Invocation } from './io.js';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { DriftError } from '../errors.js';
 import { projectFor } from './context.js';
@@ -14,7 +15,7 @@ const parseStep = (value: string): number => {
   return Number(value);
 };
 
-export function registerRender(program: Command): void {
+export function registerRender(program: Command, cli: Invocation): void {
   program
     .command('render')
     .description("render one provider × scenario and print a step's output as a YAML stream (default: the last step)")
@@ -23,7 +24,7 @@ export function registerRender(program: Command): void {
     .addOption(new Option('--step <n>', 'print only step N').argParser(parseStep).conflicts('allSteps'))
     .addOption(new Option('--all-steps', 'print every step').conflicts('step'))
     .action(async (options: RenderOptions, command: Command) => {
-      const project = await projectFor(command, [options.provider], [options.scenario]);
+      const project = await projectFor(command, cli, [options.provider], [options.scenario]);
       const [{ runProject }, { renderStep }] = await Promise.all([import('../pipeline/run.js'), import('../functions/stream.js')]);
       // Only the trace is printed: no replays, no ablations.
       const { providers, cells } = await runProject(project, { determinism: false, gating: false });
@@ -35,14 +36,14 @@ export function registerRender(program: Command): void {
         throw new DriftError(`${trace.provider}/${trace.scenario} has steps 0 to ${last}; there is no step ${options.step}`);
       }
       const steps = options.allSteps ? trace.steps : trace.steps.filter((step) => step.index === (options.step ?? last));
-      process.stdout.write(steps.map(renderStep).join(''));
+      cli.io.stdout.write(steps.map(renderStep).join(''));
       const summary = trace.converged
         ? `converged at step ${trace.converged.step}, XR ${trace.converged.xrReady ? 'Ready' : 'not Ready'}`
         : `did not converge within ${project.config.maxSteps} steps`;
-      process.stderr.write(`# ${trace.provider}/${trace.scenario}: ${trace.steps.length} steps, ${summary}\n`);
+      cli.io.stderr.write(`# ${trace.provider}/${trace.scenario}: ${trace.steps.length} steps, ${summary}\n`);
       if (trace.error) {
-        process.stderr.write(`error: ${trace.provider}/${trace.scenario}: ${trace.error}\n`);
-        process.exitCode = 1;
+        cli.io.stderr.write(`error: ${trace.provider}/${trace.scenario}: ${trace.error}\n`);
+        cli.code = 1;
       }
     });
 }

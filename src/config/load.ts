@@ -1,3 +1,4 @@
+import type { Environment } from '../util/environment.js';
 import { existsSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
@@ -196,7 +197,11 @@ async function expand(config: DriftConfig, patterns: string[], what: string): Pr
 }
 
 /** Loads and validates everything a run needs before any process starts, so bad input changes nothing. */
-export async function loadProject(configPath: string | undefined, cwd = process.cwd()): Promise<Project> {
+/**
+ * `env` is the environment drift runs in, handed down from the CLI edge: the functions start with it,
+ * and it says whether this is CI.
+ */
+export async function loadProject(configPath: string | undefined, cwd = process.cwd(), env: Environment = {}): Promise<Project> {
   const config = loadConfig(configPath, cwd);
   const adapters = (await expand(config, config.providers, 'providers')).map(readAdapter);
   const scenarios = (await expand(config, config.scenarios, 'scenarios')).map(readScenario);
@@ -253,7 +258,7 @@ export async function loadProject(configPath: string | undefined, cwd = process.
     }
   }
   const warnings = checkIntent(config.root, adapters, scenarios);
-  return { config, adapters: adapters.map(({ adapter }) => adapter), scenarios: scenarios.map(({ scenario }) => scenario), warnings };
+  return { config, adapters: adapters.map(({ adapter }) => adapter), scenarios: scenarios.map(({ scenario }) => scenario), warnings, env };
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { Environment } from '../util/environment.js';
 import type { Xrd } from './xrd.js';
 import type { JsonObject } from '../util/objects.js';
 
@@ -113,6 +114,8 @@ export interface Project {
   scenarios: Scenario[];
   /** Things drift could not check (an XRD rule it cannot evaluate), printed before a run. */
   warnings?: string[];
+  /** The environment drift runs in (from the CLI edge): the functions' and ruff's, and whether this is CI. */
+  env: Environment;
   /** Where RunFunction answers are kept between runs (functions/answerCache.ts); false: nowhere (`--no-cache`). Absent: the default folder. */
   answerCache?: string | false;
 }

@@ -217,16 +217,16 @@ export interface XrdDefinition {
 
 /**
  * Reads an XRD for drafting: the referenceable version (else the first served one, else the first).
- * Anything drift cannot read is refused with its file:line and what to do.
+ * Anything drift cannot read is refused with its file:line (as the user named it: `shown`) and what to do.
  */
-export function readXrdDefinition(file: string): XrdDefinition {
+export function readXrdDefinition(file: string, shown = file): XrdDefinition {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    throw new InputError(file, 1, 1, `cannot read the XRD (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); name a CompositeResourceDefinition file`);
+    throw new InputError(shown, 1, 1, `cannot read the XRD (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); name a CompositeResourceDefinition file`);
   }
-  const { data, locate } = readLocatedYamlFile<RawXrd>(file, XRD_SCHEMA, text);
+  const { data, locate } = readLocatedYamlFile<RawXrd>(shown, XRD_SCHEMA, text);
   const versions = data.spec!.versions!;
   const referenceable = versions.findIndex((version) => version.referenceable === true);
   const served = versions.findIndex((version) => version.served === true);
@@ -235,7 +235,7 @@ export function readXrdDefinition(file: string): XrdDefinition {
   const spec = version.schema?.openAPIV3Schema?.properties;
   if (!isObject(spec) || !isObject(spec.spec)) {
     const { line, col } = locate(['spec', 'versions', index, 'schema']);
-    throw new InputError(file, line, col, `version ${version.name ?? index} has no openAPIV3Schema with a spec object; give it one (properties.spec) so drift knows the XR's fields`);
+    throw new InputError(shown, line, col, `version ${version.name ?? index} has no openAPIV3Schema with a spec object; give it one (properties.spec) so drift knows the XR's fields`);
   }
   return { apiVersion: `${data.spec!.group}/${version.name}`, kind: data.spec!.names!.kind!, spec: spec.spec };
 }

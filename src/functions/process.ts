@@ -1,3 +1,4 @@
+import type { Environment } from '../util/environment.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,6 +23,8 @@ export interface StartOptions {
   callMs: number;
   /** A real request, or its wire bytes: the function is ready only once it answers one. */
   probe: OutgoingRequest;
+  /** The environment drift runs in: the function's, under the adapter's own `env`. */
+  env: Environment;
 }
 
 /** Raised when a function process will not come up; carries the tail of what it printed. */
@@ -94,7 +97,7 @@ export class FunctionProcess {
       // step of the run, and the reaper (reaper.ts) already stops every function drift started.
       child = spawn(program!, args, {
         cwd: adapter.function.cwd,
-        env: { ...process.env, ...adapter.function.env, PYTHONUNBUFFERED: '1' },
+        env: { ...options.env, ...adapter.function.env, PYTHONUNBUFFERED: '1' },
         stdio: ['ignore', 'pipe', 'pipe'],
         // Its own process group, so wrappers (uv run, shell scripts) die with their children.
         detached: true,
@@ -105,7 +108,7 @@ export class FunctionProcess {
       throw new StartError(`${adapter.name}: could not run ${program}: ${message}; check function.command in ${adapter.file}`);
     }
     // Drift's exit and signal handlers stop it on every ending but SIGKILL; the watchdog covers that.
-    const watchdog = child.pid === undefined ? undefined : startWatchdog(child.pid, socketDir);
+    const watchdog = child.pid === undefined ? undefined : startWatchdog(child.pid, socketDir, options.env.PATH);
     track(child, socketDir, watchdog);
     const fn = new FunctionProcess(adapter, address, socketDir, child, new FunctionClient(address), options.callMs, watchdog);
     await fn.waitReady(options);

@@ -27,13 +27,13 @@ const SCRIPT = [
 ].join('\n');
 
 /** Starts the watchdog of the process group `pgid` and its socket folder; it never keeps drift alive. */
-export function startWatchdog(pgid: number, socketDir: string): ChildProcess | undefined {
+export function startWatchdog(pgid: number, socketDir: string, searchPath: string | undefined): ChildProcess | undefined {
   try {
     const watchdog = spawn('/bin/sh', ['-c', SCRIPT, 'drift-watchdog', String(pgid), socketDir], {
       detached: true,
       stdio: ['pipe', 'ignore', 'ignore'],
       // Only what sh needs: nothing of drift's environment (tokens included) reaches it.
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+      env: { PATH: searchPath ?? '/usr/bin:/bin' },
     });
     watchdog.on('error', () => {}); // without a watchdog drift still stops its functions itself
     watchdog.unref();

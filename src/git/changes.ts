@@ -4,6 +4,7 @@
  * (src/pipeline/changedRun.ts). git runs without a shell, with optional locks off, so asking changes
  * nothing in the checkout (not even the index's stat cache).
  */
+import type { Environment } from '../util/environment.js';
 import path from 'node:path';
 import { execFile } from 'node:child_process';
 import { DriftError } from '../errors.js';
@@ -34,7 +35,7 @@ interface GitResult {
   stderr: string;
 }
 
-function git(top: string, args: string[]): Promise<GitResult> {
+function git(top: string, args: string[], env: Environment): Promise<GitResult> {
   // node:child_process, not execa: execa is a development dependency only (its import alone costs
   // more than these git calls).
   return new Promise((resolve, reject) => {
@@ -42,7 +43,7 @@ function git(top: string, args: string[]): Promise<GitResult> {
       'git',
       ['-C', top, ...args],
       // No index refresh written back, no pager, no prompts: reading the checkout must leave it as it was.
-      { env: { ...process.env, GIT_OPTIONAL_LOCKS: '0', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' }, maxBuffer: 64 * 1024 * 1024, encoding: 'utf8' },
+      { env: { ...env, GIT_OPTIONAL_LOCKS: '0', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' }, maxBuffer: 64 * 1024 * 1024, encoding: 'utf8' },
       (error, stdout, stderr) => {
         const code = (error as NodeJS.ErrnoException | null)?.code;
         if (error && typeof code !== 'number') {
@@ -58,16 +59,16 @@ function git(top: string, args: string[]): Promise<GitResult> {
 const nulSeparated = (text: string) => text.split('\0').filter((entry) => entry !== '');
 
 /** The commit a ref names, or undefined when this checkout cannot resolve it. */
-async function commitOf(top: string, ref: string): Promise<string | undefined> {
-  const result = await git(top, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`]);
+async function commitOf(top: string, ref: string, env: Environment): Promise<string | undefined> {
+  const result = await git(top, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`], env);
   return result.ok ? result.stdout.trim() : undefined;
 }
 
 /** The first of DEFAULT_REFS this checkout has, as a name a person would type (`origin/main`). */
-async function defaultRef(top: string): Promise<string | undefined> {
-  const remote = await git(top, ['symbolic-ref', '--quiet', '--short', 'refs/remotes/origin/HEAD']);
+async function defaultRef(top: string, env: Environment): Promise<string | undefined> {
+  const remote = await git(top, ['symbolic-ref', '--quiet', '--short', 'refs/remotes/origin/HEAD'], env);
   if (remote.ok && remote.stdout.trim()) return remote.stdout.trim();
-  for (const ref of DEFAULT_REFS.slice(1)) if (await commitOf(top, ref)) return ref;
+  for (const ref of DEFAULT_REFS.slice(1)) if (await commitOf(top, ref, env)) return ref;
   return undefined;
 }
 
@@ -77,11 +78,11 @@ async function defaultRef(top: string): Promise<string | undefined> {
  * alike, ignored files left out. A ref the checkout cannot resolve, or no merge base (a shallow
  * clone), is a DriftError saying to fetch more history.
  */
-export async function changesSince(dir: string, ref?: string): Promise<ChangesSince> {
+export async function changesSince(dir: string, ref: string | undefined, env: Environment): Promise<ChangesSince> {
   if (ref !== undefined && (ref === '' || ref.startsWith('-'))) throw new DriftError(`--changed ${JSON.stringify(ref)}: not a git ref; name a branch, tag or commit (e.g. --changed origin/main)`);
   // One call for where the checkout's top is, whether it is shallow, and HEAD: git prints the first
   // two even when HEAD has no commit yet, and nothing outside a checkout.
-  const inside = await git(dir, ['rev-parse', '--show-prefix', '--is-shallow-repository', '--verify', '--quiet', 'HEAD^{commit}']);
+  const inside = await git(dir, ['rev-parse', '--show-prefix', '--is-shallow-repository', '--verify', '--quiet', 'HEAD^{commit}'], env);
   const [prefix = '', shallowLine, head] = inside.stdout.split('\n');
   if (shallowLine !== 'true' && shallowLine !== 'false') {
     throw new DriftError(`--changed: ${dir} is not inside a git checkout (${inside.stderr || 'git rev-parse failed'}); run drift diff without --changed, or in a clone of the repository`);
@@ -91,22 +92,22 @@ export async function changesSince(dir: string, ref?: string): Promise<ChangesSi
   const top = path.resolve(dir, path.relative(prefix, ''));
   const shallow = shallowLine === 'true' ? ' (this checkout is a shallow clone)' : '';
   if (!inside.ok || !head) throw new DriftError(`--changed: HEAD has no commit in ${top} yet; commit first, or run drift diff without --changed`);
-  const chosen = ref ?? (await defaultRef(top));
+  const chosen = ref ?? (await defaultRef(top, env));
   if (chosen === undefined) {
     throw new DriftError(`--changed: this checkout has none of ${DEFAULT_REFS.join(', ')} to compare with${shallow}; name the ref (\`drift diff --changed origin/main\`) or ${FETCH_ADVICE}`);
   }
-  const mergeBase = await git(top, ['merge-base', head, chosen]);
+  const mergeBase = await git(top, ['merge-base', head, chosen], env);
   if (!mergeBase.ok) {
     // Only now tell the two failures apart: a ref this checkout does not have, or no shared history.
-    if (!(await commitOf(top, chosen))) throw new DriftError(`--changed ${chosen}: this checkout cannot resolve "${chosen}"${shallow}; ${FETCH_ADVICE}, or name a ref it has`);
+    if (!(await commitOf(top, chosen, env))) throw new DriftError(`--changed ${chosen}: this checkout cannot resolve "${chosen}"${shallow}; ${FETCH_ADVICE}, or name a ref it has`);
     throw new DriftError(`--changed ${chosen}: HEAD and ${chosen} have no common ancestor in this checkout${shallow}; ${FETCH_ADVICE}`);
   }
   const base = mergeBase.stdout.trim();
   // Tracked files against the base (renames as a deletion and an addition, so both paths count),
   // then untracked ones that .gitignore does not exclude.
   const [tracked, untracked] = await Promise.all([
-    git(top, ['diff', '--name-only', '-z', '--no-renames', '--no-ext-diff', '--no-textconv', '--ignore-submodules', base, '--']),
-    git(top, ['ls-files', '--others', '--exclude-standard', '-z']),
+    git(top, ['diff', '--name-only', '-z', '--no-renames', '--no-ext-diff', '--no-textconv', '--ignore-submodules', base, '--'], env),
+    git(top, ['ls-files', '--others', '--exclude-standard', '-z'], env),
   ]);
   for (const result of [tracked, untracked]) if (!result.ok) throw new DriftError(`--changed ${chosen}: git could not list the changed files: ${result.stderr}`);
   const paths = [...new Set([...nulSeparated(tracked.stdout), ...nulSeparated(untracked.stdout)])].sort();

@@ -4,6 +4,7 @@ import fg from 'fast-glob';
 import type { Project } from '../config/types.js';
 import { DriftError } from '../errors.js';
 import { isCI } from '../util/ci.js';
+import type { Environment } from '../util/environment.js';
 import type { GoldenEnvironment } from './environment.js';
 
 /** What an atomic write of `<file>` writes first; a kill between write and rename leaves it behind. */
@@ -14,11 +15,15 @@ const TEMPORARY = /\.yaml\.tmp-(\d+)$/;
  * writes, always atomically, and never under CI.
  */
 export class GoldenStore implements GoldenEnvironment {
-  constructor(readonly dir: string) {}
+  /** `ci`: under CI the store writes nothing and sweeps nothing. */
+  constructor(
+    readonly dir: string,
+    private readonly ci = false,
+  ) {}
 
   /** The store of a project: its config's `goldens` folder. */
   static of(project: Project): GoldenStore {
-    return new GoldenStore(path.resolve(project.config.root, project.config.goldens));
+    return new GoldenStore(path.resolve(project.config.root, project.config.goldens), isCI(project.env));
   }
 
   /** The absolute path of a file of the store (`gke/converge.yaml`). */
@@ -55,7 +60,7 @@ export class GoldenStore implements GoldenEnvironment {
    * even if the machine goes down; never under CI.
    */
   write(file: string, text: string): void {
-    refuseUnderCI();
+    if (this.ci) refuseUnderCI({ CI: 'true' });
     const target = this.path(file);
     mkdirSync(path.dirname(target), { recursive: true });
     const temporary = `${target}.tmp-${process.pid}`;
@@ -76,7 +81,7 @@ export class GoldenStore implements GoldenEnvironment {
   }
 
   remove(file: string): void {
-    refuseUnderCI();
+    if (this.ci) refuseUnderCI({ CI: 'true' });
     rmSync(this.path(file));
   }
 
@@ -86,7 +91,7 @@ export class GoldenStore implements GoldenEnvironment {
    * Under CI drift touches nothing, and a fresh checkout has no leftovers anyway.
    */
   sweep(): string[] {
-    if (isCI() || !existsSync(this.dir)) return [];
+    if (this.ci || !existsSync(this.dir)) return [];
     const leftovers = fg.sync(['*.yaml.tmp-*', '*/*.yaml.tmp-*'], { cwd: this.dir, onlyFiles: true }).sort();
     const removed: string[] = [];
     for (const file of leftovers) {
@@ -122,8 +127,8 @@ function syncFolder(folder: string): void {
   }
 }
 
-export function refuseUnderCI(): void {
-  if (isCI()) {
+export function refuseUnderCI(env: Environment): void {
+  if (isCI(env)) {
     throw new DriftError('CI is set: drift never writes goldens in CI. Run `drift update` locally (or comment `/drift update` on the pull request) and commit the result.');
   }
 }

@@ -1,3 +1,4 @@
+import type { Environment } from '../util/environment.js';
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -33,10 +34,10 @@ export interface FormatterReport {
  * The ruff beside the provider's interpreter (`.venv/bin/python` → `.venv/bin/ruff`): the one its
  * requirements pin. Never one from PATH, whose version nobody chose.
  */
-export function ruffFor(adapter: Adapter): string | undefined {
+export function ruffFor(adapter: Adapter, env: Environment): string | undefined {
   const program = adapter.function.command[0] ?? '';
   // A bare interpreter name (`python3`) is the one PATH finds, and so is its ruff.
-  const interpreter = path.isAbsolute(program) ? program : (process.env.PATH ?? '').split(path.delimiter).filter(Boolean).map((dir) => path.join(dir, program)).find((file) => existsSync(file));
+  const interpreter = path.isAbsolute(program) ? program : (env.PATH ?? '').split(path.delimiter).filter(Boolean).map((dir) => path.join(dir, program)).find((file) => existsSync(file));
   const beside = interpreter ? path.join(path.dirname(interpreter), 'ruff') : undefined;
   return beside && existsSync(beside) ? beside : undefined;
 }
@@ -65,9 +66,9 @@ interface Ran {
 }
 
 /** Runs a program to its end with its output collected; never rejects. */
-function run(program: string, args: string[], cwd: string): Promise<Ran> {
+function run(program: string, args: string[], cwd: string, env: Environment): Promise<Ran> {
   return new Promise((resolve) => {
-    const child = spawn(program, args, { cwd, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(program, args, { cwd, env: { ...env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
     const stdout: Buffer[] = [];
     const stderr: Buffer[] = [];
     let failure: string | undefined;
@@ -83,16 +84,16 @@ function run(program: string, args: string[], cwd: string): Promise<Ran> {
   });
 }
 
-export async function runFormatter(adapter: Adapter, files: string[]): Promise<FormatterReport> {
+export async function runFormatter(adapter: Adapter, files: string[], env: Environment): Promise<FormatterReport> {
   const began = performance.now();
-  const ruff = ruffFor(adapter);
+  const ruff = ruffFor(adapter, env);
   if (!ruff) {
     const program = adapter.function.command[0] ?? '';
     return { provider: adapter.name, unformatted: [], lint: [], error: `no ruff beside the function's interpreter ${program}`, ms: performance.now() - began };
   }
   const cwd = adapter.source?.root ?? adapter.function.cwd;
   // node:child_process, not execa: its import alone costs more than both ruff runs' start.
-  const ruffRun = (args: string[]) => run(ruff, [...args, '--output-format', 'json', '--no-cache', '--', ...files], cwd);
+  const ruffRun = (args: string[]) => run(ruff, [...args, '--output-format', 'json', '--no-cache', '--', ...files], cwd, env);
   const [format, lint] = await Promise.all([ruffRun(['format', '--check']), ruffRun(['check'])]);
   // Exit code 1 is ruff's "found something"; anything else is ruff failing.
   const failed = [format, lint].find((result) => result.exitCode !== 0 && result.exitCode !== 1);

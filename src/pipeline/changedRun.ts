@@ -140,7 +140,7 @@ export function changedRun(project: Project, changes: { top: string; ref: string
 
 /** What changed since the merge base of HEAD with `ref` (default: the default branch), in the checkout holding the project. */
 export async function findChanged(project: Project, ref?: string): Promise<ChangedRun> {
-  return changedRun(project, await changesSince(project.config.root, ref));
+  return changedRun(project, await changesSince(project.config.root, ref, project.env));
 }
 
 /**

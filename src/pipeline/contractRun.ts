@@ -5,7 +5,6 @@
  */
 import path from 'node:path';
 import type { AcceptedEntry } from '../compare/acceptance.js';
-import type { Finding } from '../compare/findings.js';
 import { RULE_METAS } from '../compare/rules/index.js';
 import { agreedStyle, type StyleSubject } from '../compare/style.js';
 import type { Adapter, Project } from '../config/types.js';
@@ -74,24 +73,4 @@ export function contractInput(project: Project, accepted: readonly AcceptedEntry
 /** What `drift contract` would write for this project. */
 export function generatedContract(project: Project, accepted: readonly AcceptedEntry[]): Array<{ file: string; text: string }> {
   return contractFiles(contractInput(project, accepted));
-}
-
-/**
- * One `contract-stale` finding per contract file that differs from what drift would write (a missing
- * one included), once the project has adopted the generated contract: a project that never ran
- * `drift contract` is not told so by every diff (`drift contract --check` still says it).
- */
-export function staleContractFindings(project: Project, accepted: readonly AcceptedEntry[]): Finding[] {
-  const store = ContractStore.of(project);
-  const where = posix(path.relative(project.config.root, store.dir)) || '.';
-  const files = generatedContract(project, accepted);
-  if (!store.adopted(files)) return [];
-  return store.stale(files).map((file) => ({
-    id: `contract-stale:${where}/${file}`,
-    type: 'contract-stale' as const,
-    class: 'contract' as const,
-    subject: `${where}/${file}`,
-    message: `${where}/${file} is not what drift contract would write from the rules, the locked conventions, the accepted entries and the committed outlines`,
-    hint: 'Run `drift contract` and commit the result (the golden-update workflow does it with the goldens).',
-  }));
 }

@@ -13,7 +13,6 @@ import { isCI } from '../util/ci.js';
 import type { CellJudge } from './cell.js';
 import type { OnEvent } from './events.js';
 import { goldensOf, goldenStateFor, isFiltered, type Filters } from './goldens.js';
-import { staleContractFindings } from './contractRun.js';
 import { judgeRun } from './judge.js';
 import { runProject, type RunResult } from './run.js';
 import { outlineSources, readProjectSources, type OutlinedSource } from './sourcesRun.js';
@@ -59,7 +58,7 @@ export async function diffProject({ full, project, filters, env: given, onEvent 
   ];
   // The providers' code is read before anything renders (source drift cannot read stops the run),
   // then outlined and formatted while the functions render.
-  const outlining = outlineSources(await readProjectSources(project), onEvent);
+  const outlining = outlineSources(await readProjectSources(project), project.env, onEvent);
   const run = await runProject(project, { judge, ...(onEvent ? { onEvent } : {}) });
   const outlined = await outlining;
   for (const cell of run.cells) if (!cell.skeleton.error) goldens.record(cell.findings);
@@ -74,14 +73,10 @@ export async function diffProject({ full, project, filters, env: given, onEvent 
     accepted,
     acceptedFile: path.relative(project.config.root, acceptedPath(project)),
     filtered: isFiltered(filters),
-    strict: isCI(),
+    strict: isCI(project.env),
     sources: { outlined, golden: (provider) => goldens.readOutline(provider), others },
     locked,
   });
   for (const obsolete of goldens.obsolete()) findings.push(obsoleteFinding({ ...obsolete, file: goldens.name(obsolete.file) }));
-  // The contract is written from the whole project and the team's decisions, never from a render, so
-  // any run judges it whole; no accepted entry can accept a stale contract away. Only on the project's
-  // own goldens folder: a test's goldens in memory have no contract beside them.
-  if (given === undefined) findings.push(...staleContractFindings(full, loadAccepted(full)));
   return { run, findings, candidates, goldens, outlined, swept };
 }

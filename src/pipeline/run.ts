@@ -97,7 +97,7 @@ async function runProvider(project: Project, adapter: Adapter, options: RunOptio
     gating: options.gating !== false,
     ...(options.judge ? { judge: options.judge } : {}),
     // DRIFT_PROBES=empty: each intent probe simulated whole, what the converged-world probe is checked against.
-    probes: options.probes ?? (process.env.DRIFT_PROBES === 'empty' ? 'empty' : 'converged'),
+    probes: options.probes ?? (project.env.DRIFT_PROBES === 'empty' ? 'empty' : 'converged'),
   };
   let cells: CellResult[];
   try {
@@ -144,8 +144,8 @@ function tracked(call: Caller, used: Set<RunFunctionResponse>): Caller {
  */
 function answersFor(project: Project, adapter: Adapter): ProviderAnswers | undefined {
   if (project.answerCache === false) return undefined;
-  if (project.answerCache === undefined && !cacheEnabled()) return undefined;
-  return ProviderAnswers.open(project.answerCache ?? cacheFolder(project.config.root), adapter);
+  if (project.answerCache === undefined && !cacheEnabled(project.env)) return undefined;
+  return ProviderAnswers.open(project.answerCache ?? cacheFolder(project.config.root, project.env), adapter);
 }
 
 /**
@@ -187,6 +187,7 @@ class LazyFunction {
       this.started = await FunctionProcess.start(this.adapter, {
         startMs: this.project.config.timeouts.startMs,
         callMs: this.project.config.timeouts.callMs,
+        env: this.project.env,
         probe,
       });
     } catch (error) {

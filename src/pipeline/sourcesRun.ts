@@ -1,3 +1,4 @@
+import type { Environment } from '../util/environment.js';
 import path from 'node:path';
 import type { Adapter, Project } from '../config/types.js';
 import { runFormatter, type FormatterReport } from '../outline/formatter.js';
@@ -34,12 +35,12 @@ export async function readProjectSources(project: Project): Promise<ProjectSourc
 }
 
 /** Outlines and formatter reports, every provider at once: parsing takes milliseconds, ruff one short process per tool. */
-export async function outlineSources(read: ProjectSources[], onEvent?: OnEvent): Promise<OutlinedSource[]> {
+export async function outlineSources(read: ProjectSources[], env: Environment, onEvent?: OnEvent): Promise<OutlinedSource[]> {
   const outlined = await Promise.all(
     read.map(async ({ adapter, sources }) => {
       // ruff runs in its own processes meanwhile; parsing is synchronous, so each provider waits its
       // turn on the event loop and the renders' answers are read in between.
-      const formatting = runFormatter(adapter, sources.map((source) => source.path));
+      const formatting = runFormatter(adapter, sources.map((source) => source.path), env);
       const parse = await parserFor(path.extname(sources[0]!.path));
       await new Promise((resolve) => setImmediate(resolve));
       const result = buildOutline(adapter.name, sources, parse);

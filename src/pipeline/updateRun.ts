@@ -49,11 +49,11 @@ function refusal(cell: CellResult): string | undefined {
  * under CI before anything renders.
  */
 export async function updateGoldens({ full, project, filters, prune, env: given, onEvent }: UpdateInput): Promise<UpdateResult> {
-  refuseUnderCI();
+  refuseUnderCI(project.env);
   const env = goldensOf(project, given);
   const swept = env.sweep();
   const goldens = goldenStateFor(full, env, filters);
-  const outlining = outlineSources(await readProjectSources(project), onEvent);
+  const outlining = outlineSources(await readProjectSources(project), project.env, onEvent);
   const run = await runProject(project, onEvent ? { onEvent } : {});
   const outlined = await outlining;
   const writes = run.cells.map((cell): GoldenWrite => {
@@ -73,7 +73,7 @@ export async function updateGoldens({ full, project, filters, prune, env: given,
     if (result.syntaxErrors.length > 0) {
       const { file: source, line } = result.syntaxErrors[0]!;
       goldens.refuse();
-      const shown = path.relative(process.cwd(), path.join(adapter.source?.root ?? adapter.function.cwd, source));
+      const shown = path.relative(project.config.root, path.join(adapter.source?.root ?? adapter.function.cwd, source));
       return [{ file, change: 'not written', why: `${shown}:${line} does not parse` }];
     }
     if (filters.scenarios.length > 0 && goldens.readOutline(adapter.name) !== undefined) {

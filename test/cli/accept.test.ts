@@ -4,16 +4,14 @@
  */
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { execa, type Result } from 'execa';
 import { parse } from 'yaml';
 import { afterAll, describe, expect, it } from 'vitest';
-import { driftBin } from '../helpers/drift.js';
+import { runDrift, runDriftProcess, type DriftRun } from '../helpers/drift.js';
 import { REPO, tempProject } from '../helpers/project.js';
 
 const cleanups: Array<() => void> = [];
 afterAll(() => cleanups.forEach((remove) => remove()));
 
-const DRIFT_BIN = driftBin();
 
 /** A project on the bundled providers and scenarios with its own copy of goldens/accepted.yaml. */
 function project(acceptedText?: string): { dir: string; configFile: string; accepted: string } {
@@ -26,8 +24,10 @@ function project(acceptedText?: string): { dir: string; configFile: string; acce
   return { ...made, accepted };
 }
 
-function accept(configFile: string, id: string, reason: string, env: Record<string, string> = {}): Promise<Result<{ reject: false }>> {
-  return execa('node', [DRIFT_BIN, '--config', configFile, 'accept', id, '--reason', reason], { reject: false, env: { CI: 'false', NO_COLOR: '1', ...env } });
+/** In-process, or as its own process where several drifts must race for the file's lock. */
+function accept(configFile: string, id: string, reason: string, env: Record<string, string> = {}, asProcess = false): Promise<DriftRun> {
+  const args = ['--config', configFile, 'accept', id, '--reason', reason];
+  return asProcess ? runDriftProcess(args, REPO, { CI: 'false', ...env }) : runDrift(args, REPO, { CI: 'false', ...env });
 }
 
 const entries = (file: string) => (parse(readFileSync(file, 'utf8')) as { accepted: Array<Record<string, unknown>> }).accepted;
@@ -38,7 +38,7 @@ describe('drift accept', () => {
     const before = readFileSync(accepted, 'utf8');
     expect(before).toContain('providers: [eks]'); // a flow list a reformatting writer would respace
     const ids = Array.from({ length: 8 }, (_, i) => `div:converge:widget-${i}:key-pattern:gke`);
-    const runs = await Promise.all(ids.map((id, i) => accept(configFile, id, `widget ${i}: "quoted", #not-a-comment, and: a colon`)));
+    const runs = await Promise.all(ids.map((id, i) => accept(configFile, id, `widget ${i}: "quoted", #not-a-comment, and: a colon`, {}, true)));
     for (const run of runs) expect([run.exitCode, run.stderr]).toEqual([0, '']);
     const after = readFileSync(accepted, 'utf8');
     expect(after.startsWith(before), 'the old text is untouched').toBe(true);

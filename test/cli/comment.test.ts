@@ -4,14 +4,13 @@
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { execa } from 'execa';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { provenance } from '../../src/cli/commentCommand.js';
 import type { Finding } from '../../src/compare/findings.js';
 import { renderJson } from '../../src/report/json.js';
 import { GITHUB_COMMENT_LIMIT, renderMarkdown } from '../../src/report/markdown.js';
 import { buildReport, type Report } from '../../src/report/model.js';
-import { driftBin } from '../helpers/drift.js';
+import { runDriftWithEnvironment } from '../helpers/drift.js';
 import { startFakeGitHub, type FakeGitHub } from '../helpers/fake-github.js';
 import { tempDir } from '../helpers/project.js';
 import { cleanReport, PROVIDERS, SCENARIOS, syntheticReport } from '../helpers/reports.js';
@@ -46,12 +45,8 @@ const writeReport = (name: string, report: Report) => writeFile(name, renderJson
 const rendering = (report: Report, runUrl?: string) => renderMarkdown(report, { note: provenance(runUrl) });
 
 async function comment(args: string[], env: Record<string, string | undefined> = {}) {
-  const result = await execa('node', [driftBin(), 'comment', ...args], {
-    cwd: temp.dir,
-    reject: false,
-    extendEnv: false,
-    env: { PATH: process.env.PATH, GITHUB_API_URL: github.url, GITHUB_TOKEN: TOKEN, ...env },
-  });
+  const given = { PATH: process.env.PATH, GITHUB_API_URL: github.url, GITHUB_TOKEN: TOKEN, ...env };
+  const result = await runDriftWithEnvironment(['comment', ...args], temp.dir, Object.fromEntries(Object.entries(given).filter((entry): entry is [string, string] => entry[1] !== undefined)));
   expect(`${result.stdout}\n${result.stderr}`).not.toContain(TOKEN);
   expect(`${result.stdout}\n${result.stderr}`).not.toContain('SuperSecret');
   return result;

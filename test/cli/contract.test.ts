@@ -94,11 +94,10 @@ describe("deleting one rule's rationale", () => {
     expect(check.stdout).toContain('stale   providers/contract.json');
     expect(check.stdout).not.toContain('SKILL.md'); // the skill points at the contract; it does not repeat the rules
 
+    // drift diff judges the providers, not the generated documents: `drift contract --check` (run by CI
+    // and the pull-request workflow) is what fails on a stale contract.
     const diff = await runDrift(['diff', '-p', 'gke', '-s', 'converge', '-f', 'json'], project.dir, {}, pkg.bin);
-    expect(diff.exitCode).toBe(1);
-    const stale = (JSON.parse(diff.stdout) as { findings: Array<{ id: string; type: string; class: string }> }).findings.filter((f) => f.type === 'contract-stale');
-    expect(stale.map((f) => f.id).sort()).toEqual(['contract-stale:providers/CONTRACT.md', 'contract-stale:providers/contract.json']);
-    expect(stale.every((f) => f.class === 'contract')).toBe(true);
+    expect(diff.exitCode, diff.all).toBe(0);
 
     // Nothing changed on disk by checking.
     expect(readFileSync(path.join(pkg.dir, 'README.md'), 'utf8')).toBe(readme);

@@ -5,7 +5,7 @@
  *
  * Needs the Python venv in .venv; Vitest's global set-up builds drift.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import pLimit from 'p-limit';
@@ -356,8 +356,9 @@ describe.concurrent('drift goldens through the CLI', () => {
     const half = 'skeleton: 1\nprovider: gk';
     const leftovers = [`gke/converge.yaml.tmp-${dead}`, `accepted.yaml.tmp-${dead}`];
     for (const file of leftovers) writeFileSync(path.join(dir, 'goldens', file), half);
-    // A write in progress belongs to a running process (here: this test's): it stays.
-    const inFlight = `gke/two-pools.yaml.tmp-${process.pid}`;
+    // A write in progress belongs to another running drift (here: a process that waits): it stays.
+    const writer = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 120_000)'], { stdio: 'ignore' });
+    const inFlight = `gke/two-pools.yaml.tmp-${writer.pid}`;
     writeFileSync(path.join(dir, 'goldens', inFlight), half);
 
     const update = await drift(['update', '--provider', 'gke', '--scenario', 'converge'], dir);
@@ -377,6 +378,7 @@ describe.concurrent('drift goldens through the CLI', () => {
     expect(findingsIn(diff.stdout)).toEqual([]);
     expect(existsSync(path.join(dir, 'goldens', another))).toBe(false);
     rmSync(path.join(dir, 'goldens', inFlight));
+    writer.kill();
     expect(hashGoldens(dir)).toEqual(baselineHashes);
   }, SLOW);
 

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { execa, type Result, type ResultPromise } from 'execa';
 import { parseDocument } from 'yaml';
 import { afterAll, describe, expect, it } from 'vitest';
-import { driftBin } from '../helpers/drift.js';
+import { driftBin, runDrift } from '../helpers/drift.js';
 import { BROKEN, brokenAdapter, REPO, tempProject, writeFiles } from '../helpers/project.js';
 import { listProcesses, processesIn, waitFor } from '../helpers/processes.js';
 
@@ -96,7 +96,22 @@ describe('no function outlives drift', () => {
 });
 
 describe('the command line', () => {
-  const drift = (args: string[]) => execa('node', [DRIFT_BIN, ...args], { cwd: REPO, reject: false, env: { NO_COLOR: '1' } });
+  const drift = async (args: string[]) => {
+    const run = await runDrift(args, REPO);
+    return { ...run, stdout: run.stdout.replace(/\n$/, ''), stderr: run.stderr.replace(/\n$/, '') };
+  };
+
+  it('runs main twice in one process with different outcomes, each returning its own exit code and output', async () => {
+    const listed = await drift(['list']);
+    const refused = await drift(['accept', 'not-an-id', '--reason', 'because']);
+    const listedAgain = await drift(['list']);
+    expect([listed.exitCode, refused.exitCode, listedAgain.exitCode]).toEqual([0, 2, 0]);
+    expect(listed.stdout).toContain('providers:');
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toContain('"not-an-id" is not a divergence, split or rule finding id');
+    // Nothing of the refusal leaks into the next run: no exit code, no output left behind.
+    expect(listedAgain).toEqual(listed);
+  });
 
   it('--version prints the package version and exits 0', async () => {
     const { version } = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { version: string };

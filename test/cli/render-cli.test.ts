@@ -8,7 +8,7 @@ import path from 'node:path';
 import { execa, type Result } from 'execa';
 import { isMap, parseAllDocuments, type Document } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { driftBin } from '../helpers/drift.js';
+import { driftBin, runDrift, type DriftRun } from '../helpers/drift.js';
 import { BROKEN, brokenAdapter, REPO, tempDir, tempProject, writeFiles } from '../helpers/project.js';
 import { processesIn, waitFor } from '../helpers/processes.js';
 
@@ -17,8 +17,11 @@ afterAll(() => cleanups.forEach((remove) => remove()));
 
 const DRIFT_BIN = driftBin();
 
-function drift(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<Result<{ reject: false }>> {
-  return execa('node', [DRIFT_BIN, ...args], { cwd: options.cwd ?? REPO, reject: false, env: { NO_COLOR: '1', ...options.env } });
+/** drift in-process, its output as a process's would be read: the final newline stripped. */
+async function drift(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<DriftRun> {
+  const run = await runDrift(args, options.cwd ?? REPO, options.env);
+  const strip = (text: string) => text.replace(/\n$/, '');
+  return { ...run, stdout: strip(run.stdout), stderr: strip(run.stderr) };
 }
 
 interface Rendered {
@@ -89,7 +92,7 @@ describe.concurrent('drift list', () => {
 });
 
 describe.concurrent('drift render', () => {
-  let allSteps: Result<{ reject: false }>;
+  let allSteps: DriftRun;
   let rendered: Rendered;
 
   beforeAll(async () => {

@@ -2,6 +2,7 @@
 import { cpSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { execa } from 'execa';
 import { inject } from 'vitest';
 import { REPO } from './project.js';
@@ -21,16 +22,51 @@ export interface DriftRun {
   all: string;
 }
 
-/**
- * Runs the built CLI (or another build's `bin`) in `cwd`. Never rejects; CI is removed from the
- * environment unless `env` sets it, so a test run inside CI still exercises `drift update`.
- */
-export async function runDrift(args: string[], cwd: string, env: Record<string, string> = {}, bin = driftBin()): Promise<DriftRun> {
+/** This process's environment without CI (so a test run inside CI still exercises `drift update`), uncolored, with `env` over it. */
+function environment(env: Record<string, string>): Record<string, string> {
   const base: Record<string, string> = {};
   for (const [name, value] of Object.entries(process.env)) if (name !== 'CI' && value !== undefined) base[name] = value;
+  return { ...base, NO_COLOR: '1', ...env };
+}
+
+type Main = (argv: string[], io: { stdout: { write(text: string): unknown }; stderr: { write(text: string): unknown }; cwd: string; env: Record<string, string> }) => Promise<number>;
+const mains = new Map<string, Promise<Main>>();
+
+/** The `main` of a build's dist/, loaded once per test file. */
+function mainOf(bin: string): Promise<Main> {
+  let loaded = mains.get(bin);
+  if (!loaded) {
+    const url = pathToFileURL(path.join(path.dirname(path.dirname(bin)), 'dist/cli/main.js')).href;
+    loaded = (import(/* @vite-ignore */ url) as Promise<{ main: Main }>).then((module) => module.main);
+    mains.set(bin, loaded);
+  }
+  return loaded;
+}
+
+/**
+ * Runs the built CLI in `cwd`, in this process: the build's `main(argv, io)` with the output
+ * collected, exactly what bin/drift.js calls. Never rejects. What only a process shows (signals, exit
+ * codes set by Node itself, the installed package) uses runDriftProcess.
+ */
+export function runDrift(args: string[], cwd: string, env: Record<string, string> = {}, bin = driftBin()): Promise<DriftRun> {
+  return runDriftWithEnvironment(args, cwd, environment(env), bin);
+}
+
+/** runDrift with exactly `env` as drift's environment, nothing of this process's added. */
+export async function runDriftWithEnvironment(args: string[], cwd: string, env: Record<string, string>, bin = driftBin()): Promise<DriftRun> {
+  const main = await mainOf(bin);
+  let stdout = '';
+  let stderr = '';
+  const io = { stdout: { write: (text: string) => (stdout += text) }, stderr: { write: (text: string) => (stderr += text) }, cwd, env };
+  const exitCode = await main(['node', 'drift', ...args], io);
+  return { exitCode, stdout, stderr, all: `${stdout}${stderr}` };
+}
+
+/** Runs the built CLI (or another build's `bin`) as its own process in `cwd`. Never rejects. */
+export async function runDriftProcess(args: string[], cwd: string, env: Record<string, string> = {}, bin = driftBin()): Promise<DriftRun> {
   const result = await execa('node', [bin, ...args], {
     cwd,
-    env: { ...base, NO_COLOR: '1', ...env },
+    env: environment(env),
     extendEnv: false,
     reject: false,
     stripFinalNewline: false,

@@ -37,7 +37,7 @@ const temp = tempProject({
 
 beforeAll(async () => {
   process.env.DRIFT_TEST_TAG = TAG;
-  project = selectProject(await loadProject(temp.configFile));
+  project = selectProject(await loadProject(temp.configFile, undefined, process.env));
   const began = performance.now();
   const run = await runProject(project, {
     determinism: false,
@@ -164,7 +164,7 @@ describe('FunctionProcess start failures and stop', () => {
 
   async function startError(adapter: Adapter, startMs: number): Promise<string> {
     try {
-      const fn = await FunctionProcess.start(adapter, { startMs, callMs: 1000, probe });
+      const fn = await FunctionProcess.start(adapter, { startMs, callMs: 1000, probe, env: process.env });
       await fn.stop();
     } catch (error) {
       expect(error).toBeInstanceOf(StartError);
@@ -177,7 +177,7 @@ describe('FunctionProcess start failures and stop', () => {
     const hang = loadAdapter(brokenAdapter('hang'));
     const hangProbe = buildRequest(buildXR(hang, scenario), new Map(), undefined);
     const callMs = 1000;
-    const fn = await FunctionProcess.start(hang, { startMs: 20_000, callMs, probe: hangProbe });
+    const fn = await FunctionProcess.start(hang, { startMs: 20_000, callMs, probe: hangProbe, env: process.env });
     try {
       // The first step asks what the probe asked: the answer is the probe's timeout, at once.
       const began = performance.now();
@@ -222,7 +222,7 @@ describe('FunctionProcess start failures and stop', () => {
     // The grandchild ignores SIGTERM and holds none of the output pipes (which would keep drift
     // waiting); the leader (python, exec'd by sh) dies of SIGTERM at once.
     const script = `(trap '' TERM; exec sleep 777 </dev/null >/dev/null 2>&1) & exec "$0" main.py --insecure --address "$1"`;
-    const fn = await FunctionProcess.start(variant(['sh', '-c', script, python, '{address}'], { DRIFT_TEST_TAG: tag }), { startMs: 20_000, callMs: 2000, probe });
+    const fn = await FunctionProcess.start(variant(['sh', '-c', script, python, '{address}'], { DRIFT_TEST_TAG: tag }), { startMs: 20_000, callMs: 2000, probe, env: process.env });
     const folder = path.join(BROKEN, 'fatal');
     const socketFolder = path.dirname(fn.address.slice('unix:'.length));
     try {

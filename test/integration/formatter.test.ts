@@ -13,7 +13,7 @@ const PYTHON = path.join(REPO, '.venv/bin/python');
 async function check(name: string, python = PYTHON) {
   const adapter = { ...fixtureAdapter(name), function: { command: [python], cwd: '', env: {} } } as Adapter;
   const files = (await readSources(adapter)).map((source) => source.path);
-  return formattingFindings(await runFormatter(adapter, files), `test/fixtures/style/${name}`);
+  return formattingFindings(await runFormatter(adapter, files, process.env), `test/fixtures/style/${name}`);
 }
 
 describe('formatting is a rule: ruff format --check and ruff check with the committed config', () => {
@@ -40,7 +40,7 @@ describe('formatting is a rule: ruff format --check and ruff check with the comm
 
   it('says so when the provider has no ruff of its own, instead of passing silently', async () => {
     const adapter = { ...fixtureAdapter('alpha'), function: { command: ['/nonexistent/bin/python'], cwd: '', env: {} } } as Adapter;
-    const [finding] = formattingFindings(await runFormatter(adapter, ['function/composer.py']), 'x');
+    const [finding] = formattingFindings(await runFormatter(adapter, ["function/composer.py"], process.env), 'x');
     expect(finding).toMatchObject({ id: 'style:source:ruff:alpha', type: 'error', message: expect.stringContaining('no ruff beside') });
   });
 });

@@ -23,9 +23,9 @@ let fn: FunctionProcess;
 const scenario = (name: string): Scenario => project.scenarios.find((s) => s.name === name)!;
 
 beforeAll(async () => {
-  project = selectProject(await loadProject(undefined, REPO), ['gke'], ['converge', 'credentials-lost']);
+  project = selectProject(await loadProject(undefined, REPO, process.env), ['gke'], ['converge', 'credentials-lost']);
   adapter = project.adapters[0]!;
-  fn = await FunctionProcess.start(adapter, { ...project.config.timeouts, probe: buildRequest(buildXR(adapter, scenario('converge')), new Map(), undefined) });
+  fn = await FunctionProcess.start(adapter, { ...project.config.timeouts, probe: buildRequest(buildXR(adapter, scenario('converge')), new Map(), undefined), env: process.env });
 });
 
 afterAll(() => fn?.stop());

@@ -38,7 +38,7 @@ async function renderAll(p: Project): Promise<Rendered> {
 }
 
 beforeAll(async () => {
-  project = await loadProject(undefined, REPO);
+  project = await loadProject(undefined, REPO, process.env);
   result = await renderAll(project);
 });
 
@@ -220,7 +220,7 @@ describe('requests as they were sent', () => {
     const one = selectProject(project, ['gke'], ['cluster-regresses']);
     const adapter = one.adapters[0]!;
     const scenario = one.scenarios[0]!;
-    const fn = await FunctionProcess.start(adapter, { ...one.config.timeouts, probe: buildRequest(buildXR(adapter, scenario), new Map(), undefined) });
+    const fn = await FunctionProcess.start(adapter, { ...one.config.timeouts, probe: buildRequest(buildXR(adapter, scenario), new Map(), undefined), env: process.env });
     let t: Trace;
     try {
       t = await simulate((request) => fn.call(request), adapter, scenario, { maxSteps: one.config.maxSteps, onStep: (step, request) => recorded.set(step, request) });
@@ -248,7 +248,7 @@ async function sent(provider: string, scenario: string): Promise<{ t: Trace; req
   const one = selectProject(project, [provider], [scenario]);
   const adapter = one.adapters[0]!;
   const cell = one.scenarios[0]!;
-  const fn = await FunctionProcess.start(adapter, { ...one.config.timeouts, probe: buildRequest(buildXR(adapter, cell), new Map(), undefined) });
+  const fn = await FunctionProcess.start(adapter, { ...one.config.timeouts, probe: buildRequest(buildXR(adapter, cell), new Map(), undefined), env: process.env });
   let t: Trace;
   try {
     t = await simulate((request) => fn.call(request), adapter, cell, { maxSteps: one.config.maxSteps, onStep: (step, request) => requests.set(step, request) });

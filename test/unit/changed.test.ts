@@ -38,6 +38,7 @@ function project(adapters: Adapter[] = ['aks', 'eks', 'gke'].map((name) => adapt
     config: { root: TOP, file: `${TOP}/drift.config.yaml`, providers: ['providers/*/provider.yaml'], scenarios: ['scenarios/*.yaml'], goldens: 'goldens', contract: 'providers', concurrency: 2, maxSteps: 8, timeouts: { startMs: 1, callMs: 1 } },
     adapters,
     scenarios: [{ name: 'converge', file: `${TOP}/scenarios/converge.yaml` }, { name: 'never-ready', file: `${TOP}/scenarios/never-ready.yaml` }] as Project['scenarios'],
+    env: {},
   };
 }
 

@@ -1,0 +1,27 @@
+#!/usr/bin/env node
+// The hash of everything a build of drift is made from (src/, schemas/, tsconfig.json, package.json).
+// `npm run build` writes it to dist/.source-hash; the tests' global set-up (test/global-setup.ts)
+// reuses dist/ when the hash still matches instead of compiling a second time.
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const STAMP = 'dist/.source-hash';
+
+function files(dir) {
+  return readdirSync(path.join(root, dir), { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.relative(root, path.join(entry.parentPath, entry.name)));
+}
+
+export function sourceHash() {
+  const hash = createHash('sha256');
+  for (const file of [...files('src'), ...files('schemas'), 'tsconfig.json', 'package.json'].sort()) {
+    hash.update(`${file}\0`).update(readFileSync(path.join(root, file))).update('\0');
+  }
+  return hash.digest('hex');
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) writeFileSync(path.join(root, STAMP), `${sourceHash()}\n`);
