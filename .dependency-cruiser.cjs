@@ -55,8 +55,8 @@ const MAY_IMPORT = {
 /** Start, probe and stop the provider functions (processes and their private socket folders). */
 const FUNCTION_PROCESSES = ['^src/functions/process\\.ts$', '^src/functions/reaper\\.ts$', '^src/functions/watchdog\\.ts$'];
 
-/** The persistent answer cache: its files, and the provider's source tree and Python environment its key hashes. */
-const ANSWER_CACHE = ['^src/functions/answerCache\\.ts$', '^src/functions/answerKey\\.ts$'];
+/** The persistent caches: answers (their files, the source tree and Python environment the key hashes) and outlines with ruff's reports. */
+const ANSWER_CACHE = ['^src/functions/answerCache\\.ts$', '^src/functions/answerKey\\.ts$', '^src/pipeline/sourceCache\\.ts$'];
 
 /** Read drift.config.yaml, adapters, scenarios and XRDs: config's only impure parts. */
 const CONFIG_READERS = ['^src/config/load\\.ts$', '^src/config/yamlFile\\.ts$', '^src/config/xrd\\.ts$'];

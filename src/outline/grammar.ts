@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { Language, Parser } from 'web-tree-sitter';
 import type { ParseText } from './outline.js';
 
 /**
@@ -25,6 +24,8 @@ export function parserFor(extension: string): Promise<ParseText> {
   let parser = parsers.get(grammar.language);
   if (!parser) {
     parser = (async () => {
+      // Loaded on the first parse, not with the module: a run whose outlines all come from the cache never loads it.
+      const { Language, Parser } = await import('web-tree-sitter');
       initialized ??= Parser.init();
       await initialized;
       const language = await Language.load(readFileSync(require.resolve(grammar.wasm)));
