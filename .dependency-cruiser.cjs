@@ -59,7 +59,7 @@ const FUNCTION_PROCESSES = ['^src/functions/process\\.ts$', '^src/functions/reap
 const ANSWER_CACHE = ['^src/functions/answerCache\\.ts$', '^src/functions/answerKey\\.ts$', '^src/pipeline/sourceCache\\.ts$'];
 
 /** Read drift.config.yaml, adapters, scenarios and XRDs: config's only impure parts. */
-const CONFIG_READERS = ['^src/config/load\\.ts$', '^src/config/yamlFile\\.ts$', '^src/config/xrd\\.ts$'];
+const CONFIG_READERS = ['^src/config/load\\.ts$', '^src/config/yamlFile\\.ts$', '^src/config/xrd\\.ts$', '^src/config/cacheFolder\\.ts$', '^src/config/validatorCache\\.ts$'];
 
 /** The golden and accepted stores (goldens/<provider>/<scenario>.yaml, goldens/accepted.yaml). */
 const STORES = ['^src/goldens/store\\.ts$', '^src/goldens/acceptedStore\\.ts$'];

@@ -9,6 +9,8 @@ import { CONTRACT_ROLES } from '../roles/catalog.js';
 import type { Adapter, DriftConfig, Perturbation, Project, Scenario, ScenarioPool } from './types.js';
 import { mapIntent } from './intent.js';
 import { loadXrd } from './xrd.js';
+import { cacheEnabled, cacheFolder } from './cacheFolder.js';
+import { useValidatorCache } from './validatorCache.js';
 import { readLocatedYamlFile, type Locator } from './yamlFile.js';
 
 export const CONFIG_FILE = 'drift.config.yaml';
@@ -203,6 +205,7 @@ async function expand(config: DriftConfig, patterns: string[], what: string): Pr
  */
 export async function loadProject(configPath: string | undefined, cwd = process.cwd(), env: Environment = {}): Promise<Project> {
   const config = loadConfig(configPath, cwd);
+  useValidatorCache(cacheEnabled(env) ? cacheFolder(config.root, env) : undefined);
   const adapters = (await expand(config, config.providers, 'providers')).map(readAdapter);
   const scenarios = (await expand(config, config.scenarios, 'scenarios')).map(readScenario);
   const seen = new Map<string, string>();

@@ -1,10 +1,8 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { RunFunctionResponse } from '@crossplane-org/function-sdk-typescript';
 import type { Adapter } from '../config/types.js';
-import type { Environment } from '../util/environment.js';
 import { providerKey } from './answerKey.js';
 
 /**
@@ -23,21 +21,6 @@ const MAGIC = Buffer.from('drift-answers-1\n');
 const HASH_BYTES = 32;
 /** Older files of one provider beyond this many are removed when a new one is written. */
 const KEEP_PER_PROVIDER = 8;
-
-/** Where the cache lives: `DRIFT_CACHE_DIR`, else node_modules/.cache/drift at the project's root, else the platform's cache folder. */
-export function cacheFolder(root: string, env: Environment): string {
-  if (env.DRIFT_CACHE_DIR) return path.resolve(root, env.DRIFT_CACHE_DIR);
-  if (existsSync(path.join(root, 'node_modules'))) return path.join(root, 'node_modules', '.cache', 'drift');
-  const home = env.HOME ?? os.homedir();
-  if (process.platform === 'darwin') return path.join(home, 'Library', 'Caches', 'drift');
-  if (process.platform === 'win32') return path.join(env.LOCALAPPDATA ?? path.join(home, 'AppData', 'Local'), 'drift', 'Cache');
-  return path.join(env.XDG_CACHE_HOME ?? path.join(home, '.cache'), 'drift');
-}
-
-/** False when `DRIFT_NO_CACHE` is set to anything but `0` or empty. */
-export function cacheEnabled(env: Environment): boolean {
-  return !env.DRIFT_NO_CACHE || env.DRIFT_NO_CACHE === '0';
-}
 
 export function requestHash(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');

@@ -1,7 +1,8 @@
 import pLimit from 'p-limit';
 import type { Adapter, Project } from '../config/types.js';
 import type { RunFunctionResponse } from '@crossplane-org/function-sdk-typescript';
-import { cacheEnabled, cacheFolder, ProviderAnswers, requestHash } from '../functions/answerCache.js';
+import { cacheEnabled, cacheFolder } from '../config/cacheFolder.js';
+import { ProviderAnswers, requestHash } from '../functions/answerCache.js';
 import { answerBytes, type Send } from '../functions/client.js';
 import { encodeRequest } from '../functions/encode.js';
 import { memoize } from '../functions/memo.js';

@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Adapter, Project } from '../config/types.js';
 import { packageFile } from '../config/paths.js';
-import { cacheEnabled, cacheFolder } from '../functions/answerCache.js';
+import { cacheEnabled, cacheFolder } from '../config/cacheFolder.js';
 import { ruffFor, type FormatterReport } from '../outline/formatter.js';
 import { OUTLINE_VERSION, type OutlineResult, type SourceText } from '../outline/types.js';
 import type { Environment } from '../util/environment.js';
