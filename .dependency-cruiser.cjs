@@ -2,7 +2,7 @@
 // dependency-cruiser reads them with swc: the project's TypeScript 7 has no compiler API it can use,
 // and swc keeps `import type` lines, which the compiled dist/ would have lost.
 //
-// A layer may import itself and the layers listed after `may`; nothing else under src/. The README's
+// A layer may import itself and the layers listed after `may`; nothing else under src/. docs/architecture.md's
 // "Layers" section explains the table; change both together.
 
 /** Folders (or files) of each layer, as path patterns relative to the repository. */

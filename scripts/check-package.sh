@@ -4,7 +4,7 @@
 #
 # The installed package holds no Python set-up (that belongs to this repository: `npm install` here
 # runs it from `prepare`, which an installed tarball never runs). The copied project sets up its own
-# .venv next to its providers, as README's "Using drift as a package" says, and the adapters'
+# .venv next to its providers, as docs/adapters.md's "Using drift as a package" says, and the adapters'
 # command (`../../.venv/bin/python`, relative to each provider.yaml) finds it there.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"

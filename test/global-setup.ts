@@ -23,13 +23,15 @@ declare module 'vitest' {
 export default async function setup(project: TestProject): Promise<() => void> {
   const { dir, remove } = tempDir('drift-build-');
   try {
-    if (await builtFromTheseSources()) cpSync(path.join(REPO, 'dist'), path.join(dir, 'dist'), { recursive: true });
+    const reuse = await builtFromTheseSources();
+    if (reuse) cpSync(path.join(REPO, 'dist'), path.join(dir, 'dist'), { recursive: true });
     else await compile(path.join(dir, 'dist'));
     mkdirSync(path.join(dir, 'bin'));
     copyFileSync(path.join(REPO, 'bin/drift.js'), path.join(dir, 'bin/drift.js'));
     copyFileSync(path.join(REPO, 'package.json'), path.join(dir, 'package.json'));
     cpSync(path.join(REPO, 'schemas'), path.join(dir, 'schemas'), { recursive: true });
     symlinkSync(path.join(REPO, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
+    if (!reuse) await compileSchemas(path.join(dir, 'dist'));
   } catch (error) {
     remove();
     throw error;
@@ -44,11 +46,14 @@ async function builtFromTheseSources(): Promise<boolean> {
   return existsSync(stamp) && readFileSync(stamp, 'utf8').trim() === sourceHash();
 }
 
-/** `npm run build` into `dist`: tsc, then drift's own schemas compiled to validators, as a published drift has them. */
 async function compile(dist: string): Promise<void> {
   const tsc = path.join(REPO, 'node_modules/.bin/tsc');
   const result = await execa(tsc, ['-p', 'tsconfig.json', '--outDir', dist], { cwd: REPO, reject: false, all: true });
   if (result.exitCode !== 0) throw new Error(`tsc -p tsconfig.json failed:\n${result.all}`);
+}
+
+/** The rest of `npm run build`: drift's own schemas compiled to validators, as a published drift has them. */
+async function compileSchemas(dist: string): Promise<void> {
   const schemas = await execa('node', [path.join(REPO, 'scripts/compile-schemas.mjs'), dist], { cwd: REPO, reject: false, all: true });
   if (schemas.exitCode !== 0) throw new Error(`scripts/compile-schemas.mjs failed:\n${schemas.all}`);
 }

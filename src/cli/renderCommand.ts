@@ -25,7 +25,7 @@ export function registerRender(program: Command, cli: Invocation): void {
     .addOption(new Option('--all-steps', 'print every step').conflicts('step'))
     .action(async (options: RenderOptions, command: Command) => {
       const project = await projectFor(command, cli, [options.provider], [options.scenario]);
-      const [{ runProject }, { renderStep }] = await Promise.all([import('../pipeline/run.js'), import('../functions/stream.js')]);
+      const [{ runProject }, { renderStep }, { CROSSPLANE_VERSION }] = await Promise.all([import('../pipeline/run.js'), import('../functions/stream.js'), import('../world/crossplane.js')]);
       // Only the trace is printed: no replays, no ablations.
       const { providers, cells } = await runProject(project, { determinism: false, gating: false });
       const startError = providers.find((provider) => provider.error)?.error;
@@ -40,7 +40,7 @@ export function registerRender(program: Command, cli: Invocation): void {
       const summary = trace.converged
         ? `converged at step ${trace.converged.step}, XR ${trace.converged.xrReady ? 'Ready' : 'not Ready'}`
         : `did not converge within ${project.config.maxSteps} steps`;
-      cli.io.stderr.write(`# ${trace.provider}/${trace.scenario}: ${trace.steps.length} steps, ${summary}\n`);
+      cli.io.stderr.write(`# ${trace.provider}/${trace.scenario}: ${trace.steps.length} steps, ${summary} (Crossplane ${CROSSPLANE_VERSION} semantics)\n`);
       if (trace.error) {
         cli.io.stderr.write(`error: ${trace.provider}/${trace.scenario}: ${trace.error}\n`);
         cli.code = 1;

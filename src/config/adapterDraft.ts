@@ -104,7 +104,7 @@ export function draftAdapter({ name, xrd, xrdPath, gpus }: DraftInput): AdapterD
   todo.push('values: the cloud\'s name, region and other values to template out of skeletons');
   const lines = [
     '# yaml-language-server: $schema=../../schemas/provider.schema.json',
-    `# Drafted by \`drift new-provider ${name}\` from ${xrdPath}. Fill in every TODO; see the README's "Adding a provider".`,
+    `# Drafted by \`drift new-provider ${name}\` from ${xrdPath}. Fill in every TODO; see drift's docs/adapters.md, "Adding a provider".`,
     `name: ${name}`,
     'function:',
     '  command: [../../.venv/bin/python, -m, function.main, --insecure, --address, "{address}"]  # TODO: how to start the function',

@@ -115,7 +115,7 @@ function adapterFrom(file: string, raw: RawAdapter, locate: Locator): Adapter {
       line,
       col,
       'xr.nodePool is no longer read: map the pools in xr.spec with CEL instead, e.g. nodePools: "${pools.map(p, {"name": p.name, ...})}", ' +
-        'where "${pool.x}" becomes p.x and "${gpu.x}" gpus[p.gpu].x (README, "The XR template")',
+        'where "${pool.x}" becomes p.x and "${gpu.x}" gpus[p.gpu].x (drift docs/adapters.md, "The XR template")',
     );
   }
   const dir = path.dirname(file);

@@ -1,16 +1,16 @@
-import type { RunFunctionRequest, RunFunctionResponse } from '@crossplane-org/function-sdk-typescript';
+import type { RunFunctionRequest } from '@crossplane-org/function-sdk-typescript';
 import type { Adapter, K8sObject, Perturbation, Scenario } from '../config/types.js';
 import { DEFAULT_CREDENTIALS, referencesCredentials, type Credentials } from '../roles/plane.js';
 import { resolveRoles, type RoleResolution } from '../roles/resolve.js';
 import { isObject, splitPath, withoutPath, type JsonObject } from '../util/objects.js';
-import { buildRequest, readResponse, type Answer } from './protocol.js';
+import type { Answer } from './protocol.js';
+import { crossplane, type Caller, type ControlPlane, type Reconciler } from './crossplane.js';
 import { condition, connectionSecret, materialize, stall } from './materialize.js';
 import type { PerturbationRecord, Selector, StepRecord, Trace } from './trace.js';
 import { brokenCredentials } from './credentials.js';
 import { buildXR, worldCredentials } from './xr.js';
 
-/** Sends one RunFunction request to the provider's function. */
-export type Caller = (request: RunFunctionRequest) => Promise<RunFunctionResponse>;
+export type { Caller };
 
 /** One fact held back from the world, for gating analysis: what never appears without it? */
 export type Withhold =
@@ -26,15 +26,16 @@ export interface SimulateOptions {
   stopOnceAppeared?: ReadonlySet<string>;
   /** Receives each step's final request and answer, e.g. to replay them for the determinism check. */
   onStep?: (step: number, request: RunFunctionRequest, answer: Answer) => void;
+  /** Crossplane's semantics: drift's own engine unless another is given (src/world/crossplane.ts). */
+  engine?: Reconciler;
 }
 
-/** Crossplane re-runs a function for its requirements at most this many times, then gives up. */
-const MAX_REQUIREMENT_ITERATIONS = 5;
-
-class FatalResult extends Error {}
-
-/** The simulated control plane of one provider × scenario. */
-class World {
+/**
+ * The scenario's world around one provider × scenario: what the cloud and the API server do with what
+ * Crossplane composes (names, conditions, cloud facts, credentials that come and go). What Crossplane
+ * itself does in a reconcile is src/world/crossplane.ts's.
+ */
+class World implements ControlPlane {
   /** Replaced, never changed in place, once a step feeds its status back: a request sent earlier keeps the XR it carried. */
   xr: K8sObject;
   /**
@@ -101,9 +102,8 @@ class World {
     return Object.fromEntries(Object.keys(requirements).map((name) => [name, this.resolve(requirements[name]!)]));
   }
 
-  /** Applies the function's answer: composed resources observed, the rest deleted, the XR's status fed back. */
-  apply(answer: Answer): { dropped: string[]; xrReady: boolean } {
-    const dropped = [...this.observed.keys()].filter((key) => !(key in answer.resources)).sort();
+  /** Applies a reconcile's outcome: composed resources observed, the dropped ones deleted, the XR's status fed back. */
+  apply(answer: Answer, dropped: readonly string[], xrReady: boolean): void {
     for (const key of dropped) this.forget(key);
     this.resolution = resolveRoles(
       Object.fromEntries(Object.entries(answer.resources).map(([key, desired]) => [key, desired.resource])),
@@ -138,10 +138,7 @@ class World {
       this.sources.set(key, source);
     }
     this.refreshSecrets();
-    const marks = Object.values(answer.resources).map((resource) => resource.ready);
-    const xrReady = answer.compositeReady !== 'Unspecified' ? answer.compositeReady === 'True' : marks.every((mark) => mark === 'True');
     this.xr = { ...this.xr, status: { ...answer.status, conditions: [condition('Ready', xrReady, xrReady ? 'Available' : 'Creating')] } };
-    return { dropped, xrReady };
   }
 
   /** One cloud fact disappears from the existing resources that carry it (of one role, if given); their conditions stay. */
@@ -209,46 +206,25 @@ class World {
   }
 }
 
-/**
- * One reconcile, with Crossplane's requirements loop: call again until the requirements settle.
- * Crossplane remembers what each function required at the previous reconcile and pre-satisfies it on
- * the first call (crossplane/crossplane#7572), so a function whose requirements have not changed
- * settles in one call; `remembered` is the previous step's requirements, none on the first step.
- */
+/** One reconcile by the engine against the world, then its outcome applied to the world and recorded as a step. */
 async function reconcile(
   world: World,
+  engine: Reconciler,
   call: Caller,
   index: number,
   phase: string,
   onStep?: SimulateOptions['onStep'],
   remembered?: Record<string, Selector>,
 ): Promise<{ step: StepRecord; fingerprint: string }> {
-  // As Crossplane does: start from the remembered requirements (none at first), call again with what
-  // the function asked for until its requirements equal the previous call's; fail when they never settle.
-  let requirements = JSON.stringify(remembered ?? {});
-  let required = remembered ? world.required(remembered) : undefined;
-  let answer: Answer | undefined;
-  let calls = 0;
-  let lastRequest: RunFunctionRequest | undefined;
-  for (let iteration = 0; ; iteration += 1) {
-    const request = buildRequest(world.xr, world.observed, required);
-    answer = readResponse(await call(request));
-    lastRequest = request;
-    calls += 1;
-    const fatal = answer.results.find((result) => result.severity === 'Fatal');
-    if (fatal) throw new FatalResult(`step ${index}: the function returned a Fatal result: ${fatal.message}`);
-    const asked = JSON.stringify(answer.requirements);
-    if (asked === requirements) break;
-    if (iteration === MAX_REQUIREMENT_ITERATIONS) {
-      throw new Error(`step ${index}: the function's requirements did not stabilize after ${MAX_REQUIREMENT_ITERATIONS} iterations, as Crossplane requires`);
-    }
-    requirements = asked;
-    required = world.required(answer.requirements);
+  let reconciled;
+  try {
+    reconciled = await engine.reconcile(world, call, remembered);
+  } catch (error) {
+    throw new Error(`step ${index}: ${error instanceof Error ? error.message : String(error)}`);
   }
-  const final = answer!;
-  onStep?.(index, lastRequest!, final);
-  const satisfied = Object.keys(final.requirements).filter((name) => (required?.[name]?.length ?? 0) > 0).sort();
-  const { dropped, xrReady } = world.apply(final);
+  const { request, answer: final, calls, satisfied, dropped, xrReady } = reconciled;
+  onStep?.(index, request, final);
+  world.apply(final, dropped, xrReady);
   const names = Object.fromEntries(
     [...world.observed].map(([key, resource]) => [key, String((resource.metadata as JsonObject).name)]),
   );
@@ -303,6 +279,7 @@ function fingerprint(answer: Answer, xrReady: boolean): string {
  */
 export async function simulate(call: Caller, adapter: Adapter, scenario: Scenario, options: SimulateOptions): Promise<Trace> {
   const world = new World(adapter, scenario, options.withhold);
+  const engine = options.engine ?? crossplane;
   const trace: Trace = {
     provider: adapter.name,
     scenario: scenario.name,
@@ -315,7 +292,7 @@ export async function simulate(call: Caller, adapter: Adapter, scenario: Scenari
   try {
     let previous: string | undefined;
     for (let index = 0; index < options.maxSteps; index += 1) {
-      const { step, fingerprint } = await reconcile(world, call, index, 'converge', options.onStep, trace.steps.at(-1)?.requirements);
+      const { step, fingerprint } = await reconcile(world, engine, call, index, 'converge', options.onStep, trace.steps.at(-1)?.requirements);
       trace.steps.push(step);
       if (options.stopOnceAppeared) {
         const appeared = new Set(trace.steps.flatMap((s) => Object.keys(s.resources)));
@@ -339,7 +316,7 @@ export async function simulate(call: Caller, adapter: Adapter, scenario: Scenari
       };
       const phase = [perturbation.do, perturbation.role, perturbation.fact].filter(Boolean).join(' ');
       for (let n = 0; n < perturbation.steps; n += 1) {
-        trace.steps.push((await reconcile(world, call, trace.steps.length, phase, options.onStep, trace.steps.at(-1)?.requirements)).step);
+        trace.steps.push((await reconcile(world, engine, call, trace.steps.length, phase, options.onStep, trace.steps.at(-1)?.requirements)).step);
       }
       trace.perturbations.push(record);
     }

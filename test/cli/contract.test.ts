@@ -1,6 +1,6 @@
 /**
  * The generated contract through the built CLI: it is current in the repository, written the same
- * bytes every time, and a change to one rule's meta reaches `drift rules`, the README and CONTRACT.md
+ * bytes every time, and a change to one rule's meta reaches `drift rules`, docs/rules.md and CONTRACT.md
  * only when they are regenerated, while `drift contract --check` and `drift diff` say they are stale.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -82,12 +82,12 @@ describe("deleting one rule's rationale", () => {
     expect(after.stdout.replace('why: \n', `why: ${RATIONALE}\n`)).toBe(before.stdout);
   });
 
-  it('makes the README and the contract stale until they are regenerated, and only then changes them', { timeout: SLOW }, async () => {
-    const readme = readFileSync(path.join(pkg.dir, 'README.md'), 'utf8');
+  it('makes docs/rules.md and the contract stale until they are regenerated, and only then changes them', { timeout: SLOW }, async () => {
+    const rulesPage = readFileSync(path.join(pkg.dir, 'docs/rules.md'), 'utf8');
     const contract = read(project.dir);
 
-    const readmeCheck = await execa('node', [path.join(pkg.dir, 'scripts/readme-rules.mjs'), '--check'], { reject: false });
-    expect(readmeCheck.exitCode).toBe(1);
+    const docsCheck = await execa('node', [path.join(pkg.dir, 'scripts/docs-generate.mjs'), '--check'], { reject: false });
+    expect(docsCheck.exitCode).toBe(1);
     const check = await runDrift(['contract', '--check'], project.dir, {}, pkg.bin);
     expect(check.exitCode).toBe(1);
     expect(check.stdout).toContain('stale   providers/CONTRACT.md');
@@ -100,13 +100,13 @@ describe("deleting one rule's rationale", () => {
     expect(diff.exitCode, diff.all).toBe(0);
 
     // Nothing changed on disk by checking.
-    expect(readFileSync(path.join(pkg.dir, 'README.md'), 'utf8')).toBe(readme);
+    expect(readFileSync(path.join(pkg.dir, 'docs/rules.md'), 'utf8')).toBe(rulesPage);
     expect(read(project.dir)).toEqual(contract);
 
-    await execa('node', [path.join(pkg.dir, 'scripts/readme-rules.mjs')]);
-    const newReadme = readFileSync(path.join(pkg.dir, 'README.md'), 'utf8');
-    expect(newReadme).not.toContain(RATIONALE);
-    expect(newReadme.replace('*Why:* \n', `*Why:* ${RATIONALE}\n`)).toBe(readme);
+    await execa('node', [path.join(pkg.dir, 'scripts/docs-generate.mjs')]);
+    const newPage = readFileSync(path.join(pkg.dir, 'docs/rules.md'), 'utf8');
+    expect(newPage).not.toContain(RATIONALE);
+    expect(newPage.replace('*Why:* \n', `*Why:* ${RATIONALE}\n`)).toBe(rulesPage);
 
     expect((await runDrift(['contract'], project.dir, {}, pkg.bin)).exitCode).toBe(0);
     const regenerated = read(project.dir);

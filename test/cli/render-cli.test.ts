@@ -106,7 +106,7 @@ describe.concurrent('drift render', () => {
     const byStep = steps(rendered.docs);
     expect(byStep.length).toBeGreaterThanOrEqual(2);
     expect(byStep.map((s) => s.at(-1)!.step)).toEqual(byStep.map((_, i) => i));
-    expect(allSteps.stderr).toMatch(new RegExp(`^# gke/converge: ${byStep.length} steps, converged at step \\d+, XR Ready$`));
+    expect(allSteps.stderr).toMatch(new RegExp(`^# gke/converge: ${byStep.length} steps, converged at step \\d+, XR Ready \\(Crossplane v\\d+\\.\\d+ semantics\\)$`));
   });
 
   it('ends with a Step whose XR is Ready and whose composed resources are all READY_TRUE', () => {

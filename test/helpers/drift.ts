@@ -62,7 +62,17 @@ export async function runDriftWithEnvironment(args: string[], cwd: string, env: 
   return { exitCode, stdout, stderr, all: `${stdout}${stderr}` };
 }
 
-/** Runs the built CLI (or another build's `bin`) as its own process in `cwd`. Never rejects. */
+/**
+ * Runs the built CLI (or another build's `bin`) as its own process in `cwd`. Never rejects.
+ *
+ * The tests that need a real drift process, and why (everything else runs in-process via runDrift):
+ * - test/cli/lifecycle.test.ts, "no function outlives drift": SIGKILL, SIGHUP and Ctrl-C reach a
+ *   process; what the watchdog and the signal handlers of bin/drift.js do is only seen from outside.
+ * - test/cli/render-cli.test.ts, the hanging function: Ctrl-C during a call, and the exit code 130.
+ * - test/cli/accept.test.ts, "8 at once": several drifts racing for accepted.yaml's file lock.
+ * - test/cli/mcp.test.ts: the MCP server speaks over its own stdin and stdout.
+ * - .ci/run's package check (scripts/check-package.sh): the packed tarball, installed and run.
+ */
 export async function runDriftProcess(args: string[], cwd: string, env: Record<string, string> = {}, bin = driftBin()): Promise<DriftRun> {
   const result = await execa('node', [bin, ...args], {
     cwd,
@@ -77,7 +87,7 @@ export async function runDriftProcess(args: string[], cwd: string, env: Record<s
 }
 
 /**
- * A copy of this run's build (bin, dist, schemas, package.json) with the repository's README.md and
+ * A copy of this run's build (bin, dist, schemas, package.json) with the repository's docs/ and
  * scripts/, node_modules linked: a test may edit what the built rules say without touching the
  * build every other test runs.
  */
@@ -85,7 +95,7 @@ export function copyPackage(): { dir: string; bin: string; remove: () => void } 
   const build = path.dirname(path.dirname(driftBin()));
   const dir = mkdtempSync(path.join(tmpdir(), 'drift-package-'));
   for (const entry of ['bin', 'dist', 'schemas', 'package.json']) cpSync(path.join(build, entry), path.join(dir, entry), { recursive: true });
-  for (const entry of ['scripts', 'README.md']) cpSync(path.join(REPO, entry), path.join(dir, entry), { recursive: true });
+  for (const entry of ['scripts', 'docs']) cpSync(path.join(REPO, entry), path.join(dir, entry), { recursive: true });
   symlinkSync(path.join(REPO, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
   return { dir, bin: path.join(dir, 'bin/drift.js'), remove: () => rmSync(dir, { recursive: true, force: true }) };
 }

@@ -12,11 +12,11 @@ afterEach(() => {
   vi.unstubAllEnvs();
 });
 
-function store(): GoldenStore {
-  vi.stubEnv('CI', ''); // the suite may itself run under CI, where the store refuses to write
+/** A store in a temp folder; `ci` is what the CLI edge says of the environment (Project.env). */
+function store(ci = false): GoldenStore {
   const temp = tempDir('drift-store-');
   remove = temp.remove;
-  return new GoldenStore(path.join(temp.dir, 'goldens'));
+  return new GoldenStore(path.join(temp.dir, 'goldens'), ci);
 }
 
 describe('GoldenStore', () => {
@@ -49,11 +49,11 @@ describe('GoldenStore', () => {
   });
 
   it('under CI it neither writes, removes nor sweeps', () => {
-    const goldens = store();
-    goldens.write('gke/converge.yaml', 'skeleton: 1\n');
+    const local = store();
+    local.write('gke/converge.yaml', 'skeleton: 1\n');
+    const goldens = new GoldenStore(local.dir, true);
     const leftover = path.join(goldens.dir, `gke/converge.yaml.tmp-${spawnSync(process.execPath, ['-e', '']).pid!}`);
     writeFileSync(leftover, 'half');
-    vi.stubEnv('CI', 'true');
     expect(() => goldens.write('gke/converge.yaml', 'other\n')).toThrow('CI is set');
     expect(() => goldens.remove('gke/converge.yaml')).toThrow('CI is set');
     expect(goldens.sweep()).toEqual([]);

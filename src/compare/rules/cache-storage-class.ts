@@ -1,6 +1,6 @@
 import type { RuleContext, RuleMeta, Violation } from './types.js';
 
-/** What `drift rules`, the README and the contract say about this rule. */
+/** What `drift rules`, docs/rules.md and the contract say about this rule. */
 export const meta: RuleMeta = {
   id: 'cache-storage-class',
   description: 'With credentials present and everything Ready, status.cache.storageClassName is published and an Object composes a StorageClass of that name.',

@@ -1,7 +1,7 @@
 import { DEFAULT_CREDENTIALS } from '../../roles/plane.js';
 import type { RuleContext, RuleMeta, Violation } from './types.js';
 
-/** What `drift rules`, the README and the contract say about this rule. */
+/** What `drift rules`, docs/rules.md and the contract say about this rule. */
 export const meta: RuleMeta = {
   id: 'cloud-credentials-ref',
   description: "Every cloud resource references the XR's credentials in spec.providerConfigRef (default ClusterProviderConfig/default).",

@@ -1,7 +1,7 @@
 import { convergeDrops, losesCredentials, perturbationDrops } from './drops.js';
 import type { RuleContext, RuleMeta, Violation } from './types.js';
 
-/** What `drift rules`, the README and the contract say about this rule. */
+/** What `drift rules`, docs/rules.md and the contract say about this rule. */
 export const meta: RuleMeta = {
   id: 'credentials-loss-drops-nothing',
   description: 'Missing, lost or unusable credentials never make the function drop a composed resource.',

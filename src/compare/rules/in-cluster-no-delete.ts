@@ -1,6 +1,6 @@
 import type { RuleContext, RuleMeta, Violation } from './types.js';
 
-/** What `drift rules`, the README and the contract say about this rule. */
+/** What `drift rules`, docs/rules.md and the contract say about this rule. */
 export const meta: RuleMeta = {
   id: 'in-cluster-no-delete',
   description: 'In-cluster resources (applied through a ProviderConfig the function composes: Objects, Releases, any kind) use management policies without Delete (or *).',

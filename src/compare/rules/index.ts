@@ -38,7 +38,7 @@ const MODULES = [
 
 export const RULES: readonly Rule[] = MODULES.map(({ meta, check }) => ({ ...meta, check }));
 
-/** What each rule says about itself, in RULES order: what `drift rules`, the README and the contract are written from. */
+/** What each rule says about itself, in RULES order: what `drift rules`, docs/rules.md and the contract are written from. */
 export const RULE_METAS: readonly RuleMeta[] = MODULES.map(({ meta }) => meta);
 
 /** Every rule over one cell; each violation becomes a contract finding. */

@@ -2,7 +2,7 @@ import type { RuleContext, RuleMeta, Violation } from './types.js';
 
 const KEBAB = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 
-/** What `drift rules`, the README and the contract say about this rule. */
+/** What `drift rules`, docs/rules.md and the contract say about this rule. */
 export const meta: RuleMeta = {
   id: 'key-naming',
   description: 'Composed keys are kebab-case, and node-pool keys are `<prefix>-<pool name>`.',

@@ -1,7 +1,7 @@
 import { kubeconfigWiring } from '../../skeleton/wiring.js';
 import type { RuleContext, RuleMeta, Violation } from './types.js';
 
-/** What `drift rules`, the README and the contract say about this rule. */
+/** What `drift rules`, docs/rules.md and the contract say about this rule. */
 export const meta: RuleMeta = {
   id: 'kubeconfig-published',
   description: 'status.secrets has a Kubeconfig entry, and a composed resource writes that Secret.',

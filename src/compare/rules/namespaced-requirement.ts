@@ -1,6 +1,6 @@
 import type { RuleContext, RuleMeta, Violation } from './types.js';
 
-/** What `drift rules`, the README and the contract say about this rule. */
+/** What `drift rules`, docs/rules.md and the contract say about this rule. */
 export const meta: RuleMeta = {
   id: 'namespaced-requirement',
   description: "A requirement for a namespaced ProviderConfig carries the XR's namespace.",

@@ -1,6 +1,6 @@
 import type { RuleContext, RuleMeta, Violation } from './types.js';
 
-/** What `drift rules`, the README and the contract say about this rule. */
+/** What `drift rules`, docs/rules.md and the contract say about this rule. */
 export const meta: RuleMeta = {
   id: 'no-early-ready',
   description: 'A cloud resource is marked READY_TRUE only after the world reports it Ready: never the step it is composed, never in a world where nothing becomes Ready.',

@@ -1,7 +1,7 @@
 import { convergeDrops, losesCredentials, perturbationDrops } from './drops.js';
 import type { RuleContext, RuleMeta, Violation } from './types.js';
 
-/** What `drift rules`, the README and the contract say about this rule. */
+/** What `drift rules`, docs/rules.md and the contract say about this rule. */
 export const meta: RuleMeta = {
   id: 'nothing-dropped',
   description: 'With credentials present, the function never drops a composed resource: not while converging, not when a resource turns unready or is deleted (the cluster lost), not when a cloud fact is withdrawn.',

@@ -3,7 +3,7 @@ import type { RuleContext, RuleMeta, Violation } from './types.js';
 
 const ROLES = ['provider-config-kubernetes', 'provider-config-helm'];
 
-/** What `drift rules`, the README and the contract say about this rule. */
+/** What `drift rules`, docs/rules.md and the contract say about this rule. */
 export const meta: RuleMeta = {
   id: 'provider-configs-read-kubeconfig',
   description: 'Both workload-cluster ProviderConfigs (kubernetes and helm) exist and read exactly the published kubeconfig Secret and key.',

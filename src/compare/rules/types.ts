@@ -16,7 +16,7 @@ export interface Violation {
 }
 
 /**
- * What a rule is, as people and tools read it (ESLint's `meta`): `drift rules`, the README's rule list
+ * What a rule is, as people and tools read it (ESLint's `meta`): `drift rules`, docs/rules.md's rule list
  * and the generated contract are all written from this, so nothing lists rules by hand.
  */
 export interface RuleMeta {

@@ -1,6 +1,6 @@
 import type { RuleContext, RuleMeta, Violation } from './types.js';
 
-/** What `drift rules`, the README and the contract say about this rule. */
+/** What `drift rules`, docs/rules.md and the contract say about this rule. */
 export const meta: RuleMeta = {
   id: 'xr-converges',
   description: 'The reconcile loop reaches a fixpoint in every scenario; with credentials present and everything Ready, the XR is Ready there.',

@@ -21,7 +21,7 @@ export function contractMarkdown(input: ContractInput): string {
   out.push('## What every implementation exposes', '');
   out.push(
     'Composed resources are matched across providers by the role they play, which drift infers from what each',
-    'resource is and does (its kind, its wiring, the pool it serves; the README\'s "The skeleton" has the order of',
+    'resource is and does (its kind, its wiring, the pool it serves; drift\'s docs/skeleton.md has the order of',
     'the evidence), never from its key alone. An adapter overrides what inference gets wrong with `roles:` in',
     '`provider.yaml`. A key that plays no role is cloud-only: rules still apply to it.',
     '',
@@ -93,6 +93,6 @@ export function contractMarkdown(input: ContractInput): string {
   out.push('');
 
   out.push('## Adding a provider', '');
-  out.push(`The agent skill [\`${CONTRACT_FILES.skill}\`](${CONTRACT_FILES.skill}) walks through it; the README's "Adding a provider" has the details.`, '');
+  out.push(`The agent skill [\`${CONTRACT_FILES.skill}\`](${CONTRACT_FILES.skill}) walks through it; drift's docs/adapters.md, "Adding a provider", has the details.`, '');
   return `${out.join('\n').trimEnd()}\n`;
 }

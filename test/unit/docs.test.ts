@@ -1,0 +1,240 @@
+/**
+ * The documentation stays true to the code: README.md and docs/*.md link only to files and headings
+ * that exist, every `drift ...` line in their code names a command and options the CLI really has,
+ * and the pages written from meta are current. In-process: the CLI is the commander program
+ * `buildProgram` builds, not a spawned drift.
+ */
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import type { Command, Option } from 'commander';
+import { describe, expect, it } from 'vitest';
+import { buildProgram } from '../../src/cli/main.js';
+import { generatedPages, regenerate } from '../../src/report/generatedDocs.js';
+import { REPO } from '../helpers/project.js';
+
+const PAGES = ['README.md', ...readdirSync(path.join(REPO, 'docs')).filter((file) => file.endsWith('.md')).sort().map((file) => `docs/${file}`)];
+
+/** A Markdown file split into what the checks read: its prose, its code, its headings. */
+interface Parsed {
+  /** Lines outside fences with inline code blanked out, so a link in code is not taken for one. */
+  prose: { line: number; text: string }[];
+  /** Each fenced line and each inline code span. */
+  code: { line: number; text: string }[];
+  headings: string[];
+}
+
+function parseMarkdown(text: string): Parsed {
+  const parsed: Parsed = { prose: [], code: [], headings: [] };
+  let fence: string | undefined;
+  text.split('\n').forEach((raw, index) => {
+    const line = index + 1;
+    const marker = /^\s*(`{3,}|~{3,})/.exec(raw)?.[1];
+    if (fence !== undefined) {
+      if (marker !== undefined && marker[0] === fence[0] && marker.length >= fence.length && raw.trim() === marker) fence = undefined;
+      else parsed.code.push({ line, text: raw });
+      return;
+    }
+    if (marker !== undefined) {
+      fence = marker;
+      return;
+    }
+    // In a table, `\|` is a pipe inside the cell, also inside a code span.
+    const prose = raw.replace(/(`+)(.+?)\1/g, (_whole, _ticks: string, span: string) => {
+      parsed.code.push({ line, text: span.replaceAll('\\|', '|') });
+      return ' ';
+    });
+    parsed.prose.push({ line, text: prose });
+    const heading = /^#{1,6}\s+(.*?)\s*#*\s*$/.exec(raw)?.[1];
+    if (heading !== undefined) parsed.headings.push(heading);
+  });
+  return parsed;
+}
+
+/** The anchors GitHub gives a page's headings: the rendered text lowercased, punctuation dropped, spaces as dashes, repeats numbered. */
+function anchors(headings: readonly string[]): Set<string> {
+  const seen = new Map<string, number>();
+  const result = new Set<string>();
+  for (const heading of headings) {
+    const rendered = heading.replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1').replace(/[`*]/g, '').replace(/<[^>]+>/g, '');
+    const slug = rendered.toLowerCase().replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '').replace(/ /g, '-');
+    const count = seen.get(slug) ?? 0;
+    seen.set(slug, count + 1);
+    result.add(count === 0 ? slug : `${slug}-${count}`);
+  }
+  return result;
+}
+
+const parsedPages = new Map(PAGES.map((page) => [page, parseMarkdown(readFileSync(path.join(REPO, page), 'utf8'))]));
+
+/** Every relative link of a page that does not resolve, as `page:line: target (why)`. */
+function brokenLinks(page: string): string[] {
+  const broken: string[] = [];
+  for (const { line, text } of parsedPages.get(page)!.prose) {
+    const targets = [...text.matchAll(/\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g), ...text.matchAll(/^\s*\[[^\]]+\]:\s*<?(\S+?)>?(?:\s|$)/g)].map((match) => match[1]!);
+    for (const target of targets) {
+      if (/^[a-z][a-z\d+.-]*:/i.test(target)) continue; // https:, mailto: ...: not a file of this repository
+      const [file, fragment] = target.split('#', 2) as [string, string | undefined];
+      const resolved = file === '' ? page : path.posix.normalize(path.posix.join(path.posix.dirname(page), decodeURIComponent(file)));
+      if (resolved.startsWith('../') || !existsSync(path.join(REPO, resolved))) {
+        broken.push(`${page}:${line}: ${target} (no such file)`);
+        continue;
+      }
+      if (fragment === undefined || !resolved.endsWith('.md')) continue;
+      const target_ = parsedPages.get(resolved) ?? parseMarkdown(readFileSync(path.join(REPO, resolved), 'utf8'));
+      if (!anchors(target_.headings).has(fragment.toLowerCase())) broken.push(`${page}:${line}: ${target} (no heading #${fragment} in ${resolved})`);
+    }
+  }
+  return broken;
+}
+
+/** The CLI's commands and the flags each accepts (its own, the global ones and help), from commander's program. */
+function cliFlags(): { globals: Map<string, Option>; commands: Map<string, Map<string, Option>> } {
+  const program: Command = buildProgram({ io: { stdout: { write: () => true }, stderr: { write: () => true }, cwd: REPO, env: {} }, code: 0 });
+  const flagsOf = (options: readonly Option[]): Map<string, Option> => {
+    const flags = new Map<string, Option>();
+    for (const option of options) for (const flag of [option.short, option.long]) if (flag) flags.set(flag, option);
+    return flags;
+  };
+  const globals = flagsOf(program.options);
+  const commands = new Map<string, Map<string, Option>>();
+  for (const command of program.commands) {
+    const flags = flagsOf(command.options);
+    for (const name of [command.name(), ...command.aliases()]) commands.set(name, flags);
+  }
+  return { globals, commands };
+}
+
+const CLI = cliFlags();
+const HELP = new Set(['-h', '--help']);
+
+/** The `drift ...` command lines in one piece of code (a fenced line, an inline span), each as its tokens up to a shell operator or comment. */
+function commandLines(code: string): string[][] {
+  // Quoted text is an argument (a reason, a finding id), never an option or a command of its own;
+  // a shell comment is prose.
+  const text = code.replace(/"[^"]*"|'[^']*'/g, ' ARG ').replace(/(^|\s)#.*$/, '$1');
+  const lines: string[][] = [];
+  // A command starts the code or follows a shell operator, maybe run through npx or a path (`/drift`
+  // is the bot's comment); `drift` inside other text (an output line, a sentence) is not one.
+  for (const match of text.matchAll(/(?:^|&&|\|\||[;|])\s*(?:\$\s+)?(?:npx\s+|\S*\/)?drift[ \t]+/g)) {
+    const tokens: string[] = [];
+    let depth = 0;
+    let token = '';
+    const rest = text.slice(match.index + match[0].length);
+    const flush = (): void => {
+      if (token !== '') tokens.push(token);
+      token = '';
+    };
+    for (let i = 0; i < rest.length; i += 1) {
+      const char = rest[i]!;
+      if (depth === 0 && (char === ';' || char === '|' || char === '&' || char === '\n' || (char === '#' && token === ''))) break;
+      if (char === '[' || char === '(') depth += 1;
+      if (char === ']' || char === ')') depth = Math.max(0, depth - 1);
+      if (/[\s[\]()|]/.test(char)) flush();
+      else token += char;
+    }
+    flush();
+    lines.push(tokens);
+  }
+  return lines;
+}
+
+/** What is wrong with one command line, or undefined when the CLI has the command and every option. */
+function commandProblem(tokens: readonly string[]): string | undefined {
+  const flag = (word: string): string | undefined => /^(--?[A-Za-z][\w-]*)(=.*)?$/.exec(word)?.[1];
+  let index = 0;
+  // Global options come first, with their values; then the command.
+  for (; index < tokens.length; index += 1) {
+    const name = flag(tokens[index]!);
+    if (name === undefined) break;
+    const option = CLI.globals.get(name);
+    if (option === undefined && !HELP.has(name)) return `unknown global option ${name}`;
+    if (option !== undefined && (option.required || option.optional) && !tokens[index]!.includes('=')) index += 1;
+  }
+  const word = tokens[index];
+  if (word === undefined) return undefined; // `drift --version`
+  if (!/^[a-z][a-z-]*$/.test(word)) return undefined; // not a command line: `drift -->`, `drift <command>`
+  if (word === 'help') {
+    const topic = tokens[index + 1];
+    return topic === undefined || topic.startsWith('<') || CLI.commands.has(topic) ? undefined : `help for unknown command ${topic}`;
+  }
+  const command = word;
+  const flags = CLI.commands.get(command);
+  if (flags === undefined) return `unknown command ${command}`;
+  for (const token of tokens.slice(index + 1)) {
+    const name = flag(token);
+    if (name !== undefined && !flags.has(name) && !CLI.globals.has(name) && !HELP.has(name)) return `drift ${command} has no option ${name}`;
+  }
+  return undefined;
+}
+
+describe('the documentation', () => {
+  it('covers README.md and the docs/ pages', () => {
+    expect(PAGES).toContain('README.md');
+    expect(PAGES.length).toBeGreaterThan(10);
+  });
+
+  it('links only to files that exist, and to headings that exist in them', () => {
+    expect(PAGES.flatMap(brokenLinks)).toEqual([]);
+  });
+
+  it("names only drift's real commands and options in its command lines", () => {
+    const problems: string[] = [];
+    let checked = 0;
+    for (const [page, parsed] of parsedPages) {
+      for (const { line, text } of parsed.code) {
+        for (const tokens of commandLines(text)) {
+          checked += 1;
+          const problem = commandProblem(tokens);
+          if (problem !== undefined) problems.push(`${page}:${line}: drift ${tokens.join(' ')}: ${problem}`);
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+    expect(checked).toBeGreaterThan(50);
+  });
+
+  it('README.md stays a short manual', () => {
+    expect(readFileSync(path.join(REPO, 'README.md')).length).toBeLessThanOrEqual(10 * 1024);
+  });
+});
+
+describe('the checks themselves', () => {
+  const problems = (code: string): (string | undefined)[] => commandLines(code).map(commandProblem);
+
+  it('refuse an unknown command, an unknown option and an option of another command', () => {
+    expect(problems('npx drift frobnicate -p gke')).toEqual(['unknown command frobnicate']);
+    expect(problems('drift diff --nope')).toEqual(['drift diff has no option --nope']);
+    expect(problems('drift rules --prune')).toEqual(['drift rules has no option --prune']);
+    expect(problems('drift --colour diff')).toEqual(['unknown global option --colour']);
+  });
+
+  it('accept global options before the command, alternatives in brackets and quoted arguments', () => {
+    expect(problems('drift --config ../x/drift.config.yaml -v diff -p gke -s converge --format=json')).toEqual([undefined]);
+    expect(problems('drift render -p P -s S [--step N | --all-steps]')).toEqual([undefined]);
+    expect(problems(`drift accept 'div:a:b:c:d' --reason "the --nope in a reason is text"`)).toEqual([undefined]);
+    expect(problems('npx drift diff -f json | jq --nope && drift list # drift --nope')).toEqual([undefined, undefined]);
+    expect(problems('changed since main: nothing drift reads changed')).toEqual([]);
+    expect(problems('/drift update --provider gke')).toEqual([undefined]);
+  });
+
+  it('find a broken anchor the way GitHub spells anchors', () => {
+    expect([...anchors(['`drift diff --changed`', 'Roles and planes', 'Roles and planes'])]).toEqual(['drift-diff---changed', 'roles-and-planes', 'roles-and-planes-1']);
+  });
+});
+
+describe('pages written from meta', () => {
+  it('are current (npm run docs rewrites them)', () => {
+    for (const page of generatedPages()) {
+      const file = path.join(REPO, page.file);
+      expect(existsSync(file), `${page.file} is missing: run npm run docs`).toBe(true);
+      const committed = readFileSync(file, 'utf8');
+      expect(regenerate(page, committed), page.file).toEqual({ text: committed });
+    }
+  });
+
+  it('refuse a page without the markers rather than guess where the list goes', () => {
+    const withBlocks = generatedPages().filter((page) => 'blocks' in page);
+    expect(withBlocks.length).toBeGreaterThan(0);
+    for (const page of withBlocks) expect(regenerate(page, '# a page\n')).toEqual({ missing: page.blocks[0] });
+  });
+});
