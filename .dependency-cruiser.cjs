@@ -58,11 +58,11 @@ const FUNCTION_PROCESSES = ['^src/functions/process\\.ts$', '^src/functions/reap
 /** The persistent caches: answers (their files, the source tree and Python environment the key hashes) and outlines with ruff's reports. */
 const ANSWER_CACHE = ['^src/functions/answerCache\\.ts$', '^src/functions/answerKey\\.ts$', '^src/pipeline/sourceCache\\.ts$'];
 
-/** Read drift.config.yaml, adapters, scenarios and XRDs: config's only impure parts. */
-const CONFIG_READERS = ['^src/config/load\\.ts$', '^src/config/yamlFile\\.ts$', '^src/config/xrd\\.ts$', '^src/config/cacheFolder\\.ts$', '^src/config/validatorCache\\.ts$'];
+/** Read drift.config.yaml, adapters, scenarios and XRDs, and resolve their paths (symlinks); the cache folder and compiled XRD validators: config's only impure parts. */
+const CONFIG_READERS = ['^src/config/load\\.ts$', '^src/config/paths\\.ts$', '^src/config/yamlFile\\.ts$', '^src/config/xrd\\.ts$', '^src/config/cacheFolder\\.ts$', '^src/config/validatorCache\\.ts$'];
 
-/** The golden and accepted stores (goldens/<provider>/<scenario>.yaml, goldens/accepted.yaml). */
-const STORES = ['^src/goldens/store\\.ts$', '^src/goldens/acceptedStore\\.ts$'];
+/** The golden and accepted stores (goldens/<provider>/<scenario>.yaml, goldens/accepted.yaml) and the one atomic writer of every file drift writes. */
+const STORES = ['^src/goldens/store\\.ts$', '^src/goldens/acceptedStore\\.ts$', '^src/goldens/atomicFile\\.ts$'];
 
 /** CLI input and output: reports written with --output, reports read by `drift comment`, accepted.yaml edits, a drafted adapter, --version. */
 const CLI_OUTPUT = ['^src/cli/diffCommand\\.ts$', '^src/cli/commentCommand\\.ts$', '^src/cli/acceptCommand\\.ts$', '^src/cli/newProviderCommand\\.ts$', '^src/cli/main\\.ts$'];

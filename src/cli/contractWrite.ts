@@ -3,9 +3,10 @@ import path from 'node:path';
 import type { Project } from '../config/types.js';
 import { loadAccepted } from '../goldens/acceptedStore.js';
 import { ContractStore } from '../goldens/contractStore.js';
-import { refuseUnderCI } from '../goldens/store.js';
+import { GoldenStore, refuseUnderCI } from '../goldens/store.js';
 import { generatedContract } from '../pipeline/contractRun.js';
 import type { Invocation } from './io.js';
+import { reportSwept } from './progress.js';
 
 export const shownIn = (cli: Invocation, store: ContractStore) => (file: string) => path.relative(cli.io.cwd, path.join(store.dir, file)) || '.';
 
@@ -14,5 +15,7 @@ export function writeContract(cli: Invocation, project: Project): string[] {
   const store = ContractStore.of(project);
   const files = generatedContract(project, loadAccepted(project));
   if (store.stale(files).length) refuseUnderCI(project.env);
+  // What a killed write left behind goes first (goldens and the contract's folder), whatever changes.
+  reportSwept(cli, GoldenStore.of(project).sweep(), project);
   return store.write(files).map(shownIn(cli, store));
 }

@@ -1,5 +1,5 @@
 import type { Invocation } from './io.js';
-import { appendFileSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { Option, type Command } from 'commander';
 import { buildReport } from '../report/model.js';
@@ -63,7 +63,7 @@ export function registerDiff(program: Command, cli: Invocation): void {
       );
       const color = options.output === undefined && cli.io.stdout.isTTY === true && globals.color !== false && !cli.io.env.NO_COLOR;
       const text = renderReport(report, options.format, { color, verbose: globals.verbose ?? false });
-      if (output !== undefined) writeReport(output, options.output!, text);
+      if (output !== undefined) await writeReport(cli, output, options.output!, text);
       else cli.io.stdout.write(text);
       const stepSummary = cli.io.env.GITHUB_STEP_SUMMARY;
       if (stepSummary) appendFileSync(stepSummary, options.format === 'markdown' ? text : renderMarkdown(report));
@@ -98,9 +98,11 @@ function checkOutputFolder(output: string, given: string): void {
   if (!isFolder) throw new DriftError(`--output ${given}: the folder ${folder} does not exist; create it or write the report elsewhere`);
 }
 
-function writeReport(output: string, given: string, text: string): void {
+async function writeReport(cli: Invocation, output: string, given: string, text: string): Promise<void> {
+  const { sweepLeftoversOf, writeFileAtomic } = await import('../goldens/atomicFile.js');
   try {
-    writeFileSync(output, text);
+    for (const file of sweepLeftoversOf(output)) cli.io.stderr.write(`drift: removed ${path.relative(cli.io.cwd, file)}, left by an interrupted write\n`);
+    writeFileAtomic(output, text);
   } catch (error) {
     throw new DriftError(`--output ${given}: could not write the report: ${(error as Error).message}`);
   }

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { Expectation } from '../compare/expectations.js';
 import type { Invocation } from './io.js';
+import { checkName } from '../config/names.js';
 import { compareText } from '../util/objects.js';
 import { fullProject, globalOptions } from './context.js';
 import { progressFor } from './progress.js';
@@ -21,6 +22,7 @@ export function registerExpect(program: Command, cli: Invocation): void {
     .description("what the other providers' conventions and the locked conventions require of one provider, per scenario, subject and facet (YAML); with the provider present, whether it meets each")
     .requiredOption('-p, --provider <name>', 'the provider (it takes no part in the vote)')
     .action(async (options: { provider: string }, command: Command) => {
+      checkName(options.provider, 'provider');
       const full = await fullProject(command, cli);
       const [{ expectProject }, { stringify }] = await Promise.all([import('../pipeline/conventionRun.js'), import('yaml')]);
       const progress = progressFor(cli, [options.provider], globalOptions(command).verbose);

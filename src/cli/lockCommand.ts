@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { Invocation } from './io.js';
+import { checkSubject } from '../config/names.js';
 import { DriftError } from '../errors.js';
 import { fullProject, shownPath } from './context.js';
 
@@ -24,6 +25,7 @@ export function registerLock(program: Command, cli: Invocation): void {
     .action(async (facet: string, options: { subject?: string; reason: string }, command: Command) => {
       const reason = options.reason.trim();
       if (reason.length < 3) throw new DriftError('--reason must say why every provider must hold to the convention');
+      if (options.subject !== undefined) checkSubject(options.subject);
       const project = await fullProject(command, cli);
       const { ConventionStore, refuseUnderCI, lockableCandidate, writeContract, underLock } = await editing();
       refuseUnderCI(project.env);
@@ -45,6 +47,7 @@ export function registerLock(program: Command, cli: Invocation): void {
     .description('remove a locked convention from goldens/conventions.yaml')
     .requiredOption('-s, --subject <subject>', 'the role or subject it was locked for')
     .action(async (facet: string, options: { subject: string }, command: Command) => {
+      checkSubject(options.subject);
       const project = await fullProject(command, cli);
       const { ConventionStore, refuseUnderCI, writeContract, underLock } = await editing();
       refuseUnderCI(project.env);

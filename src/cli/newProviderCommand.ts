@@ -1,12 +1,12 @@
 import type { Invocation } from './io.js';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import type { Project } from '../config/types.js';
 import { DriftError } from '../errors.js';
+import { checkName } from '../config/names.js';
 import { fullProject, shownPath } from './context.js';
-
-const NAME = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/;
+import { reportSwept } from './progress.js';
 
 /** Where the project keeps an adapter named `name`: its `providers` glob with the one `*` filled in. */
 function adapterPath(project: Project, name: string): string {
@@ -21,7 +21,7 @@ export function registerNewProvider(program: Command, cli: Invocation): void {
     .description("draft a new provider's adapter from its XRD: the XR's apiVersion and kind, its required spec fields with example values, the pools and credentials mapped; prints what is left to fill in")
     .requiredOption('--xrd <file>', "the provider's CompositeResourceDefinition")
     .action(async (name: string, options: { xrd: string }, command: Command) => {
-      if (!NAME.test(name)) throw new DriftError(`"${name}" is not a provider name: lowercase letters, digits and hyphens, starting and ending with a letter or digit. Nothing written.`);
+      checkName(name, 'provider');
       const project = await fullProject(command, cli);
       const [{ draftAdapter }, { readXrdDefinition }] = await Promise.all([import('../config/adapterDraft.js'), import('../config/xrd.js')]);
       if (project.adapters.some((adapter) => adapter.name === name)) throw new DriftError(`the project already has a provider named ${name}. Nothing written.`);
@@ -33,9 +33,10 @@ export function registerNewProvider(program: Command, cli: Invocation): void {
       const gpus = [...new Set(project.scenarios.flatMap((scenario) => scenario.xr.nodePools.flatMap((pool) => (pool.gpu ? [pool.gpu] : []))))].sort();
       const xrdPath = path.relative(path.dirname(target), xrdFile).split(path.sep).join('/');
       const draft = draftAdapter({ name, xrd, xrdPath, gpus });
-      mkdirSync(path.dirname(target), { recursive: true });
+      const [{ writeFileAtomic }, { GoldenStore }] = await Promise.all([import('../goldens/atomicFile.js'), import('../goldens/store.js')]);
+      reportSwept(cli, GoldenStore.of(project).sweep(), project);
       try {
-        writeFileSync(target, draft.text, { flag: 'wx' });
+        writeFileAtomic(target, draft.text, { exclusive: true });
       } catch (error) {
         throw new DriftError(`could not write ${shown}: ${(error as Error).message}`);
       }

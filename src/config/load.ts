@@ -4,7 +4,8 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import fg from 'fast-glob';
 import { DriftError, InputError } from '../errors.js';
-import { packageFile } from './paths.js';
+import { checkName, isName, NAME_RULE } from './names.js';
+import { isInside, outsideProblem, packageFile, rootsOf, type Roots } from './paths.js';
 import { CONTRACT_ROLES } from '../roles/catalog.js';
 import type { Adapter, DriftConfig, Perturbation, Project, Scenario, ScenarioPool } from './types.js';
 import { mapIntent } from './intent.js';
@@ -29,6 +30,7 @@ type RawConfig = Partial<Omit<DriftConfig, 'providers' | 'scenarios' | 'root' | 
   scenarios?: string | string[];
   /** Retired: read only to say so. */
   reference?: unknown;
+  roots?: string[];
 };
 
 /**
@@ -36,6 +38,13 @@ type RawConfig = Partial<Omit<DriftConfig, 'providers' | 'scenarios' | 'root' | 
  * defaults rooted at the working folder (so a repository laid out like drift's needs no config).
  */
 export function loadConfig(configPath: string | undefined, cwd = process.cwd()): DriftConfig {
+  return readConfig(configPath, cwd).config;
+}
+
+/** Where a key of drift.config.yaml is, for errors naming its line; the file's first line without one. */
+type ConfigLocator = (path: ReadonlyArray<string | number>) => { file: string; line: number; col: number };
+
+function readConfig(configPath: string | undefined, cwd: string): { config: DriftConfig; roots: Roots; at: ConfigLocator } {
   const file = configPath ? path.resolve(cwd, configPath) : path.join(cwd, CONFIG_FILE);
   if (configPath && !existsSync(file)) {
     throw new DriftError(`${configPath}: no such config file; pass the path of a drift.config.yaml`);
@@ -52,9 +61,20 @@ export function loadConfig(configPath: string | undefined, cwd = process.cwd()):
   }
   const list = (value: string | string[] | undefined, fallback: string[]) =>
     value === undefined ? fallback : Array.isArray(value) ? value : [value];
-  return {
-    root: path.dirname(file),
+  const at: ConfigLocator = (where) => ({ file, ...(locate ? locate(where) : { line: 1, col: 1 }) });
+  const root = path.dirname(file);
+  const roots = rootsOf(root, raw.roots);
+  for (const key of ['goldens', 'contract'] as const) {
+    const folder = raw[key];
+    if (folder !== undefined && !isInside(roots, path.resolve(root, folder))) {
+      const { line, col } = at([key]);
+      throw new InputError(file, line, col, outsideProblem(roots, key, folder, path.resolve(root, folder)));
+    }
+  }
+  const config: DriftConfig = {
+    root,
     ...(existsSync(file) ? { file } : {}),
+    ...(raw.roots ? { roots: raw.roots } : {}),
     providers: list(raw.providers, DEFAULTS.providers),
     scenarios: list(raw.scenarios, DEFAULTS.scenarios),
     goldens: raw.goldens ?? DEFAULTS.goldens,
@@ -63,6 +83,7 @@ export function loadConfig(configPath: string | undefined, cwd = process.cwd()):
     maxSteps: raw.maxSteps ?? DEFAULTS.maxSteps,
     timeouts: { ...DEFAULTS.timeouts, ...raw.timeouts },
   };
+  return { config, roots, at };
 }
 
 /**
@@ -87,12 +108,22 @@ type RawAdapter = {
 /** What an outline reads when the adapter does not say: every Python file under the function's folder. */
 export const DEFAULT_SOURCE_INCLUDE = ['**/*.py'];
 
+/** An adapter on its own: its paths must stay inside its own folder (in a project: the project's roots). */
 export function loadAdapter(file: string): Adapter {
-  return readAdapter(file).adapter;
+  return readAdapter(file, rootsOf(path.dirname(file))).adapter;
 }
 
-function readAdapter(file: string): { adapter: Adapter; locate: Locator } {
+function readAdapter(file: string, roots: Roots): { adapter: Adapter; locate: Locator } {
   const { data: raw, locate } = readLocatedYamlFile<RawAdapter>(file, packageFile('schemas/provider.schema.json'));
+  const inside = (where: string[], given: string | undefined, resolved: string, what: string) => {
+    if (given === undefined || isInside(roots, resolved)) return;
+    const { line, col } = locate(where);
+    throw new InputError(file, line, col, outsideProblem(roots, what, given, resolved));
+  };
+  const dir = path.dirname(file);
+  inside(['xrd'], raw.xrd, path.resolve(dir, raw.xrd ?? '.'), 'xrd');
+  inside(['source', 'root'], raw.source?.root, path.resolve(dir, raw.source?.root ?? '.'), 'source.root');
+  if (raw.source?.root === undefined) inside(['function', 'cwd'], raw.function.cwd ?? '.', path.resolve(dir, raw.function.cwd ?? '.'), 'function.cwd (the default source.root)');
   return { adapter: adapterFrom(file, raw, locate), locate };
 }
 
@@ -189,13 +220,35 @@ function scenarioFrom(file: string, raw: RawScenario, locate: Locator): Scenario
   };
 }
 
-async function expand(config: DriftConfig, patterns: string[], what: string): Promise<string[]> {
-  const files = await fg(patterns, { cwd: config.root, absolute: true, onlyFiles: true });
+/**
+ * The files the config's globs match. The glob never descends through a symlinked folder, and a
+ * matched file whose real path lies outside the roots is an error naming the glob's line.
+ */
+async function expand(config: DriftConfig, roots: Roots, at: ConfigLocator, key: 'providers' | 'scenarios'): Promise<string[]> {
+  const patterns = config[key];
+  const files: string[] = [];
+  for (const [index, pattern] of patterns.entries()) {
+    const base = path.resolve(config.root, fg.isDynamicPattern(pattern) ? globParent(pattern) : path.dirname(pattern));
+    const where = at(Array.isArray(config[key]) && patterns.length > 1 ? [key, index] : [key]);
+    if (!isInside(roots, base)) throw new InputError(where.file, where.line, where.col, outsideProblem(roots, key, pattern, base));
+    for (const file of await fg(pattern, { cwd: config.root, absolute: true, onlyFiles: true, followSymbolicLinks: false })) {
+      if (!isInside(roots, file)) throw new InputError(where.file, where.line, where.col, outsideProblem(roots, `${key} match`, path.relative(config.root, file), file));
+      files.push(file);
+    }
+  }
   if (files.length === 0) {
     const where = config.file ?? config.root;
-    throw new DriftError(`${where}: no ${what} match ${patterns.join(', ')}; check the "${what}" globs`);
+    throw new DriftError(`${where}: no ${key} match ${patterns.join(', ')}; check the "${key}" globs`);
   }
-  return files.sort();
+  return [...new Set(files)].sort();
+}
+
+/** The folder a glob starts from: its path up to the first segment with a wildcard. */
+function globParent(pattern: string): string {
+  const segments = pattern.split('/');
+  const dynamic = segments.findIndex((segment) => segment !== '' && fg.isDynamicPattern(segment));
+  const fixed = segments.slice(0, dynamic < 0 ? -1 : dynamic);
+  return fixed.join('/') || (pattern.startsWith('/') ? '/' : '.');
 }
 
 /** Loads and validates everything a run needs before any process starts, so bad input changes nothing. */
@@ -204,10 +257,10 @@ async function expand(config: DriftConfig, patterns: string[], what: string): Pr
  * and it says whether this is CI.
  */
 export async function loadProject(configPath: string | undefined, cwd = process.cwd(), env: Environment = {}): Promise<Project> {
-  const config = loadConfig(configPath, cwd);
+  const { config, roots, at } = readConfig(configPath, cwd);
   useValidatorCache(cacheEnabled(env) ? cacheFolder(config.root, env) : undefined);
-  const adapters = (await expand(config, config.providers, 'providers')).map(readAdapter);
-  const scenarios = (await expand(config, config.scenarios, 'scenarios')).map(readScenario);
+  const adapters = (await expand(config, roots, at, 'providers')).map((file) => readAdapter(file, roots));
+  const scenarios = (await expand(config, roots, at, 'scenarios')).map(readScenario);
   const seen = new Map<string, string>();
   for (const { adapter, locate } of adapters) {
     const other = seen.get(adapter.name);
@@ -219,6 +272,7 @@ export async function loadProject(configPath: string | undefined, cwd = process.
   }
   const scenarioFiles = new Map<string, string>();
   for (const { scenario } of scenarios) {
+    if (!isName(scenario.name)) throw new InputError(scenario.file, 1, 1, `"${scenario.name}" (from the file name) is not a scenario name: ${NAME_RULE}; rename the file`);
     const other = scenarioFiles.get(scenario.name);
     if (other) {
       throw new InputError(scenario.file, 1, 1, `scenario name "${scenario.name}" (from the file name) is also used by ${other}; rename one of the files`);
@@ -324,6 +378,7 @@ export function selectProject(project: Project, providers: string[] = [], scenar
   const pick = <T extends { name: string }>(items: T[], wanted: string[], what: string): T[] => {
     if (wanted.length === 0) return items;
     for (const name of wanted) {
+      checkName(name, what);
       if (!items.some((item) => item.name === name)) {
         throw new DriftError(`no ${what} named "${name}"; known: ${items.map((i) => i.name).join(', ')}`);
       }

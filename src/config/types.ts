@@ -15,6 +15,8 @@ export interface DriftConfig {
   root: string;
   /** The config file, when there is one. */
   file?: string;
+  /** Folders outside `root` the config's paths may name (`roots:`, as written; see paths.ts). */
+  roots?: string[];
   providers: string[];
   scenarios: string[];
   goldens: string;

@@ -1,10 +1,9 @@
-import { readFileSync } from 'node:fs';
 import type { ErrorObject, Options, ValidateFunction } from 'ajv';
 import { cachedValidator } from './validatorCache.js';
 import { InputError } from '../errors.js';
 import { celProblem, evaluateCel, toCel } from '../util/cel.js';
 import { isObject, type JsonObject } from '../util/objects.js';
-import { readLocatedYamlFile, type Locator } from './yamlFile.js';
+import { readDocumentText, readLocatedYamlFile, type Locator } from './yamlFile.js';
 
 /**
  * An XRD version's `openAPIV3Schema`, compiled to validate and default XRs as the API server would:
@@ -99,8 +98,7 @@ function strict(schema: unknown, root = false): unknown {
 
 /** Reads the XRD an adapter names and picks the version its XR's apiVersion asks for. */
 export function loadXrd(file: string, apiVersion: string, kind: string, named: { file: string; line: number; col: number }): Xrd {
-  const text = readFileSync(file, 'utf8');
-  const { data, locate } = readLocatedYamlFile<RawXrd>(file, XRD_SCHEMA, text);
+  const { data, locate } = readLocatedYamlFile<RawXrd>(file, XRD_SCHEMA, readDocumentText(file));
   const [group, version] = apiVersion.includes('/') ? apiVersion.split('/') : ['', apiVersion];
   const wrong = (problem: string) => new InputError(named.file, named.line, named.col, problem);
   if (data.spec!.group !== group || data.spec!.names!.kind !== kind) {
@@ -223,8 +221,9 @@ export interface XrdDefinition {
 export function readXrdDefinition(file: string, shown = file): XrdDefinition {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readDocumentText(file, shown);
   } catch (error) {
+    if (error instanceof InputError) throw error;
     throw new InputError(shown, 1, 1, `cannot read the XRD (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); name a CompositeResourceDefinition file`);
   }
   const { data, locate } = readLocatedYamlFile<RawXrd>(shown, XRD_SCHEMA, text);

@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Ajv, ErrorObject, Options, ValidateFunction } from 'ajv';
-import { isMap, isPair, isScalar, LineCounter, parseDocument, visit, type Document, type Node } from 'yaml';
+import { Composer, isMap, isPair, isScalar, LineCounter, Parser, visit, type CST, type Document, type Node } from 'yaml';
 import { InputError } from '../errors.js';
+import { bytes, MAX_ALIASES, MAX_DOCUMENT_BYTES, MAX_DOCUMENT_DEPTH } from '../util/limits.js';
 import { cachedValidator } from './validatorCache.js';
 
 /** How drift's own schemas are compiled, at build (scripts/compile-schemas.mjs) and at run time alike. */
@@ -85,11 +86,14 @@ export function readYamlFile<T>(file: string, schemaPath: SchemaSource, text?: s
   return readLocatedYamlFile<T>(file, schemaPath, text).data;
 }
 
-/** readYamlFile, also returning a locator so callers' own checks can name the offending line. */
-export function readLocatedYamlFile<T>(file: string, schemaPath: SchemaSource, text = readFileSync(file, 'utf8')): LocatedYaml<T> {
+/**
+ * readYamlFile, also returning a locator so callers' own checks can name the offending line. Read
+ * here, the file's size is checked first; a caller passing `text` has bounded it itself.
+ */
+export function readLocatedYamlFile<T>(file: string, schemaPath: SchemaSource, text = readDocumentText(file)): LocatedYaml<T> {
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
   const at = (offset: number) => lineCounter.linePos(offset);
+  const doc = composeBounded(file, text, lineCounter);
   const firstError = doc.errors[0];
   if (firstError) {
     const { line, col } = at(firstError.pos[0]);
@@ -113,11 +117,58 @@ export function readLocatedYamlFile<T>(file: string, schemaPath: SchemaSource, t
   return { data: value as T, locate };
 }
 
+/** A document's text, its size checked before it is read: a 23 MB file is refused, not parsed for minutes. */
+export function readDocumentText(file: string, shown = file): string {
+  const size = statSync(file).size;
+  if (size > MAX_DOCUMENT_BYTES) throw tooLarge(shown, size);
+  return readFileSync(file, 'utf8');
+}
+
+function tooLarge(file: string, size: number): InputError {
+  return new InputError(file, 1, 1, `has ${size} bytes, more than the ${bytes(MAX_DOCUMENT_BYTES)} drift reads in one document (docs/limits.md); split it or shrink it`);
+}
+
 /**
- * Aliases make a small file expand without bound (a "billion laughs" alias bomb); yaml refuses
- * past MAX_ALIASES expansions with a ReferenceError, which becomes an error naming the first alias.
+ * Parses like yaml's parseDocument, but checks the nesting first: the concrete syntax tree is built
+ * without recursion, composing it is recursive, and thousands of levels overflow the stack (a
+ * RangeError that yaml would report as "not valid YAML"). The depth is walked with a stack of its own.
  */
-const MAX_ALIASES = 100;
+function composeBounded(file: string, text: string, lineCounter: LineCounter): Document {
+  const tokens = [...new Parser(lineCounter.addNewLine).parse(text)];
+  const deep = deepestOffset(tokens);
+  if (deep !== undefined) {
+    const { line, col } = lineCounter.linePos(deep);
+    throw new InputError(file, line, col, `nested deeper than ${MAX_DOCUMENT_DEPTH} levels (docs/limits.md); flatten the document`);
+  }
+  const composer = new Composer({ prettyErrors: false, uniqueKeys: true });
+  let doc: Document | undefined;
+  for (const next of composer.compose(tokens, true, text.length)) {
+    if (!doc) doc = next as Document;
+    else {
+      throw new InputError(file, lineCounter.linePos(next.range[0]).line, 1, 'holds more than one YAML document (a second "---"); drift reads one document per file');
+    }
+  }
+  return doc!;
+}
+
+/** The offset of the first collection nested deeper than MAX_DOCUMENT_DEPTH, if any. */
+function deepestOffset(tokens: readonly CST.Token[]): number | undefined {
+  const stack: Array<{ token: CST.Token | undefined; depth: number }> = tokens.map((token) => ({ token, depth: 0 }));
+  while (stack.length > 0) {
+    const { token, depth } = stack.pop()!;
+    if (!token) continue;
+    if (token.type === 'document') {
+      stack.push({ token: token.value, depth });
+    } else if (token.type === 'block-map' || token.type === 'block-seq' || token.type === 'flow-collection') {
+      if (depth >= MAX_DOCUMENT_DEPTH) return token.offset;
+      for (const item of token.items) {
+        stack.push({ token: item.key ?? undefined, depth: depth + 1 });
+        stack.push({ token: item.value, depth: depth + 1 });
+      }
+    }
+  }
+  return undefined;
+}
 
 function toData(doc: Document, file: string, at: (offset: number) => { line: number; col: number }): unknown {
   try {

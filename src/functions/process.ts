@@ -10,7 +10,7 @@ import { DriftError } from '../errors.js';
 import { status as GrpcStatus } from '@grpc/grpc-js';
 import { CallError, FunctionClient, type OutgoingRequest } from './client.js';
 import { encodeRequest } from './encode.js';
-import { track, untrack } from './reaper.js';
+import { pauseBeforeFirstSpawn, track, untrack } from './reaper.js';
 import { startWatchdog, stopWatchdog } from './watchdog.js';
 
 const TAIL_BYTES = 4096;
@@ -88,6 +88,7 @@ export class FunctionProcess {
   }
 
   static async start(adapter: Adapter, options: StartOptions): Promise<FunctionProcess> {
+    await pauseBeforeFirstSpawn();
     const socketDir = mkdtempSync(path.join(tmpdir(), 'drift-'));
     const address = `unix:${path.join(socketDir, `${adapter.name}.sock`)}`;
     const [program, ...args] = adapter.function.command.map((part) => part.replaceAll('{address}', address));
@@ -177,7 +178,7 @@ export class FunctionProcess {
     }
     this.calls += 1;
     try {
-      return await this.client.run(request, this.callMs);
+      return await this.client.runPatiently(request, this.callMs);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       await Promise.race([this.exited, sleep(50, undefined, { ref: false })]); // give a crashing process a moment to say why

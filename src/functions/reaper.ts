@@ -5,19 +5,18 @@ import { stopWatchdog } from './watchdog.js';
 /**
  * Every function process drift started, with the private folder holding its socket, so none
  * survives drift: not on a normal exit, an error, or Ctrl-C. Processes run in their own groups, so
- * the terminal's SIGINT does not reach them. SIGKILL runs no handler: each function's watchdog
- * (watchdog.ts) covers that.
+ * the terminal's SIGINT does not reach them. The signal and exit handlers that call stopAll are
+ * bin/drift.js's, installed before anything is spawned; SIGKILL runs no handler: each function's
+ * watchdog (watchdog.ts) covers that.
  */
 interface Tracked {
   socketDir: string | undefined;
   watchdog: ChildProcess | undefined;
 }
 const live = new Map<ChildProcess, Tracked>();
-/** The exit code of a shell's `128 + signal number`, as for a process the signal killed. */
-const SIGNAL_EXIT = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 } as const;
-let installed = false;
 
-function killAll(): void {
+/** Kills every tracked function's group and removes its socket folder, synchronously: it runs on the way out. */
+export function stopAll(): void {
   for (const [child, { socketDir, watchdog }] of live) {
     if (child.pid !== undefined) {
       try {
@@ -38,24 +37,29 @@ function killAll(): void {
   live.clear();
 }
 
-function install(): void {
-  if (installed) return;
-  installed = true;
-  process.on('exit', killAll);
-  for (const signal of Object.keys(SIGNAL_EXIT) as Array<keyof typeof SIGNAL_EXIT>) {
-    process.once(signal, () => {
-      killAll();
-      process.exit(SIGNAL_EXIT[signal]);
-    });
-  }
-}
-
 /** Tracks a child and, when given, the private folder of its socket: both go when drift does. */
 export function track(child: ChildProcess, socketDir?: string, watchdog?: ChildProcess): void {
-  install();
   live.set(child, { socketDir, watchdog });
 }
 
 export function untrack(child: ChildProcess): void {
   live.delete(child);
+}
+
+/**
+ * A test-only pause before drift spawns its first function, set by bin/drift.js from
+ * DRIFT_TEST_PAUSE_BEFORE_SPAWN_MS, so a test can signal drift in the window where nothing of its own
+ * is running yet and prove the handlers are there. Unset, it costs nothing.
+ */
+let hold: { ms: number; announce: () => void } | undefined;
+export function holdFirstSpawn(ms: number, announce: () => void): void {
+  hold = { ms, announce };
+}
+
+export async function pauseBeforeFirstSpawn(): Promise<void> {
+  if (!hold) return;
+  const { ms, announce } = hold;
+  hold = undefined;
+  announce();
+  await new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -3,9 +3,10 @@
  * SIGKILL (an OOM kill, `timeout -s KILL`, a CI runner's hard stop) runs no handler at all.
  *
  * The watchdog is a tiny `sh` that blocks reading a pipe whose other end only drift holds. Whatever
- * ends drift, the kernel closes that end, the read returns, and the watchdog stops the function's
- * process group (SIGTERM, up to one second's grace, SIGKILL) and removes its socket folder, well
- * within two seconds. Why this and not the alternatives:
+ * ends drift, the kernel closes that end, the read returns, and the watchdog removes the function's
+ * socket folder, then stops its process group (SIGTERM, up to one second's grace, SIGKILL), well
+ * within two seconds. The socket folder goes first: nothing in it depends on the function, and on a
+ * loaded machine the grace period alone could pass the two seconds. Why this and not the alternatives:
  * - a parent-death signal (prctl PR_SET_PDEATHSIG) has no Node API, is Linux-only, and reaches only
  *   the direct child, not what a wrapper (`uv run`, a shell script) starts, nor the socket folder;
  * - polling drift's pid costs a wake-up every interval and can be fooled by a reused pid, while a
@@ -19,11 +20,11 @@ import type { Socket } from 'node:net';
 // `read` returns at end of file: drift is gone. dash's kill takes no `--`, so the group is "-PGID".
 const SCRIPT = [
   'read -r _ || :',
+  'rm -rf "$2"',
   'kill -TERM "-$1" 2>/dev/null',
   'i=0',
   'while [ "$i" -lt 10 ] && kill -0 "-$1" 2>/dev/null; do sleep 0.1; i=$((i + 1)); done',
   'kill -KILL "-$1" 2>/dev/null',
-  'rm -rf "$2"',
 ].join('\n');
 
 /** Starts the watchdog of the process group `pgid` and its socket folder; it never keeps drift alive. */

@@ -52,3 +52,60 @@ export function githubClient(token: string, base: URL, userAgent = 'drift'): Oct
     request: { fetch: guarded },
   });
 }
+
+/**
+ * The fine-grained permission each endpoint drift calls needs, for when GitHub's answer does not say
+ * (its X-Accepted-GitHub-Permissions header): a fine-grained or app token needs one of them.
+ */
+const PERMISSIONS: ReadonlyArray<{ method: string; path: RegExp; permission: string }> = [
+  { method: 'GET', path: /^\/user$/, permission: "none an app or Actions token can hold: only a person's token reads GET /user" },
+  { method: 'POST', path: /^\/graphql$/, permission: 'none beyond a valid token (the viewer query)' },
+  { method: 'GET', path: /^\/repos\/[^/]+\/[^/]+\/issues\/\d+\/comments$/, permission: 'pull_requests=read or issues=read' },
+  { method: 'POST', path: /^\/repos\/[^/]+\/[^/]+\/issues\/\d+\/comments$/, permission: 'pull_requests=write or issues=write' },
+  { method: 'PATCH', path: /^\/repos\/[^/]+\/[^/]+\/issues\/comments\/\d+$/, permission: 'pull_requests=write or issues=write' },
+];
+
+/** What a failed GitHub request was: its status, endpoint, GitHub's message and the permission it needs. */
+export interface FailedRequest {
+  status: number | undefined;
+  /** `POST /repos/acme/widgets/issues/7/comments`, the path relative to GITHUB_API_URL. */
+  endpoint: string | undefined;
+  /** The permission GitHub asks for (its header), else drift's own table's. */
+  permission: string | undefined;
+  /** GitHub's own message. */
+  said: string | undefined;
+}
+
+export function failedRequest(error: unknown, base: string): FailedRequest {
+  const e = (typeof error === 'object' && error !== null ? error : {}) as {
+    status?: unknown;
+    message?: unknown;
+    request?: { method?: unknown; url?: unknown };
+    response?: { headers?: Record<string, unknown> };
+  };
+  const status = typeof e.status === 'number' ? e.status : undefined;
+  const method = typeof e.request?.method === 'string' ? e.request.method.toUpperCase() : undefined;
+  let endpoint: string | undefined;
+  let path: string | undefined;
+  if (method && typeof e.request?.url === 'string') {
+    try {
+      const url = new URL(e.request.url);
+      const prefix = new URL(base).pathname.replace(/\/+$/, '');
+      path = url.pathname.startsWith(prefix) ? url.pathname.slice(prefix.length) || '/' : url.pathname;
+      endpoint = `${method} ${path}`;
+    } catch {
+      // not a URL: say nothing of the endpoint
+    }
+  }
+  const header = e.response?.headers?.['x-accepted-github-permissions'];
+  const known = PERMISSIONS.find((entry) => entry.method === method && path !== undefined && entry.path.test(path))?.permission;
+  const permission = typeof header === 'string' && header.trim() ? header.trim() : known;
+  const said = typeof e.message === 'string' && e.message ? e.message : undefined;
+  return { status, endpoint, permission, said };
+}
+
+/** `POST /repos/acme/widgets/issues/7/comments answered 403; GitHub asks for pull_requests=write`, for any message. */
+export function requestWords(failed: FailedRequest): string {
+  const answered = failed.endpoint ? `${failed.endpoint} answered ${failed.status ?? 'nothing'}` : `GitHub answered ${failed.status ?? 'nothing'}`;
+  return failed.permission ? `${answered}; the permission it needs: ${failed.permission}` : answered;
+}

@@ -5,6 +5,7 @@
  */
 import type { Octokit } from '@octokit/rest';
 import { DriftError } from '../errors.js';
+import { failedRequest, requestWords } from './api.js';
 
 /** Who comments with the Actions GITHUB_TOKEN. */
 export const ACTIONS_BOT = 'github-actions[bot]';
@@ -18,24 +19,33 @@ export interface IdentityOptions {
 
 const statusOf = (error: unknown) => (typeof error === 'object' && error !== null ? (error as { status?: unknown }).status : undefined);
 
-export async function tokenLogin(octokit: Octokit, options: IdentityOptions): Promise<string> {
+export async function tokenLogin(octokit: Octokit, options: IdentityOptions, baseUrl = octokit.request.endpoint.DEFAULTS.baseUrl): Promise<string> {
   if (options.author) return options.author;
+  const refused: string[] = [];
+  const refusal = (error: unknown) => {
+    const failed = failedRequest(error, baseUrl);
+    return `${requestWords(failed)}${failed.said ? ` (GitHub said: ${failed.said})` : ''}`;
+  };
   try {
     const { data } = await octokit.rest.users.getAuthenticated();
     if (data.login) return data.login;
+    refused.push('GET /user named no login');
   } catch (error) {
     // Only an integration's 403 means "ask another way"; a 401 (bad token) or no network is explained as such.
     if (statusOf(error) !== 403) throw error;
+    refused.push(refusal(error));
   }
   try {
     const answer = await octokit.graphql<{ viewer?: { login?: unknown } }>('query { viewer { login } }');
     if (typeof answer.viewer?.login === 'string' && answer.viewer.login) return answer.viewer.login;
+    refused.push('POST /graphql (viewer) named no login');
   } catch (error) {
     if (statusOf(error) === 401) throw error;
     // Some installation tokens may not query GraphQL: fall back below.
+    refused.push(statusOf(error) === undefined ? `POST /graphql (viewer) failed: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}` : refusal(error));
   }
   if (options.inActions) return ACTIONS_BOT;
-  throw new DriftError('cannot tell which account the token belongs to (GET /user and GraphQL viewer both refused): pass --author LOGIN, the login the comments are written as');
+  throw new DriftError(`cannot tell which account the token belongs to (${refused.join("; ")}): pass --author LOGIN, the login the comments are written as`);
 }
 
 /**

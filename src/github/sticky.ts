@@ -5,7 +5,7 @@
  */
 import { DriftError } from '../errors.js';
 import { GITHUB_COMMENT_LIMIT } from '../report/markdown.js';
-import { apiUrl, ForeignOriginError, githubClient } from './api.js';
+import { apiUrl, failedRequest, ForeignOriginError, githubClient, requestWords } from './api.js';
 import { tokenLogin, writtenBy } from './identity.js';
 
 export interface StickyComment {
@@ -107,6 +107,12 @@ export function explainGitHubError(error: unknown, target: { owner: string; repo
     const cause = deepestMessage(error);
     return new DriftError(`could not reach the GitHub API at ${target.baseUrl}: ${cause}. Check GITHUB_API_URL and the network.`);
   }
+  // Every explanation ends with what failed: the status, the endpoint, the permission it needs.
+  const explained = explainStatus(status, pr, target, said);
+  return new DriftError(`${explained.message} [${requestWords(failedRequest(error, target.baseUrl))}]`);
+}
+
+function explainStatus(status: number, pr: string, target: { owner: string; repo: string }, said: string): DriftError {
   switch (status) {
     case 401:
       return new DriftError(`GitHub rejected the token (401)${said}: check that GITHUB_TOKEN holds a valid, unexpired token.`);

@@ -1,29 +1,31 @@
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import fg from 'fast-glob';
 import type { Project } from '../config/types.js';
 import { DriftError } from '../errors.js';
 import { isCI } from '../util/ci.js';
 import type { Environment } from '../util/environment.js';
+import { sweepLeftovers, writeFileAtomic } from './atomicFile.js';
 import type { GoldenEnvironment } from './environment.js';
-
-/** What an atomic write of `<file>` writes first; a kill between write and rename leaves it behind. */
-const TEMPORARY = /\.yaml\.tmp-(\d+)$/;
 
 /**
  * The golden files on disk (`goldens/` of the project): the only module of drift's golden code that
  * writes, always atomically, and never under CI.
  */
 export class GoldenStore implements GoldenEnvironment {
-  /** `ci`: under CI the store writes nothing and sweeps nothing. */
+  /**
+   * `ci`: under CI the store writes nothing and sweeps nothing. `swept`: other folders drift writes
+   * into (the contract's), whose leftovers the sweep removes too.
+   */
   constructor(
     readonly dir: string,
     private readonly ci = false,
+    private readonly swept: readonly string[] = [],
   ) {}
 
-  /** The store of a project: its config's `goldens` folder. */
+  /** The store of a project: its config's `goldens` folder (and its contract folder, for the sweep). */
   static of(project: Project): GoldenStore {
-    return new GoldenStore(path.resolve(project.config.root, project.config.goldens), isCI(project.env));
+    return new GoldenStore(path.resolve(project.config.root, project.config.goldens), isCI(project.env), [path.resolve(project.config.root, project.config.contract)]);
   }
 
   /** The absolute path of a file of the store (`gke/converge.yaml`). */
@@ -55,29 +57,10 @@ export class GoldenStore implements GoldenEnvironment {
     this.write('accepted.yaml', text);
   }
 
-  /**
-   * Through a temporary file, flushed to disk before the rename, so a file is never half-written
-   * even if the machine goes down; never under CI.
-   */
+  /** Through the atomic writer (atomicFile.ts); never under CI. */
   write(file: string, text: string): void {
     if (this.ci) refuseUnderCI({ CI: 'true' });
-    const target = this.path(file);
-    mkdirSync(path.dirname(target), { recursive: true });
-    const temporary = `${target}.tmp-${process.pid}`;
-    try {
-      const fd = openSync(temporary, 'w');
-      try {
-        writeSync(fd, text);
-        fsyncSync(fd);
-      } finally {
-        closeSync(fd);
-      }
-      renameSync(temporary, target);
-    } catch (error) {
-      rmSync(temporary, { force: true });
-      throw error;
-    }
-    syncFolder(path.dirname(target));
+    writeFileAtomic(this.path(file), text);
   }
 
   remove(file: string): void {
@@ -86,44 +69,13 @@ export class GoldenStore implements GoldenEnvironment {
   }
 
   /**
-   * Removes the temporary files of writes that a killed drift never renamed. A file whose process
-   * is still running belongs to a write in progress (another drift in the same folder) and stays.
-   * Under CI drift touches nothing, and a fresh checkout has no leftovers anyway.
+   * Removes the temporary files of writes that a killed drift never renamed, here and in the other
+   * folders drift writes into; returns them relative to this folder. Under CI drift touches nothing,
+   * and a fresh checkout has no leftovers anyway.
    */
   sweep(): string[] {
-    if (this.ci || !existsSync(this.dir)) return [];
-    const leftovers = fg.sync(['*.yaml.tmp-*', '*/*.yaml.tmp-*'], { cwd: this.dir, onlyFiles: true }).sort();
-    const removed: string[] = [];
-    for (const file of leftovers) {
-      const pid = Number(TEMPORARY.exec(file)?.[1]);
-      if (!Number.isInteger(pid) || isRunning(pid)) continue;
-      rmSync(this.path(file), { force: true });
-      removed.push(file);
-    }
-    return removed;
-  }
-}
-
-function isRunning(pid: number): boolean {
-  if (pid === process.pid) return false; // this process writes synchronously: nothing of its own is in flight
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/** The rename is durable only once the folder's entry is on disk too. */
-function syncFolder(folder: string): void {
-  let fd: number | undefined;
-  try {
-    fd = openSync(folder, 'r');
-    fsyncSync(fd);
-  } catch {
-    // Some file systems cannot sync a folder; the file itself is already on disk.
-  } finally {
-    if (fd !== undefined) closeSync(fd);
+    if (this.ci) return [];
+    return sweepLeftovers([this.dir, ...this.swept]).map((file) => path.relative(this.dir, file));
   }
 }
 

@@ -1,5 +1,27 @@
 import { Environment } from '@marcbachmann/cel-js';
+import { CEL_BUDGET_MS, MAX_CEL_RANGE, MAX_CEL_RANGE_TOTAL, MAX_CEL_RESULT_CHARS, MAX_CEL_RESULT_VALUES } from './limits.js';
 import { isObject } from './objects.js';
+
+/** An evaluation past one of drift's bounds (docs/limits.md): an error like any other CEL error. */
+export class CelLimitError extends Error {
+  override name = 'CelLimitError';
+}
+
+/**
+ * What the running evaluation has spent. CEL has no loops, so only drift's own range() and the
+ * macros over the lists it makes can multiply work: range() counts what it creates and checks the
+ * clock, so nested macros over counted lists stop within the budget instead of running for minutes.
+ */
+let spent = { elements: 0, deadline: Number.POSITIVE_INFINITY };
+
+function range(count: bigint): bigint[] {
+  if (count > BigInt(MAX_CEL_RANGE)) throw new CelLimitError(`range(${count}) counts past ${MAX_CEL_RANGE}, drift's limit for one range() (docs/limits.md)`);
+  const length = Math.max(0, Number(count));
+  spent.elements += length;
+  if (spent.elements > MAX_CEL_RANGE_TOTAL) throw new CelLimitError(`range() calls of one expression create more than ${MAX_CEL_RANGE_TOTAL} elements together, drift's limit (docs/limits.md); count less, or nest fewer macros`);
+  if (Date.now() > spent.deadline) throw new CelLimitError(`the expression ran past drift's budget of ${CEL_BUDGET_MS} ms for one evaluation (docs/limits.md)`);
+  return Array.from({ length }, (_, i) => BigInt(i));
+}
 
 /**
  * The one CEL environment drift evaluates with: adapters' intent templates and XRDs'
@@ -9,7 +31,7 @@ import { isObject } from './objects.js';
  */
 const environment = new Environment({ unlistedVariablesAreDyn: true, homogeneousAggregateLiterals: false, enableOptionalTypes: true })
   // CEL has no way to count up to n, which a template needs to build zone names from a count.
-  .registerFunction('range(int): list<int>', (count: bigint) => Array.from({ length: Math.max(0, Number(count)) }, (_, i) => BigInt(i)));
+  .registerFunction('range(int): list<int>', range);
 
 type Compiled = ReturnType<Environment['parse']>;
 const compiled = new Map<string, Compiled>();
@@ -24,9 +46,38 @@ function compile(expression: string): Compiled {
   return program;
 }
 
-/** Evaluates `expression` over `scope` (values already in CEL form, see toCel). Throws on any CEL error. */
+/**
+ * Evaluates `expression` over `scope` (values already in CEL form, see toCel). Throws on any CEL
+ * error, and on a result past drift's bounds (values, characters) or an evaluation past its budget.
+ */
 export function evaluateCel(expression: string, scope: Record<string, unknown>): unknown {
-  return compile(expression)(scope);
+  const program = compile(expression);
+  spent = { elements: 0, deadline: Date.now() + CEL_BUDGET_MS };
+  let result: unknown;
+  try {
+    result = program(scope);
+  } finally {
+    spent = { elements: 0, deadline: Number.POSITIVE_INFINITY };
+  }
+  checkSize(result);
+  return result;
+}
+
+/** Counts the result's values and characters without recursion: a result is data of any depth. */
+function checkSize(result: unknown): void {
+  let values = 0;
+  let chars = 0;
+  const pending: unknown[] = [result];
+  while (pending.length > 0) {
+    const value = pending.pop();
+    values += 1;
+    if (typeof value === 'string') chars += value.length;
+    else if (Array.isArray(value)) pending.push(...value);
+    else if (value instanceof Map) for (const [key, item] of value) pending.push(key, item);
+    else if (isObject(value)) pending.push(...Object.keys(value), ...Object.values(value));
+    if (values > MAX_CEL_RESULT_VALUES) throw new CelLimitError(`the result holds more than ${MAX_CEL_RESULT_VALUES} values, drift's limit for one expression (docs/limits.md)`);
+    if (chars > MAX_CEL_RESULT_CHARS) throw new CelLimitError(`the result holds more than ${MAX_CEL_RESULT_CHARS} characters, drift's limit for one expression (docs/limits.md)`);
+  }
 }
 
 /** The first line of a CEL error: the library appends a source excerpt that the caller locates itself. */

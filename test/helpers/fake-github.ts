@@ -46,8 +46,8 @@ export interface FakeGitHub {
   url: string;
   requests: RecordedRequest[];
   comments: FakeComment[];
-  /** Answer every request with this status (401, 403, 404, ...) until cleared with undefined. */
-  failWith(status: number | undefined, message?: string): void;
+  /** Answer every request with this status (401, 403, 404, ...) and headers until cleared with undefined. */
+  failWith(status: number | undefined, message?: string, headers?: Record<string, string>): void;
   /** Adds a comment as if someone had posted it; returns it. */
   addComment(on: string, body: string, user?: FakeComment['user']): FakeComment;
   /** The comments on one pull request, oldest first. */
@@ -67,7 +67,7 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
   const requests: RecordedRequest[] = [];
   const comments: FakeComment[] = [];
   let nextId = 1000;
-  let failure: { status: number; message: string } | undefined;
+  let failure: { status: number; message: string; headers: Record<string, string> } | undefined;
   let base = '';
 
   const view = (comment: FakeComment) => {
@@ -90,7 +90,7 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
   const handle = (req: IncomingMessage, res: ServerResponse, body: string) => {
     const url = new URL(req.url ?? '/', base);
     requests.push({ method: req.method ?? '', url: `${url.pathname}${url.search}`, headers: req.headers, body });
-    if (failure) return json(res, failure.status, { message: failure.message, documentation_url: 'https://docs.github.com/rest' });
+    if (failure) return json(res, failure.status, { message: failure.message, documentation_url: 'https://docs.github.com/rest' }, failure.headers);
     if (url.pathname === '/user' && req.method === 'GET') {
       if (token.kind === 'integration') return json(res, 403, { message: 'Resource not accessible by integration', documentation_url: 'https://docs.github.com/rest/users/users#get-the-authenticated-user' });
       return json(res, 200, { login: token.login, id: 1, type: 'User' });
@@ -162,8 +162,8 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     url: base,
     requests,
     comments,
-    failWith(status, message) {
-      failure = status === undefined ? undefined : { status, message: message ?? (status === 401 ? 'Bad credentials' : status === 403 ? 'Resource not accessible by integration' : 'Not Found') };
+    failWith(status, message, headers = {}) {
+      failure = status === undefined ? undefined : { status, headers, message: message ?? (status === 401 ? 'Bad credentials' : status === 403 ? 'Resource not accessible by integration' : 'Not Found') };
     },
     addComment(on, body, user = { login: 'someone', type: 'User' }) {
       const comment: FakeComment = { id: nextId++, body, user, on };

@@ -46,10 +46,13 @@ export interface TempConfig {
   [key: string]: unknown;
 }
 
-/** A temp folder holding a drift.config.yaml; absolute globs keep the real repository's files in place. */
+/**
+ * A temp folder holding a drift.config.yaml; absolute globs keep the real repository's files in
+ * place, which the config lists under `roots:` (paths outside a config's folder must be listed).
+ */
 export function tempProject(config: TempConfig): { dir: string; configFile: string; remove: () => void } {
   const { dir, remove } = tempDir('drift-project-');
-  const configFile = writeFiles(dir, { 'drift.config.yaml': stringify(config) })['drift.config.yaml']!;
+  const configFile = writeFiles(dir, { 'drift.config.yaml': stringify({ roots: [REPO], ...config }) })['drift.config.yaml']!;
   return { dir, configFile, remove };
 }
 

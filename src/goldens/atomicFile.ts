@@ -1,0 +1,115 @@
+/**
+ * The one writer of every file drift writes (goldens, accepted.yaml, conventions.yaml, the generated
+ * contract, drafted adapters, reports): the text goes to a temporary file beside the target, is
+ * flushed to disk, and is renamed over the target, so a reader (or a drift killed mid-write) never
+ * sees half a file. A kill between write and rename leaves the temporary file; `sweepLeftovers`,
+ * which every writing command runs, removes those whose writer is gone. `.gitignore` ignores them.
+ */
+import { closeSync, existsSync, fsyncSync, linkSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import path from 'node:path';
+import fg from 'fast-glob';
+
+/** `<target>.drift-tmp-<pid>`: whose write it was, so a sweep never removes a running drift's. */
+export const TEMPORARY_MARK = '.drift-tmp-';
+const TEMPORARY = /\.drift-tmp-(\d+)$/;
+/** What drift before the one writer left (`accepted.yaml.tmp-<pid>`, `CONTRACT.md.tmp-<pid>`), swept the same way. */
+const LEGACY_TEMPORARY = /\.(yaml|md|json)\.tmp-(\d+)$/;
+
+export function temporaryOf(target: string): string {
+  return `${target}${TEMPORARY_MARK}${process.pid}`;
+}
+
+/**
+ * Writes `text` to `target` atomically, creating its folder. With `exclusive`, refuses (EEXIST) to
+ * replace a file that exists, atomically too: the temporary file is hard-linked to the target, which
+ * fails if the name is taken, where a rename would replace it.
+ */
+export function writeFileAtomic(target: string, text: string, options: { exclusive?: boolean } = {}): void {
+  mkdirSync(path.dirname(target), { recursive: true });
+  const temporary = temporaryOf(target);
+  try {
+    const fd = openSync(temporary, 'w');
+    try {
+      writeSync(fd, text);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    if (options.exclusive) {
+      linkSync(temporary, target);
+      rmSync(temporary, { force: true });
+    } else {
+      renameSync(temporary, target);
+    }
+  } catch (error) {
+    rmSync(temporary, { force: true });
+    throw error;
+  }
+  syncFolder(path.dirname(target));
+}
+
+/**
+ * Removes the temporary files of writes that a killed drift never renamed, under each folder (a few
+ * levels deep: goldens/<provider>/, the contract's skills/<name>/). A file whose process is still
+ * running belongs to a write in progress (another drift in the same folder) and stays. Returns the
+ * removed files, absolute, sorted.
+ */
+export function sweepLeftovers(folders: readonly string[]): string[] {
+  const removed = new Set<string>();
+  for (const folder of new Set(folders)) {
+    if (!existsSync(folder)) continue;
+    const found = fg.sync([`**/*${TEMPORARY_MARK}*`, '**/*.{yaml,md,json}.tmp-*'], {
+      cwd: folder,
+      absolute: true,
+      onlyFiles: true,
+      deep: 4,
+      followSymbolicLinks: false,
+      ignore: ['**/node_modules/**', '**/.venv/**', '**/__pycache__/**', '**/.git/**'],
+    });
+    for (const file of sweepFiles(found)) removed.add(file);
+  }
+  return [...removed].sort();
+}
+
+/** Of these temporary files, removes those whose writer is gone; returns them. */
+function sweepFiles(files: readonly string[]): string[] {
+  const removed: string[] = [];
+  for (const file of files) {
+    const pid = Number(TEMPORARY.exec(file)?.[1] ?? LEGACY_TEMPORARY.exec(file)?.[2]);
+    if (!Number.isInteger(pid) || isRunning(pid)) continue;
+    rmSync(file, { force: true });
+    removed.push(file);
+  }
+  return removed.sort();
+}
+
+function isRunning(pid: number): boolean {
+  if (pid === process.pid) return false; // this process writes synchronously: nothing of its own is in flight
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** The rename is durable only once the folder's entry is on disk too. */
+function syncFolder(folder: string): void {
+  let fd: number | undefined;
+  try {
+    fd = openSync(folder, 'r');
+    fsyncSync(fd);
+  } catch {
+    // Some file systems cannot sync a folder; the file itself is already on disk.
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** Removes what killed writes of this one file left (a report's folder may be anyone's: only its own leftovers go). */
+export function sweepLeftoversOf(target: string): string[] {
+  const folder = path.dirname(path.resolve(target));
+  if (!existsSync(folder)) return [];
+  const mine = fg.sync(`${fg.escapePath(path.basename(target))}${TEMPORARY_MARK}*`, { cwd: folder, absolute: true, onlyFiles: true, deep: 1 });
+  return sweepFiles(mine);
+}
