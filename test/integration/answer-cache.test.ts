@@ -3,7 +3,7 @@
  * process and gives the same cells; a change to the function's source misses; a cell whose
  * determinism replays disagreed writes nothing, so its verdict is found again; off, it writes nothing.
  */
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadProject, selectProject } from '../../src/config/load.js';
@@ -70,7 +70,9 @@ describe('the answer cache', () => {
   it('keeps no answer of a cell whose replays disagreed: the next run finds it non-deterministic again', async () => {
     const folder = path.join(cache.dir, 'nondeterministic');
     const config = path.join(copy.dir, 'nondeterministic.config.yaml');
-    writeFileSync(config, `providers: [${JSON.stringify(path.join(REPO, 'test/fixtures/nondeterministic/provider.yaml'))}]\nscenarios: [scenarios/*.yaml]\ngoldens: goldens\n`);
+    // Where the repository keeps it, so its command's ../../../.venv is the copy's venv link.
+    cpSync(path.join(REPO, 'test/fixtures/nondeterministic'), path.join(copy.dir, 'test/fixtures/nondeterministic'), { recursive: true });
+    writeFileSync(config, 'providers: [test/fixtures/nondeterministic/provider.yaml]\nscenarios: [scenarios/*.yaml]\ngoldens: goldens\n');
     const project = async () => ({ ...selectProject(await loadProject(config, copy.dir), [], ['converge']), answerCache: folder });
     const first = await run(await project());
     expect(first.result.cells[0]!.nondeterministic).toBeDefined();
