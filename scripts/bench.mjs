@@ -198,7 +198,8 @@ function syntheticProject(providers, scenarios) {
     };
     writeFileSync(path.join(dir, 'scenarios', `s${String(i).padStart(2, '0')}.yaml`), stringify(scenario));
   }
-  writeFileSync(path.join(dir, 'drift.config.yaml'), 'goldens: goldens\n');
+  // The adapters point at the examples' functions and XRDs in this repository: a root of the project too.
+  writeFileSync(path.join(dir, 'drift.config.yaml'), `goldens: goldens\nroots: [${JSON.stringify(root)}]\n`);
   return dir;
 }
 
