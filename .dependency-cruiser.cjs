@@ -26,6 +26,8 @@ const LAYERS = {
   // The checkout's history, for `drift diff --changed`: the only module that runs git.
   git: '^src/git/',
   pipeline: '^src/pipeline/',
+  // drift mcp's server: the commands' pipeline behind the Model Context Protocol.
+  mcp: '^src/mcp/',
   cli: '^src/cli/',
 };
 
@@ -45,7 +47,8 @@ const MAY_IMPORT = {
   github: ['base', 'config', 'report'],
   git: ['base'],
   pipeline: ['base', 'config', 'roles', 'facets', 'outline', 'world', 'skeleton', 'compare', 'report', 'functions', 'goldens', 'github', 'git'],
-  cli: ['base', 'config', 'roles', 'facets', 'outline', 'world', 'skeleton', 'compare', 'report', 'functions', 'goldens', 'github', 'git', 'pipeline'],
+  mcp: ['base', 'config', 'roles', 'facets', 'outline', 'world', 'skeleton', 'compare', 'report', 'functions', 'goldens', 'github', 'git', 'pipeline'],
+  cli: ['base', 'config', 'roles', 'facets', 'outline', 'world', 'skeleton', 'compare', 'report', 'functions', 'goldens', 'github', 'git', 'pipeline', 'mcp'],
 };
 
 // The edges: the only modules that spawn processes or touch the file system. Everything else takes
@@ -65,6 +68,9 @@ const CONFIG_READERS = ['^src/config/load\\.ts$', '^src/config/paths\\.ts$', '^s
 const STORES = ['^src/goldens/store\\.ts$', '^src/goldens/acceptedStore\\.ts$', '^src/goldens/atomicFile\\.ts$'];
 
 /** CLI input and output: reports written with --output, reports read by `drift comment`, accepted.yaml edits, a drafted adapter, --version. */
+/** drift mcp reads the contract, adapters and excerpts of the providers' source it answers with. */
+const MCP_READERS = ['^src/mcp/files\\.ts$'];
+
 const CLI_OUTPUT = ['^src/cli/diffCommand\\.ts$', '^src/cli/commentCommand\\.ts$', '^src/cli/acceptCommand\\.ts$', '^src/cli/newProviderCommand\\.ts$', '^src/cli/main\\.ts$'];
 
 /** The source outline's edges: the provider's files, the grammar's wasm, the formatter (ruff). */
@@ -76,7 +82,7 @@ const OUTLINE_SPAWNERS = ['^src/outline/formatter\\.ts$'];
 const GIT = ['^src/git/changes\\.ts$'];
 
 const SPAWNERS = [...FUNCTION_PROCESSES, ...OUTLINE_SPAWNERS, ...GIT];
-const FILE_SYSTEM = [...FUNCTION_PROCESSES, ...ANSWER_CACHE, ...CONFIG_READERS, ...STORES, ...CLI_OUTPUT, ...OUTLINE_READERS];
+const FILE_SYSTEM = [...FUNCTION_PROCESSES, ...ANSWER_CACHE, ...CONFIG_READERS, ...STORES, ...CLI_OUTPUT, ...OUTLINE_READERS, ...MCP_READERS];
 
 /** The pure cores: data in, data out. */
 const PURE_CORES = ['roles', 'facets', 'outline', 'world', 'skeleton', 'compare', 'report'].map((layer) => LAYERS[layer]);

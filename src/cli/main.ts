@@ -10,6 +10,7 @@ import { registerExpect } from './expectCommand.js';
 import { registerFacets } from './facetsCommand.js';
 import { processIo, type Invocation, type Io } from './io.js';
 import { registerList } from './listCommand.js';
+import { registerMcp } from './mcpCommand.js';
 import { registerLock } from './lockCommand.js';
 import { registerNewProvider } from './newProviderCommand.js';
 import { registerRender } from './renderCommand.js';
@@ -42,6 +43,7 @@ export function buildProgram(cli: Invocation): Command {
   for (const register of [registerList, registerRender, registerDiff, registerUpdate, registerAccept, registerRules, registerFacets, registerContract, registerLock, registerExpect, registerNewProvider, registerComment]) {
     register(program, cli);
   }
+  registerMcp(program, cli, version());
   return program;
 }
 

@@ -67,7 +67,7 @@ function timings(cli: Invocation): { onEvent: OnEvent; print: () => void } {
       for (const render of renders) lines.push(`render ${`${render.provider}/${render.scenario}`.padEnd(36)} ${render.ms.toFixed(0).padStart(6)} ms  ${render.steps} steps`);
       lines.push(`${calls} RunFunction calls`);
       const outlines = events.flatMap((e) => (e.type === 'source-outlined' ? [e] : [])).sort((a, b) => compareText(a.provider, b.provider));
-      for (const o of outlines) lines.push(`source ${o.provider.padEnd(12)} ${String(o.files).padStart(3)} files ${String(o.definitions).padStart(4)} definitions  parse ${o.ms.toFixed(1).padStart(6)} ms  ruff ${o.formatterMs.toFixed(0).padStart(5)} ms`);
+      for (const o of outlines) lines.push(`source ${o.provider.padEnd(12)} ${String(o.files).padStart(3)} files ${String(o.definitions).padStart(4)} definitions  parse ${o.ms.toFixed(1).padStart(6)} ms  ruff ${o.formatterMs.toFixed(0).padStart(5)} ms  (${o.ruff})`);
       cli.io.stderr.write(`${lines.join('\n')}\n`);
     },
   };
@@ -77,10 +77,27 @@ function timings(cli: Invocation): { onEvent: OnEvent; print: () => void } {
 export function progressFor(cli: Invocation, providers: string[], verbose: boolean | undefined): { onEvent?: OnEvent; done: () => void } {
   const live = liveProgress(cli, providers);
   const timed = verbose ? timings(cli) : undefined;
-  const consumers = [live, timed?.onEvent].filter((consumer): consumer is OnEvent => consumer !== undefined);
+  const noted = notes(cli);
+  const consumers = [live, timed?.onEvent, noted.onEvent].filter((consumer): consumer is OnEvent => consumer !== undefined);
   return {
     ...(consumers.length ? { onEvent: (event: RunEvent) => consumers.forEach((consumer) => consumer(event)) } : {}),
-    done: () => timed?.print(),
+    done: () => {
+      timed?.print();
+      noted.print();
+    },
+  };
+}
+
+/** What the run could not check and says once on stderr, with the providers it concerns (no ruff to be had). */
+function notes(cli: Invocation): { onEvent: OnEvent; print: () => void } {
+  const byNote = new Map<string, string[]>();
+  return {
+    onEvent: (event) => {
+      if (event.type === 'source-outlined' && event.note) byNote.set(event.note, [...(byNote.get(event.note) ?? []), event.provider]);
+    },
+    print: () => {
+      for (const [note, providers] of byNote) cli.io.stderr.write(`drift: note (${[...providers].sort().join(', ')}): ${note}\n`);
+    },
   };
 }
 

@@ -1,6 +1,6 @@
 import { CONTRACT_ROLES, keyPattern } from '../roles/catalog.js';
 import { presenceOf, rolesPresent, subjectRole } from '../skeleton/presence.js';
-import type { ResourceSkeleton, SecretEntry, Skeleton } from '../skeleton/types.js';
+import type { ResourceSkeleton, SecretEntry, Skeleton, UnknownFacet } from '../skeleton/types.js';
 import { kubeconfigWiring } from '../skeleton/wiring.js';
 import { stableStringify } from '../util/objects.js';
 import { judge, type ValueGroup, type Verdict } from './consensus.js';
@@ -63,6 +63,9 @@ function roleFacets(skeleton: Skeleton, role: string, keys: Array<[string, Resou
     { subject: role, facet: 'metadata-namespace', class: 'stylistic', value: distinct(resources.map((r) => r.metadata?.namespace ?? null)) },
     { subject: role, facet: 'metadata-labels', class: 'stylistic', value: [...new Set(resources.flatMap((r) => r.metadata?.labels ?? []))].sort() },
     { subject: role, facet: 'metadata-annotations', class: 'stylistic', value: [...new Set(resources.flatMap((r) => r.metadata?.annotations ?? []))].sort() },
+    // What another resource selects or references, and Crossplane's own annotations, act: behavior (docs/precision.md).
+    { subject: role, facet: 'selected-labels', class: 'behavioral', value: [...new Set(resources.flatMap((r) => r.metadata?.selectedLabels ?? []))].sort() },
+    { subject: role, facet: 'behavior-annotations', class: 'behavioral', value: [...new Set(resources.flatMap((r) => r.metadata?.behaviorAnnotations ?? []))].sort() },
   ];
   // Cloud APIs differ by nature; in-cluster APIs (Objects, Releases) and composed ProviderConfigs must not.
   if (resources.every((r) => r.plane !== 'cloud')) {
@@ -71,7 +74,8 @@ function roleFacets(skeleton: Skeleton, role: string, keys: Array<[string, Resou
   }
   // Gates and intent coverage come from the ablation runs, which only ablated scenarios have; intent
   // only for the pool role, the one the contract says the intent reaches.
-  return facets.filter((facet) => (facet.facet === 'gated-on' ? ablated : facet.facet === 'intent' ? ablated && role === 'node-pool' : true));
+  // A facet the cell's errored analysis left unknown takes no part (its error finding stands alone).
+  return facets.filter((facet) => !skeleton.unknown?.includes(facet.facet as UnknownFacet) && (facet.facet === 'gated-on' ? ablated : facet.facet === 'intent' ? ablated && role === 'node-pool' : true));
 }
 
 /**
@@ -256,6 +260,9 @@ export function collectFacets({ skeletons, pools, ablated }: Omit<AcrossInput, '
       add(skeleton.provider, { subject: role, facet: 'presence', class: 'behavioral', value: presenceOf(skeleton, role) });
       const keys = roles.get(role);
       if (keys) for (const facet of roleFacets(skeleton, role, keys, pools, ablated)) add(skeleton.provider, facet);
+      // An inline pool has no key of its own (no key facets), but its node labels are its role's.
+      const inlineLabels = keys ? undefined : skeleton.inlineLabels?.[role];
+      if (inlineLabels) add(skeleton.provider, { subject: role, facet: 'labels', class: 'behavioral', value: inlineLabels });
     }
     for (const facet of cellFacets(skeleton)) add(skeleton.provider, facet);
   }

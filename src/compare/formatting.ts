@@ -8,6 +8,9 @@ import type { Finding } from './findings.js';
  */
 export function formattingFindings(report: FormatterReport, root: string): Finding[] {
   const { provider } = report;
+  // No ruff at all is the run's note (FormatterReport.note), not the provider's finding: nothing in its code is wrong.
+  if (report.note) return [];
+  const which = report.ruff ? ` (${report.ruff.describe})` : '';
   if (report.error) {
     return [
       {
@@ -32,7 +35,7 @@ export function formattingFindings(report: FormatterReport, root: string): Findi
       provider,
       subject: 'format',
       facet: 'ruff-format',
-      message: `ruff format would change ${files.length} file${files.length === 1 ? '' : 's'}: ${files.join(', ')}`,
+      message: `ruff format${which} would change ${files.length} file${files.length === 1 ? '' : 's'}: ${files.join(', ')}`,
       values: { files },
       hint: `run \`ruff format\` in ${root} (the committed ruff configuration decides the style), then commit`,
     });
@@ -46,7 +49,7 @@ export function formattingFindings(report: FormatterReport, root: string): Findi
       provider,
       subject: 'lint',
       facet: 'ruff-check',
-      message: `ruff check reports ${places.length} problem${places.length === 1 ? '' : 's'}: ${places.slice(0, 5).join(', ')}${places.length > 5 ? ', ...' : ''}`,
+      message: `ruff check${which} reports ${places.length} problem${places.length === 1 ? '' : 's'}: ${places.slice(0, 5).join(', ')}${places.length > 5 ? ', ...' : ''}`,
       values: { problems: report.lint.map((violation) => `${root}/${violation.file}:${violation.line} ${violation.code} ${violation.message}`) },
       hint: `fix what \`ruff check\` reports in ${root} (\`ruff check --fix\` fixes the safe ones)`,
     });

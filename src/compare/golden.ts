@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import { stripVTControlCharacters } from 'node:util';
 import { toCanonicalYaml } from '../skeleton/canonical.js';
 import type { Skeleton } from '../skeleton/types.js';
+import { withoutUnknown } from '../skeleton/unknown.js';
 import { isObject, stableStringify } from '../util/objects.js';
 import { stringify } from 'yaml';
 import type { Finding } from './findings.js';
@@ -99,7 +100,10 @@ export function compareGolden({ provider, scenario, golden, skeleton, parse }: G
   if (!parsed.ok) {
     return [{ ...base, id: `golden-unreadable:${cell}`, class: 'behavioral', subject: 'golden', message: `the golden of ${cell} is ${parsed.problem}`, hint: update }];
   }
-  const changes = diffSkeletons(parsed.skeleton as unknown as Record<string, unknown>, skeleton as unknown as Record<string, unknown>);
+  // What the cell could not establish (an errored ablation) is compared on neither side: its error finding says it.
+  const [before, after] = [withoutUnknown(parsed.skeleton, skeleton), withoutUnknown(skeleton, skeleton)];
+  const changes = diffSkeletons(before as unknown as Record<string, unknown>, after as unknown as Record<string, unknown>);
+  if (changes.length === 0 && skeleton.unknown) return [];
   if (changes.length === 0) {
     return [{ ...base, id: `golden-format:${cell}`, class: 'stylistic', subject: 'golden', message: `the golden of ${cell} is not in canonical form`, hint: update }];
   }

@@ -56,7 +56,7 @@ export function probesFor(adapter: Pick<Adapter, 'xr'>, scenario: Scenario): Int
       const value = probeValue(pool, field, gpus);
       if (value === undefined) continue;
       const nodePools = scenario.xr.nodePools.map((other, i) => (i === index ? { ...other, [field]: value } : other));
-      probes.push({ pool: pool.name, field, scenario: { ...scenario, xr: { ...scenario.xr, nodePools }, then: [] } });
+      probes.push({ pool: pool.name, field, scenario: { ...scenario, xr: { ...scenario.xr, nodePools }, then: [], probe: `drift's ${field} probe (pools[${index}].${field} = ${JSON.stringify(value)})` } });
     }
   });
   return probes;

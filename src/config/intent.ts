@@ -3,6 +3,8 @@ import type { Adapter, K8sObject, Scenario } from './types.js';
 import { checkXr, type XrdUnchecked, type XrdViolation } from './xrd.js';
 import { isObject, type JsonObject } from '../util/objects.js';
 import { celProblem, evaluateCel, fromCel, toCel } from '../util/cel.js';
+import { packageFile } from './paths.js';
+import { readLocatedYamlFile, type Position } from './yamlFile.js';
 
 /** Where a value sits: object keys and list indexes, as in ['spec', 'nodePools', 0]. */
 export type DataPath = Array<string | number>;
@@ -135,6 +137,12 @@ function fill(template: unknown, scope: Record<string, unknown>, at: DataPath, e
   return template;
 }
 
+/** An expression as a message quotes it: on one line, its middle left out when long (line:column says where it is). */
+function shortExpression(expression: string): string {
+  const line = expression.trim().replace(/\s+/g, ' ');
+  return line.length <= 80 ? `\${${line}}` : `\${${line.slice(0, 40)} … ${line.slice(-30)}}`;
+}
+
 function fillString(template: string, scope: Record<string, unknown>, at: DataPath, errors: TemplateError[]): unknown {
   let parts: Segment[];
   try {
@@ -153,7 +161,7 @@ function fillString(template: string, scope: Record<string, unknown>, at: DataPa
       // Reading the result through the scope's proxies marks whatever it copies as placed.
       values.push(fromCel(evaluateCel(part.expression, scope)));
     } catch (error) {
-      errors.push({ templatePath: at, problem: `\${${part.expression.trim()}}: ${celProblem(error)}` });
+      errors.push({ templatePath: at, problem: `${shortExpression(part.expression)}: ${celProblem(error)}` });
       return null;
     }
   }
@@ -221,4 +229,41 @@ export function mapIntent(adapter: Adapter, scenario: Scenario): MappedIntent {
   if (!adapter.xrd || filled.errors.length) return mapped;
   const checked = checkXr(adapter.xrd, xr);
   return { ...mapped, xr: checked.xr as K8sObject, violations: checked.violations, unchecked: checked.unchecked };
+}
+
+/** What a scenario's intent was mapped for: the scenario itself, or one of drift's probes of it. */
+function mappedFor(scenario: Scenario): string {
+  return scenario.probe ? `${scenario.probe} of scenario ${scenario.name}` : `scenario ${scenario.name}`;
+}
+
+/**
+ * Where in the adapter a template path sits, read again from its file: only an XR that fails to
+ * build after loading (a probe's intent, which loading never mapped) needs it, so loading keeps no
+ * positions. The file's own start when it cannot be read again.
+ */
+function locateInAdapter(file: string, at: DataPath): Position {
+  try {
+    return readLocatedYamlFile(file, packageFile('schemas/provider.schema.json')).locate(at);
+  } catch {
+    return { line: 1, col: 1 };
+  }
+}
+
+/**
+ * What is wrong with an XR mapped at run time, as `provider.yaml:line:col: ...` naming the template
+ * expression that failed and what it was mapped for, the scenario or drift's own probe of it (the
+ * intent values it changed); undefined when nothing is.
+ */
+export function intentProblem(adapter: Pick<Adapter, 'file'>, scenario: Scenario, mapped: MappedIntent): string | undefined {
+  const at = (where: DataPath) => {
+    const { line, col } = locateInAdapter(adapter.file, where);
+    return `${adapter.file}:${line}:${col}`;
+  };
+  const template = mapped.errors[0];
+  if (template) return `${at(template.templatePath)}: xr template, for ${mappedFor(scenario)}: ${template.problem}`;
+  const violation = mapped.violations[0];
+  if (violation) return `${at(['xr', ...violation.instancePath])}: the XR for ${mappedFor(scenario)} is rejected by its XRD: ${violation.instancePath.join('.') || 'the XR'}: ${violation.problem}`;
+  const unplaced = mapped.unplaced[0];
+  if (unplaced) return `${at(['xr', 'spec'])}: ${mappedFor(scenario)} sets ${unplaced.name}, but xr.spec never reads it, so no XR field carries it`;
+  return undefined;
 }

@@ -108,6 +108,11 @@ export interface Scenario {
   world: { credentials: 'present' | 'missing'; ready: Readiness };
   then: Perturbation[];
   ablate: boolean;
+  /**
+   * Set on the scenarios drift derives to probe a function (intent coverage), never in a file: what
+   * the probe changed, for messages ("drift's gpuCount probe (pools[0].gpuCount = 2)").
+   */
+  probe?: string;
 }
 
 export interface Project {

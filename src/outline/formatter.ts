@@ -1,15 +1,23 @@
 import type { Environment } from '../util/environment.js';
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type { Adapter } from '../config/types.js';
 
 /**
  * Edge module: runs the formatter and linter on a provider's source, `ruff format --check` and
- * `ruff check`, from the provider's own Python environment (the folder of its interpreter), so the
- * version pinned in its requirements decides. Ruff finds the committed configuration itself (the
- * nearest ruff.toml or pyproject.toml above each file, `providers/ruff.toml` for the bundled ones).
+ * `ruff check`. Which ruff (see resolveRuff): the one in the provider's own Python environment (the
+ * folder of its interpreter), so the version pinned in its requirements decides; where that
+ * environment has none (a real repository's lock file need not list it), ruff RUFF_VERSION in a
+ * Python environment drift creates once in its cache folder with the provider's interpreter. Either
+ * way the same working folder and file arguments, so ruff finds the committed configuration itself
+ * (the nearest ruff.toml or pyproject.toml above each file, `providers/ruff.toml` for the bundled
+ * ones). No ruff at all is a note, not a finding; nothing reported carries an absolute path.
  */
+
+/** The ruff drift installs where the provider's environment has none: the bundled providers' pin. */
+export const RUFF_VERSION = '0.17.5';
 
 export interface Violation {
   /** Relative to the source root. */
@@ -19,15 +27,44 @@ export interface Violation {
   message: string;
 }
 
+/** Which ruff ran, as the report names it. */
+export interface RuffUsed {
+  /** `provider`: from the provider's Python environment; `drift`: the one drift installed in its cache. */
+  origin: 'provider' | 'drift';
+  version: string;
+  /** In words, without an absolute path: "ruff 0.17.5 from the provider's Python environment". */
+  describe: string;
+}
+
 export interface FormatterReport {
   provider: string;
   /** Files `ruff format` would change, each with the first line it would change. */
   unformatted: Violation[];
   /** What `ruff check` reports. */
   lint: Violation[];
-  /** Why ruff could not run, when it could not. */
+  /** The ruff that ran; absent when none could (see `note`). */
+  ruff?: RuffUsed;
+  /** Why no ruff could run (none in the provider's environment, and drift could not install one): a note, never an error. */
+  note?: string;
+  /** Why the ruff that ran failed (not "found something"), when it did. */
   error?: string;
   ms: number;
+}
+
+/** Where a ruff is, and where it came from. */
+interface RuffProgram {
+  program: string;
+  origin: RuffUsed['origin'];
+}
+
+const RUFF_EXE = process.platform === 'win32' ? 'ruff.exe' : 'ruff';
+const BIN = process.platform === 'win32' ? 'Scripts' : 'bin';
+
+/** The provider's interpreter as a file: given as a path, or the one PATH finds for a bare name (`python3`). */
+function interpreterOf(adapter: Adapter, env: Environment): string | undefined {
+  const program = adapter.function.command[0] ?? '';
+  if (path.isAbsolute(program)) return program;
+  return (env.PATH ?? '').split(path.delimiter).filter(Boolean).map((dir) => path.join(dir, program)).find((file) => existsSync(file));
 }
 
 /**
@@ -35,11 +72,105 @@ export interface FormatterReport {
  * requirements pin. Never one from PATH, whose version nobody chose.
  */
 export function ruffFor(adapter: Adapter, env: Environment): string | undefined {
-  const program = adapter.function.command[0] ?? '';
-  // A bare interpreter name (`python3`) is the one PATH finds, and so is its ruff.
-  const interpreter = path.isAbsolute(program) ? program : (env.PATH ?? '').split(path.delimiter).filter(Boolean).map((dir) => path.join(dir, program)).find((file) => existsSync(file));
-  const beside = interpreter ? path.join(path.dirname(interpreter), 'ruff') : undefined;
+  const interpreter = interpreterOf(adapter, env);
+  const beside = interpreter ? path.join(path.dirname(interpreter), RUFF_EXE) : undefined;
   return beside && existsSync(beside) ? beside : undefined;
+}
+
+/**
+ * drift's cache folder: `DRIFT_CACHE_DIR`, else the platform's (XDG_CACHE_HOME or ~/.cache on
+ * Linux, ~/Library/Caches on macOS, LOCALAPPDATA on Windows), `drift` inside it.
+ */
+export function cacheFolder(env: Environment): string {
+  if (env.DRIFT_CACHE_DIR) return path.resolve(env.DRIFT_CACHE_DIR);
+  const home = env.HOME ?? env.USERPROFILE ?? os.homedir();
+  if (process.platform === 'win32') return path.join(env.LOCALAPPDATA ?? path.join(home, 'AppData', 'Local'), 'drift');
+  if (process.platform === 'darwin') return path.join(home, 'Library', 'Caches', 'drift');
+  return path.join(env.XDG_CACHE_HOME ?? path.join(home, '.cache'), 'drift');
+}
+
+/** The environment drift keeps for its own ruff, one per version. */
+export function managedRuffEnvironment(env: Environment): string {
+  return path.join(cacheFolder(env), `ruff-${RUFF_VERSION}`);
+}
+
+// One installation per process and folder, however many providers ask at once.
+const installing = new Map<string, Promise<string>>();
+
+/**
+ * drift's own ruff: created once with the provider's interpreter (`python -m venv`, then `pip install
+ * ruff==RUFF_VERSION` from the configured index), in a temporary folder renamed into place when
+ * complete, so a concurrent or interrupted drift never sees half an environment. Rejects with what
+ * failed, in words without absolute paths.
+ */
+function managedRuff(python: string, env: Environment): Promise<string> {
+  const folder = managedRuffEnvironment(env);
+  const program = path.join(folder, BIN, RUFF_EXE);
+  if (existsSync(program)) return Promise.resolve(program);
+  let pending = installing.get(folder);
+  if (!pending) {
+    pending = install(python, folder, env).then(() => program);
+    installing.set(folder, pending);
+    pending.catch(() => installing.delete(folder));
+  }
+  return pending;
+}
+
+async function install(python: string, folder: string, env: Environment): Promise<void> {
+  mkdirSync(path.dirname(folder), { recursive: true });
+  const temporary = mkdtempSync(`${folder}.tmp-`);
+  try {
+    const venv = await run(python, ['-m', 'venv', temporary], path.dirname(folder), env);
+    if (venv.exitCode !== 0) throw new Error(`python -m venv failed: ${venv.failure ?? lastLines(venv.stderr)}`);
+    const pip = await run(path.join(temporary, BIN, process.platform === 'win32' ? 'python.exe' : 'python'), ['-m', 'pip', 'install', '--disable-pip-version-check', '--no-input', '--quiet', `ruff==${RUFF_VERSION}`], path.dirname(folder), env);
+    if (pip.exitCode !== 0) throw new Error(`pip install ruff==${RUFF_VERSION} failed: ${pip.failure ?? lastLines(pip.stderr)}`);
+    try {
+      renameSync(temporary, folder);
+    } catch (error) {
+      // Another drift finished first: its environment is as good as this one.
+      if (!existsSync(path.join(folder, BIN, RUFF_EXE))) throw error;
+    }
+  } finally {
+    rmSync(temporary, { recursive: true, force: true });
+  }
+}
+
+// Providers that share a Python environment share its ruff: ask its version once per process.
+const versions = new Map<string, Promise<string>>();
+
+/** What `ruff --version` says, e.g. `0.17.5`. */
+function versionOf(program: string, cwd: string, env: Environment): Promise<string> {
+  let version = versions.get(program);
+  if (!version) {
+    version = run(program, ['--version'], cwd, env).then((ran) => /(\d+\.\d+\.\d+\S*)/.exec(ran.stdout)?.[1] ?? 'of unknown version');
+    versions.set(program, version);
+  }
+  return version;
+}
+
+/** The ruff a provider's source is checked with: its own, else drift's (installed on first use). */
+async function resolveRuff(adapter: Adapter, env: Environment): Promise<RuffProgram> {
+  const own = ruffFor(adapter, env);
+  if (own) return { program: own, origin: 'provider' };
+  const interpreter = interpreterOf(adapter, env);
+  // A function that is not started by a Python interpreter still has Python source; any python3 makes the environment.
+  const python = interpreter && /^python[\d.]*(\.exe)?$/i.test(path.basename(interpreter)) ? interpreter : 'python3';
+  try {
+    return { program: await managedRuff(python, env), origin: 'drift' };
+  } catch (error) {
+    throw new Error((error as Error).message.split(python).join(`the provider's interpreter (${path.basename(python)})`));
+  }
+}
+
+function lastLines(text: string): string {
+  return text.trim().split('\n').slice(-3).join(' ');
+}
+
+/** Text as a report may show it: the source root, drift's cache and the home folder never appear as absolute paths. */
+function withoutAbsolutePaths(text: string, root: string, env: Environment): string {
+  const home = env.HOME ?? env.USERPROFILE ?? os.homedir();
+  const out = text.split(`${root}${path.sep}`).join('').split(cacheFolder(env)).join("<drift's cache>");
+  return home.length > 1 ? out.split(home).join('~') : out;
 }
 
 interface RuffRecord {
@@ -86,23 +217,31 @@ function run(program: string, args: string[], cwd: string, env: Environment): Pr
 
 export async function runFormatter(adapter: Adapter, files: string[], env: Environment): Promise<FormatterReport> {
   const began = performance.now();
-  const ruff = ruffFor(adapter, env);
-  if (!ruff) {
-    const program = adapter.function.command[0] ?? '';
-    return { provider: adapter.name, unformatted: [], lint: [], error: `no ruff beside the function's interpreter ${program}`, ms: performance.now() - began };
-  }
   const cwd = adapter.source?.root ?? adapter.function.cwd;
+  const base = { provider: adapter.name, unformatted: [], lint: [] };
+  let ruff: RuffProgram;
+  try {
+    ruff = await resolveRuff(adapter, env);
+  } catch (error) {
+    const why = withoutAbsolutePaths((error as Error).message, cwd, env);
+    return { ...base, note: `formatting not checked: no ruff in the provider's Python environment, and drift could not install ruff ${RUFF_VERSION} (${why}); add ruff to the provider's requirements`, ms: performance.now() - began };
+  }
   // node:child_process, not execa: its import alone costs more than both ruff runs' start.
-  const ruffRun = (args: string[]) => run(ruff, [...args, '--output-format', 'json', '--no-cache', '--', ...files], cwd, env);
-  const [format, lint] = await Promise.all([ruffRun(['format', '--check']), ruffRun(['check'])]);
+  const ruffRun = (args: string[]) => run(ruff.program, [...args, '--output-format', 'json', '--no-cache', '--', ...files], cwd, env);
+  const [number, format, lint] = await Promise.all([versionOf(ruff.program, cwd, env), ruffRun(['format', '--check']), ruffRun(['check'])]);
+  const used: RuffUsed = {
+    origin: ruff.origin,
+    version: number,
+    describe: ruff.origin === 'provider' ? `ruff ${number} from the provider's Python environment` : `ruff ${number}, installed by drift (none in the provider's Python environment)`,
+  };
   // Exit code 1 is ruff's "found something"; anything else is ruff failing.
   const failed = [format, lint].find((result) => result.exitCode !== 0 && result.exitCode !== 1);
   if (failed) {
-    const why = failed.exitCode === undefined ? `could not run: ${failed.failure ?? 'unknown'}` : `exit code ${failed.exitCode}: ${failed.stderr.trim().split('\n').slice(-3).join(' ')}`;
-    return { provider: adapter.name, unformatted: [], lint: [], error: `${ruff}: ${why}`, ms: performance.now() - began };
+    const why = failed.exitCode === undefined ? `could not run: ${failed.failure ?? 'unknown'}` : `exit code ${failed.exitCode}: ${lastLines(failed.stderr)}`;
+    return { ...base, ruff: used, error: `${used.describe}: ${withoutAbsolutePaths(why, cwd, env)}`, ms: performance.now() - began };
   }
   const unformatted = violations(format.stdout, cwd);
   // One line per file: the first place the formatter would change.
   const firstPerFile = unformatted.filter((violation, index) => unformatted.findIndex((other) => other.file === violation.file) === index);
-  return { provider: adapter.name, unformatted: firstPerFile, lint: violations(lint.stdout, cwd), ms: performance.now() - began };
+  return { ...base, ruff: used, unformatted: firstPerFile, lint: violations(lint.stdout, cwd), ms: performance.now() - began };
 }

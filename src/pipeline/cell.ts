@@ -2,7 +2,7 @@ import type { RunFunctionRequest } from '@crossplane-org/function-sdk-typescript
 import type { Adapter, Scenario } from '../config/types.js';
 import type { Finding } from '../compare/findings.js';
 import { skeletonize } from '../skeleton/skeletonize.js';
-import type { Skeleton } from '../skeleton/types.js';
+import type { Skeleton, UnknownFacet } from '../skeleton/types.js';
 import type { Answer } from '../world/protocol.js';
 import { simulate, type Caller } from '../world/simulate.js';
 import type { Trace } from '../world/trace.js';
@@ -76,7 +76,15 @@ export function unstartedCell(adapter: Adapter, scenario: Scenario, error: strin
   return { provider: adapter.name, scenario: scenario.name, trace, ms: 0, skeleton: skeletonFor(adapter, scenario, trace), findings: [renderError(trace, undefined, error)] };
 }
 
-function skeletonFor(adapter: Adapter, scenario: Scenario, trace: Trace, gates?: Record<string, string[]>, coverage?: Record<string, string[]>, derived?: readonly string[]): Skeleton {
+function skeletonFor(
+  adapter: Adapter,
+  scenario: Scenario,
+  trace: Trace,
+  gates?: Record<string, string[]>,
+  coverage?: Record<string, string[]>,
+  derived?: readonly string[],
+  unknown?: UnknownFacet[],
+): Skeleton {
   return skeletonize({
     trace,
     adapter,
@@ -84,7 +92,19 @@ function skeletonFor(adapter: Adapter, scenario: Scenario, trace: Trace, gates?:
     ...(gates ? { gates } : {}),
     ...(coverage ? { coverage } : {}),
     ...(derived?.length ? { derived } : {}),
+    ...(unknown?.length ? { unknown } : {}),
   });
+}
+
+/** The step whose answer the skeleton's resources and status rest on: the fixpoint, else the last converging step. */
+function convergedStep(trace: Trace): number {
+  return trace.converged?.step ?? trace.steps.filter((step) => step.phase === 'converge').length - 1;
+}
+
+/** The facets a cell's failed analyses leave unknown: gated-on when an ablation errored, intent when a probe did. */
+function unknownFacets(analysed: boolean, gating: GateVerdict, coverage: CoverageVerdict): UnknownFacet[] {
+  if (!analysed) return [];
+  return [...(gating.errors.length ? (['gated-on'] as const) : []), ...(coverage.errors.length ? (['intent'] as const) : [])];
 }
 
 /**
@@ -97,6 +117,7 @@ export async function runCell(session: ProviderSession, scenario: Scenario, opti
   const { adapter } = session;
   const recorded = new Map<number, { request: RunFunctionRequest; answer: Answer }>();
   const began = performance.now();
+  // Every step's request is kept (references only): the determinism replays and the twin render read them.
   const trace = await simulate(session.call, adapter, scenario, {
     maxSteps: options.maxSteps,
     onStep: (step: number, request: RunFunctionRequest, answer: Answer) => recorded.set(step, { request, answer }),
@@ -109,9 +130,12 @@ export async function runCell(session: ProviderSession, scenario: Scenario, opti
     options.gating
       ? analyzeCoverage(session.call, adapter, scenario, trace, options.maxSteps, options.probes === 'empty' || !trace.converged ? undefined : recorded.get(trace.converged.step)?.request)
       : ({ errors: [] } as CoverageVerdict),
-    session.derived ? session.derived(scenario) : [],
+    session.derived ? session.derived(trace, recorded.get(convergedStep(trace))) : [],
   ]);
-  const skeleton = skeletonFor(adapter, scenario, trace, gating.gates, coverage.coverage, derived);
+  // An analysis that errored has no result: its facets are unknown for this cell, not empty, and only
+  // its error finding speaks for it (never gated-on or intent divergences read from an absence).
+  const unknown = unknownFacets(options.gating && scenario.ablate && !trace.error, gating, coverage);
+  const skeleton = skeletonFor(adapter, scenario, trace, gating.gates, coverage.coverage, derived, unknown);
   const errors = [
     ...(trace.error ? [renderError(trace, undefined, trace.error)] : []),
     ...(determinism.error ? [determinism.error] : []),

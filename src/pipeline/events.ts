@@ -13,8 +13,11 @@ export type RunEvent =
   | { type: 'cell-rendered'; provider: string; scenario: string; ms: number; steps: number }
   /** One cell fully analyzed: replays, ablations, skeleton and its own findings. */
   | { type: 'cell-done'; provider: string; scenario: string }
-  /** The provider's source outlined while the functions render: `files` files, `definitions` definitions, parsed in `ms`, ruff in `formatterMs`. */
-  | { type: 'source-outlined'; provider: string; files: number; definitions: number; ms: number; formatterMs: number }
+  /**
+   * The provider's source outlined while the functions render: `files` files, `definitions` definitions, parsed in `ms`, ruff in
+   * `formatterMs`; `ruff` says which ruff ran; `note`, why none could (said once, not a finding).
+   */
+  | { type: 'source-outlined'; provider: string; files: number; definitions: number; ms: number; formatterMs: number; ruff: string; note?: string }
   /** The function is stopped; `calls` RunFunction calls reached it. */
   | { type: 'provider-stopped'; provider: string; calls: number };
 

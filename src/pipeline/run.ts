@@ -91,7 +91,7 @@ async function runProvider(project: Project, adapter: Adapter, options: RunOptio
   const call = memoize(send(false));
   // Answers of the provider's own analyses (the twin render), kept when every cell agreed.
   const shared = new Set<RunFunctionResponse>();
-  const session: ProviderSession = { adapter, call, replay: memoize(send(true)), derived: derivedFinder(tracked(call, shared), adapter, project.scenarios) };
+  const session: ProviderSession = { adapter, call, replay: memoize(send(true)), derived: derivedFinder(tracked(call, shared), adapter) };
   const cellOptions = {
     maxSteps: project.config.maxSteps,
     determinism,

@@ -67,5 +67,5 @@ export async function outlineSources(read: ProjectSources[], project: Pick<Proje
 function outlinedEvent({ adapter, result, formatter }: OutlinedSource): RunEvent {
   const files = Object.values(result.outline.files);
   const definitions = files.reduce((sum, file) => sum + Object.keys(file.functions).length + Object.values(file.classes).reduce((n, cls) => n + 1 + Object.keys(cls.methods).length, 0), 0);
-  return { type: 'source-outlined', provider: adapter.name, files: files.length, definitions, ms: result.ms, formatterMs: formatter.ms };
+  return { type: 'source-outlined', provider: adapter.name, files: files.length, definitions, ms: result.ms, formatterMs: formatter.ms, ruff: formatter.ruff?.describe ?? 'no ruff', ...(formatter.note ? { note: formatter.note } : {}) };
 }

@@ -1,12 +1,17 @@
-import type { Adapter, Scenario } from '../config/types.js';
+import { RunFunctionRequest } from '@crossplane-org/function-sdk-typescript';
+import type { Adapter } from '../config/types.js';
 import { xrUid } from '../config/intent.js';
 import { derivedTokens } from '../skeleton/derivedTokens.js';
-import { buildRequest, readResponse } from '../world/protocol.js';
+import { escapeRegExp, isObject } from '../util/objects.js';
+import { readResponse, type Answer } from '../world/protocol.js';
 import type { Caller } from '../world/simulate.js';
-import { buildXR } from '../world/xr.js';
+import type { Trace } from '../world/trace.js';
 
-/** Finds, once per XR identity, the name suffixes a function derives; see `derivedFinder`. */
-export type DerivedFinder = (scenario: Scenario) => Promise<readonly string[]>;
+/**
+ * Finds the name suffixes a function derived in one cell: given the cell's trace, the request its
+ * converged step sent and the answer it got, the tokens to template to `{hash}`.
+ */
+export type DerivedFinder = (trace: Trace, converged: { request: RunFunctionRequest; answer: Answer } | undefined) => Promise<readonly string[]>;
 
 /** A name no scenario's XR is likely to carry, and never the scenario's own. */
 function twinName(name: string): string {
@@ -14,37 +19,55 @@ function twinName(name: string): string {
 }
 
 /**
- * What a provider's function derives from the XR's identity, for templating skeletons. The first
- * step of the first scenario (in project order) with that XR name and namespace is rendered again
- * under a twin name and uid, and the two answers compared (derivedTokens). Through the provider's
- * memo the first render is the one the cells make anyway, so this costs one RunFunction call per
- * provider and XR identity (the bundled scenarios share one). Suffixes derived only from later
- * steps' observed state are not seen, and a function that fails under the twin name derives
- * nothing: its suffixes stay literal, where the goldens show them.
+ * What a provider's function derives from the XR's identity, for templating skeletons. The request
+ * of each cell's converged step is sent again as if the XR had another name and uid (twinRequest),
+ * and the two answers compared (derivedTokens): whatever step composed a name, the converged answer
+ * still carries it. One call per cell at most, through the provider's memo, so cells that converge
+ * on the same request (scenarios alike until a perturbation) share it. A function that fails under
+ * the twin name derives nothing: its suffixes stay literal, where the goldens show them. Names
+ * composed only after a perturbation are not seen.
  */
-export function derivedFinder(call: Caller, adapter: Adapter, scenarios: readonly Scenario[]): DerivedFinder {
-  const found = new Map<string, Promise<readonly string[]>>();
-  const identity = (scenario: Scenario) => `${scenario.xr.namespace}/${scenario.xr.name}`;
-  return (scenario) => {
-    const key = identity(scenario);
-    let tokens = found.get(key);
-    if (!tokens) {
-      const first = scenarios.find((candidate) => identity(candidate) === key) ?? scenario;
-      found.set(key, (tokens = find(call, adapter, first)));
+export function derivedFinder(call: Caller, adapter: Pick<Adapter, 'values'>): DerivedFinder {
+  return async (trace, converged) => {
+    if (trace.error || !converged) return [];
+    const twin = twinName(trace.xr.name);
+    const request = twinRequest(converged.request, adapter.values, { name: trace.xr.name, uid: trace.xr.uid }, { name: twin, uid: xrUid({ xr: { name: twin, namespace: trace.xr.namespace, nodePools: [] } }) });
+    try {
+      return derivedTokens(converged.answer, readResponse(await call(request)), { base: trace.xr.name, twin });
+    } catch {
+      return [];
     }
-    return tokens;
   };
 }
 
-async function find(call: Caller, adapter: Adapter, scenario: Scenario): Promise<readonly string[]> {
-  const xr = buildXR(adapter, scenario);
-  const twin = twinName(scenario.xr.name);
-  const twinXr = structuredClone(xr);
-  twinXr.metadata = { ...twinXr.metadata, name: twin, uid: xrUid({ xr: { ...scenario.xr, name: twin } }) };
-  try {
-    const [base, other] = await Promise.all([call(buildRequest(xr, new Map(), undefined)), call(buildRequest(twinXr, new Map(), undefined))]);
-    return derivedTokens(readResponse(base), readResponse(other), { base: scenario.xr.name, twin });
-  } catch {
-    return [];
-  }
+interface Identity {
+  name: string;
+  uid: string;
+}
+
+/**
+ * The request as Crossplane would have sent it for an XR of another name and uid: every string that
+ * carries the XR's name (as a whole word) or its uid carries the twin's, in the XR, in observed
+ * state (which holds what the function composed from the name in earlier steps) and in required
+ * resources. The adapter's values (`demo-project`) are the cloud's own strings, never the XR's, and
+ * stay as they are even where the name is a word of them. Keys stay: they are composed-resource
+ * keys and field names.
+ */
+export function twinRequest(request: RunFunctionRequest, values: Record<string, string>, base: Identity, twin: Identity): RunFunctionRequest {
+  const kept = Object.values(values).filter((value) => value.length > 0);
+  const replaced = new Map<string, string>([
+    [base.name, twin.name],
+    [base.uid, twin.uid],
+    ...kept.map((value): [string, string] => [value, value]),
+  ]);
+  const alternatives = [...replaced.keys()].sort((a, b) => b.length - a.length || (a < b ? -1 : 1)).map(escapeRegExp);
+  const pattern = new RegExp(`(?<![A-Za-z0-9])(?:${alternatives.join('|')})(?![A-Za-z0-9])`, 'g');
+  const swap = (value: unknown): unknown => {
+    if (typeof value === 'string') return value.replace(pattern, (match) => replaced.get(match) ?? match);
+    if (Array.isArray(value)) return value.map(swap);
+    // Plain objects only: bytes (credentials) pass through whole.
+    if (isObject(value) && Object.getPrototypeOf(value) === Object.prototype) return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, swap(item)]));
+    return value;
+  };
+  return RunFunctionRequest.fromPartial(swap(request) as Partial<RunFunctionRequest>);
 }

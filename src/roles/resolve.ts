@@ -73,7 +73,10 @@ function forProviderOf(resource: JsonObject): JsonObject {
   return isObject(forProvider) ? forProvider : {};
 }
 
-/** The value of the pool label wherever the resource carries labels: maps, or lists of `{key, value}`. */
+/**
+ * The value of the pool label wherever the resource carries it, whatever the field is called: maps,
+ * or lists of `{key, value}`. A selector (`matchLabels`) chooses pools; it is none.
+ */
 export function poolLabel(value: unknown): string | undefined {
   if (Array.isArray(value)) {
     for (const item of value) {
@@ -85,7 +88,8 @@ export function poolLabel(value: unknown): string | undefined {
   if (!isObject(value)) return undefined;
   if (value.key === POOL_LABEL && typeof value.value === 'string') return value.value;
   for (const [field, item] of Object.entries(value)) {
-    if (/labels$/i.test(field) && isObject(item) && typeof item[POOL_LABEL] === 'string') return item[POOL_LABEL];
+    if (field === 'matchLabels') continue;
+    if (isObject(item) && typeof item[POOL_LABEL] === 'string') return item[POOL_LABEL];
     const found = poolLabel(item);
     if (found !== undefined) return found;
   }
@@ -196,14 +200,23 @@ export function inlineRoles(resources: Record<string, JsonObject>, roles: Record
   }
   const cluster = holder('cluster');
   if (cluster !== undefined) {
-    for (const [field, value] of Object.entries(forProviderOf(resources[cluster]!)).sort()) {
-      if (!INLINE_POOL_FIELD.test(field)) continue;
-      for (const pool of (Array.isArray(value) ? value : [value]).filter(isObject)) {
-        // Clouds name an inline pool by `name` (AKS) or `label` (Vultr).
-        const names = [pool.name, pool.label].filter((name): name is string => typeof name === 'string');
-        const role = whichPool(poolLabel(pool), names, context.pools);
-        if (!played.has(role) && out[role] === undefined) out[role] = cluster;
-      }
+    for (const { role } of inlinePools(resources[cluster]!, context.pools)) if (!played.has(role) && out[role] === undefined) out[role] = cluster;
+  }
+  return out;
+}
+
+/**
+ * The node pools a cluster declares in its spec.forProvider (AKS `defaultNodePool`, Vultr
+ * `nodePools`), each with the pool role it plays and its declaration, in field order.
+ */
+export function inlinePools(cluster: JsonObject, pools: readonly string[]): Array<{ role: 'node-pool' | 'system-pool'; body: JsonObject }> {
+  const out: Array<{ role: 'node-pool' | 'system-pool'; body: JsonObject }> = [];
+  for (const [field, value] of Object.entries(forProviderOf(cluster)).sort()) {
+    if (!INLINE_POOL_FIELD.test(field)) continue;
+    for (const pool of (Array.isArray(value) ? value : [value]).filter(isObject)) {
+      // Clouds name an inline pool by `name` (AKS) or `label` (Vultr).
+      const names = [pool.name, pool.label].filter((name): name is string => typeof name === 'string');
+      out.push({ role: whichPool(poolLabel(pool), names, pools), body: pool });
     }
   }
   return out;

@@ -1,5 +1,5 @@
 /** Structural facts of one composed resource body, cloud-neutral where the contract is. */
-import { isObject, type JsonObject } from '../util/objects.js';
+import { escapeRegExp, isObject, type JsonObject } from '../util/objects.js';
 
 export function providerConfigRef(resource: JsonObject): { kind: string; name: string } | undefined {
   const spec = isObject(resource.spec) ? resource.spec : {};
@@ -42,8 +42,15 @@ export function readsSecrets(resource: JsonObject): string[] | undefined {
   return found.size ? [...found].sort() : undefined;
 }
 
-/** Fields that hold labels under the names clouds use; an adapter's `labelFields` names more. */
+/**
+ * Fields that usually hold labels. Hints, not the only places looked: labelKeys also finds labels
+ * wherever the contract's own label keys sit (see POOL_LABEL_KEYS), and an adapter's `labelFields`
+ * names more hints.
+ */
 export const LABEL_FIELDS: readonly string[] = ['labels', 'nodeLabels'];
+
+/** The node labels the contract gives every pool: where they sit in a body, the pool's labels are. */
+export const POOL_LABEL_KEYS: readonly string[] = ['modelplane.ai/pool', 'modelplane.ai/gpu'];
 
 /** Label keys from every usual shape: a map, or a list of `{key, value}` (or `{name, value}`) pairs. */
 function keysOf(labels: unknown): string[] {
@@ -57,17 +64,28 @@ function keysOf(labels: unknown): string[] {
   return isObject(labels) ? Object.keys(labels) : [];
 }
 
+/** A map or pair list that carries one of the pool's own labels (a contract key with a text value): a label set, whatever its field is called. */
+function carriesPoolLabel(value: unknown): boolean {
+  if (Array.isArray(value)) {
+    return value.some((pair) => isObject(pair) && POOL_LABEL_KEYS.includes(String(pair.key ?? pair.name)) && typeof pair.value === 'string');
+  }
+  return isObject(value) && POOL_LABEL_KEYS.some((key) => typeof value[key] === 'string');
+}
+
 /**
  * Label keys on what the resource creates (node labels, template labels), anywhere under spec and
- * whatever the field is called. The resource's own metadata labels are `metadataOf`'s; selectors
- * (`matchLabels`) choose other resources and label nothing.
+ * whatever the field is called: a map or `{key, value}` list is a label set when its field is a hint
+ * (LABEL_FIELDS, the adapter's `labelFields`) or when it carries one of the pool's own labels. The
+ * resource's own metadata labels are `metadataOf`'s; selectors (`matchLabels`) choose other
+ * resources and label nothing; `skip` holds values read elsewhere (an inline pool's declaration,
+ * whose labels are its pool's, not its host's).
  */
-export function labelKeys(resource: JsonObject, extraFields: readonly string[] = []): string[] | undefined {
+export function labelKeys(resource: JsonObject, extraFields: readonly string[] = [], skip: ReadonlySet<unknown> = new Set()): string[] | undefined {
   const fields = new Set([...LABEL_FIELDS, ...extraFields]);
   const found = new Set<string>();
   const visit = (value: unknown, field: string) => {
-    if (field === 'matchLabels') return;
-    if (fields.has(field) && (isObject(value) || Array.isArray(value))) {
+    if (field === 'matchLabels' || skip.has(value)) return;
+    if ((isObject(value) || Array.isArray(value)) && (fields.has(field) || carriesPoolLabel(value))) {
       keysOf(value).forEach((key) => found.add(key));
       return;
     }
@@ -79,15 +97,70 @@ export function labelKeys(resource: JsonObject, extraFields: readonly string[] =
   return found.size ? [...found].sort() : undefined;
 }
 
-/** The composed resource's own metadata conventions: the namespace it sets, its label and annotation keys. */
-export function metadataOf(resource: JsonObject): { namespace?: string; labels?: string[]; annotations?: string[] } | undefined {
+/** What other composed resources' bodies select (`matchLabels` keys) and mention (every string), for telling behavior from style. */
+export interface Dependents {
+  /** Label keys some other resource's selector matches. */
+  selected: ReadonlySet<string>;
+  /** Every string value of the other resources' bodies (field paths, references). */
+  mentioned: readonly string[];
+}
+
+/** The label keys another body selects and the strings it carries, over all bodies but one. */
+export function dependentsOf(bodies: Record<string, JsonObject>, except: string): Dependents {
+  const selected = new Set<string>();
+  const mentioned: string[] = [];
+  const visit = (value: unknown, field: string) => {
+    if (typeof value === 'string') mentioned.push(value);
+    if (Array.isArray(value)) value.forEach((item) => visit(item, field));
+    if (!isObject(value)) return;
+    if (field === 'matchLabels') Object.keys(value).forEach((key) => selected.add(key));
+    for (const [key, item] of Object.entries(value)) visit(item, key);
+  };
+  for (const [key, body] of Object.entries(bodies)) if (key !== except) visit(body.spec, 'spec');
+  return { selected, mentioned };
+}
+
+/** Crossplane's own annotation namespace: what Crossplane and its providers act on (external-name, paused, ...). */
+const CROSSPLANE_ANNOTATION = /^([a-z0-9-]+\.)*crossplane\.io\//;
+
+export interface MetadataSkeleton {
+  namespace?: string;
+  /** Label keys that dress the object: style. */
+  labels?: string[];
+  /** Annotation keys that dress the object: style. */
+  annotations?: string[];
+  /** Label keys another composed resource selects: behavior (a node group choosing subnets by zone). */
+  selectedLabels?: string[];
+  /** Annotation keys in Crossplane's own namespace or that another composed resource references: behavior. */
+  behaviorAnnotations?: string[];
+}
+
+/**
+ * The composed resource's own metadata: the namespace it sets and its label and annotation keys,
+ * each on the side it belongs to. A label another composed resource selects, an annotation another
+ * references (its key written in the other's body), and every `crossplane.io/` annotation (which
+ * Crossplane acts on: `crossplane.io/external-name` names the cloud resource) change what happens:
+ * behavior. The rest only dresses the object: style.
+ */
+export function metadataOf(resource: JsonObject, dependents: Dependents = { selected: new Set(), mentioned: [] }): MetadataSkeleton | undefined {
   const metadata = isObject(resource.metadata) ? resource.metadata : {};
-  const out: { namespace?: string; labels?: string[]; annotations?: string[] } = {};
+  const out: MetadataSkeleton = {};
   if (typeof metadata.namespace === 'string') out.namespace = metadata.namespace;
+  // Written whole, or as a field path's last part (`metadata.labels['team']`, `metadata.annotations.team`).
+  const referenced = (key: string) => {
+    const whole = new RegExp(`(^|[.\\['"])${escapeRegExp(key)}($|[\\]'"])`);
+    return dependents.mentioned.some((text) => whole.test(text));
+  };
   const labels = keysOf(metadata.labels).sort();
-  if (labels.length) out.labels = labels;
+  const selected = labels.filter((key) => dependents.selected.has(key) || referenced(key));
+  const styleLabels = labels.filter((key) => !selected.includes(key));
+  if (styleLabels.length) out.labels = styleLabels;
   const annotations = keysOf(metadata.annotations).sort();
-  if (annotations.length) out.annotations = annotations;
+  const behavior = annotations.filter((key) => CROSSPLANE_ANNOTATION.test(key) || referenced(key));
+  const styleAnnotations = annotations.filter((key) => !behavior.includes(key));
+  if (styleAnnotations.length) out.annotations = styleAnnotations;
+  if (selected.length) out.selectedLabels = selected;
+  if (behavior.length) out.behaviorAnnotations = behavior;
   return Object.keys(out).length ? out : undefined;
 }
 

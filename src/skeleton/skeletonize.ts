@@ -1,9 +1,9 @@
 import type { Adapter } from '../config/types.js';
 import type { EventRecord, StepRecord, Trace } from '../world/trace.js';
 import { isObject, stableStringify, type JsonObject } from '../util/objects.js';
-import { labelKeys, managementPolicies, manifestOf, metadataOf, providerConfigRef, readinessPolicy, readsSecrets, writesSecret } from './facets.js';
+import { dependentsOf, labelKeys, managementPolicies, manifestOf, metadataOf, providerConfigRef, readinessPolicy, readsSecrets, writesSecret, type Dependents } from './facets.js';
 import { DEFAULT_CREDENTIALS, type Plane } from '../roles/plane.js';
-import { resolveRoles } from '../roles/resolve.js';
+import { inlinePools, resolveRoles } from '../roles/resolve.js';
 import { makeTemplater, templateStrings } from './template.js';
 import {
   SKELETON_VERSION,
@@ -13,6 +13,7 @@ import {
   type ResourceSkeleton,
   type Skeleton,
   type StatusSkeleton,
+  type UnknownFacet,
 } from './types.js';
 
 export interface SkeletonInput {
@@ -25,6 +26,8 @@ export interface SkeletonInput {
   coverage?: Record<string, string[]>;
   /** Tokens the function derives from the XR's identity (src/skeleton/derivedTokens.ts), templated to `{hash}`. */
   derived?: readonly string[];
+  /** Facets an errored analysis left unknown for this cell. */
+  unknown?: UnknownFacet[];
 }
 
 function distinctEvents(steps: StepRecord[]): EventSkeleton[] {
@@ -43,7 +46,15 @@ function latestBodies(keys: string[], steps: StepRecord[]): Record<string, JsonO
   return Object.fromEntries(keys.map((key) => [key, [...steps].reverse().find((step) => key in step.resources)!.resources[key]!.resource]));
 }
 
-function resourceSkeleton(key: string, steps: StepRecord[], body: JsonObject, role: string, plane: Plane, gates: string[] | undefined, labelFields: readonly string[]): ResourceSkeleton {
+/** How a body's labels and metadata are read: the adapter's label hints, what to leave to inline pools, what other resources select. */
+interface BodyReading {
+  labelFields: readonly string[];
+  /** Inline pool declarations inside this body: their labels are their pools'. */
+  inlinePools: ReadonlySet<unknown>;
+  dependents: Dependents;
+}
+
+function resourceSkeleton(key: string, steps: StepRecord[], body: JsonObject, role: string, plane: Plane, gates: string[] | undefined, reading: BodyReading): ResourceSkeleton {
   const appears = steps.find((step) => key in step.resources)!;
   const readyStep = steps.find((step) => step.resources[key]?.ready === 'True');
   const dropped = steps.find((step) => step.dropped.includes(key));
@@ -64,8 +75,8 @@ function resourceSkeleton(key: string, steps: StepRecord[], body: JsonObject, ro
     readinessPolicy: readinessPolicy(body),
     writes: writesSecret(body),
     reads: readsSecrets(body),
-    labels: labelKeys(body, labelFields),
-    metadata: metadataOf(body),
+    labels: labelKeys(body, reading.labelFields, reading.inlinePools),
+    metadata: metadataOf(body, reading.dependents),
     manifest: manifestOf(body),
     dropped: dropped?.index,
   };
@@ -132,7 +143,7 @@ function perturbationSkeletons(trace: Trace, before: StepRecord | undefined): Pe
  * appeared and became ready, what it references, what status was published, what perturbations did.
  * Pure and deterministic; cloud-specific strings are templated out.
  */
-export function skeletonize({ trace, adapter, pools, gates, coverage, derived }: SkeletonInput): Skeleton {
+export function skeletonize({ trace, adapter, pools, gates, coverage, derived, unknown }: SkeletonInput): Skeleton {
   const convergeSteps = trace.steps.filter((step) => step.phase === 'converge');
   const final = trace.converged ? trace.steps[trace.converged.step] : convergeSteps[convergeSteps.length - 1];
   const keys = [...new Set(convergeSteps.flatMap((step) => Object.keys(step.resources)))].sort();
@@ -142,10 +153,23 @@ export function skeletonize({ trace, adapter, pools, gates, coverage, derived }:
     pools,
     credentials: trace.credentials ?? DEFAULT_CREDENTIALS,
   });
+  const labelFields = adapter.labelFields ?? [];
+  // A pool declared inside the cluster is its pool's: its labels are the pool role's, not the cluster's.
+  const hosted = new Map<string, Array<{ role: string; body: JsonObject }>>();
+  for (const host of new Set(Object.values(inline))) hosted.set(host, inlinePools(bodies[host]!, pools).filter((pool) => inline[pool.role] === host));
+  const inlineLabels: Record<string, string[]> = {};
+  for (const declared of hosted.values()) {
+    for (const pool of declared) {
+      // Recorded even when empty: a declared inline pool without labels lacks them.
+      const found = labelKeys({ spec: pool.body }, labelFields) ?? [];
+      inlineLabels[pool.role] = [...new Set([...(inlineLabels[pool.role] ?? []), ...found])].sort();
+    }
+  }
   const resources: Record<string, ResourceSkeleton> = {};
   for (const key of keys) {
     const role = roles[key]!;
-    resources[key] = resourceSkeleton(key, convergeSteps, bodies[key]!, role, planes[key]!, gates?.[key], adapter.labelFields ?? []);
+    const reading = { labelFields, inlinePools: new Set<unknown>((hosted.get(key) ?? []).map((pool) => pool.body)), dependents: dependentsOf(bodies, key) };
+    resources[key] = resourceSkeleton(key, convergeSteps, bodies[key]!, role, planes[key]!, gates?.[key], reading);
     // Recorded on the pool's role only, where the contract says the intent must land; empty is a finding.
     if (coverage && role === 'node-pool') resources[key] = { ...resources[key], intent: coverage[key] ?? [] };
   }
@@ -155,10 +179,12 @@ export function skeletonize({ trace, adapter, pools, gates, coverage, derived }:
     scenario: trace.scenario,
     converged: trace.converged,
     ...(trace.error ? { error: trace.error } : {}),
+    ...(unknown?.length ? { unknown: [...unknown].sort() } : {}),
     requirements: requirementSkeletons(final),
     status: statusSkeleton(convergeSteps, final),
     resources,
     ...(Object.keys(inline).length ? { inline } : {}),
+    ...(Object.keys(inlineLabels).length ? { inlineLabels } : {}),
     events: distinctEvents(convergeSteps),
     then: perturbationSkeletons(trace, final),
   };

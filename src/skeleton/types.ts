@@ -1,4 +1,5 @@
 import type { Plane } from '../roles/plane.js';
+import type { MetadataSkeleton } from './facets.js';
 
 /**
  * The skeleton format version, written in every golden's header. Bump it when the format changes.
@@ -6,8 +7,11 @@ import type { Plane } from '../roles/plane.js';
  * read from maps and key/value lists; `intent` on node pools of ablated scenarios.
  * 3: `plane` per resource (cloud, in-cluster, neither: by wiring); roles inferred; `inline` roles;
  * `fact` on withdraw-fact perturbations.
+ * 4: labels found wherever the pool's own labels sit (LABEL_FIELDS and `labelFields` are hints);
+ * an inline pool's labels in `inlineLabels`, never its host's; `metadata.selectedLabels` and
+ * `metadata.behaviorAnnotations` apart from the stylistic `labels` and `annotations`; `unknown`.
  */
-export const SKELETON_VERSION = 3;
+export const SKELETON_VERSION = 4;
 
 export interface ResourceSkeleton {
   /** The contract role it plays (inferred; see roles/resolve.ts), or its own key when cloud-only. */
@@ -35,8 +39,12 @@ export interface ResourceSkeleton {
   reads?: string[];
   /** Label keys it puts on what it creates (node labels, template labels), from any usual shape. */
   labels?: string[];
-  /** Its own metadata: the namespace it sets, its label and annotation keys. */
-  metadata?: { namespace?: string; labels?: string[]; annotations?: string[] };
+  /**
+   * Its own metadata: the namespace it sets, its label and annotation keys that dress it (style), and
+   * apart from those the ones that act (behavior): labels another composed resource selects,
+   * annotations in Crossplane's `crossplane.io/` namespace or that another resource references.
+   */
+  metadata?: MetadataSkeleton;
   /** For in-cluster Objects: `Kind/name` of the manifest it applies. */
   manifest?: string;
   /** Step a converging world drops it (deletes it), if it does. */
@@ -89,17 +97,28 @@ export interface PerturbationSkeleton {
   events: EventSkeleton[];
 }
 
+/** A facet a cell's analysis could not establish: its ablations (gated-on) or its intent probes (intent) errored. */
+export type UnknownFacet = 'gated-on' | 'intent';
+
 export interface Skeleton {
   skeleton: number;
   provider: string;
   scenario: string;
   converged: { step: number; xrReady: boolean } | null;
   error?: string;
+  /**
+   * Facets this cell could not establish because an analysis errored (its error finding says why):
+   * its `gatedOn` or `intent` are unknown, not empty, so neither the golden nor the comparison
+   * across providers reads them. Never in a golden: a cell with an error is not written.
+   */
+  unknown?: UnknownFacet[];
   requirements: Record<string, RequirementSkeleton>;
   status: StatusSkeleton;
   resources: Record<string, ResourceSkeleton>;
   /** Roles played inside another composed resource: role → that resource's key (e.g. system-pool → cluster). */
   inline?: Record<string, string>;
+  /** The node label keys of each inline pool role (see `inline`), read from its declaration in its host. */
+  inlineLabels?: Record<string, string[]>;
   events: EventSkeleton[];
   then: PerturbationSkeleton[];
 }

@@ -1,5 +1,5 @@
 import type { Adapter, K8sObject, Scenario } from '../config/types.js';
-import { mapIntent } from '../config/intent.js';
+import { intentProblem, mapIntent } from '../config/intent.js';
 import { DriftError } from '../errors.js';
 
 
@@ -18,8 +18,8 @@ export function buildXR(adapter: Adapter, scenario: Scenario): K8sObject {
   let xr = byScenario.get(scenario);
   if (!xr) {
     const mapped = mapIntent(adapter, scenario);
-    const problem = mapped.errors[0]?.problem ?? mapped.violations[0]?.problem ?? (mapped.unplaced[0] && `${mapped.unplaced[0].name} is not placed`);
-    if (problem) throw new DriftError(`${adapter.file}: the XR for scenario ${scenario.name} is invalid: ${problem}`);
+    const problem = intentProblem(adapter, scenario, mapped);
+    if (problem) throw new DriftError(problem);
     xr = mapped.xr;
     byScenario.set(scenario, xr);
   }

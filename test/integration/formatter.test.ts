@@ -1,11 +1,13 @@
-/** The formatter rule: the real ruff from the providers' Python environment, on the style fixtures. */
+/** The formatter rule: the real ruff (the provider's own, else drift's), on the style fixtures. */
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { existsSync, mkdirSync, readdirSync, realpathSync, symlinkSync } from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
 import { formattingFindings } from '../../src/compare/formatting.js';
 import type { Adapter } from '../../src/config/types.js';
-import { runFormatter } from '../../src/outline/formatter.js';
+import { managedRuffEnvironment, runFormatter, RUFF_VERSION } from '../../src/outline/formatter.js';
 import { readSources } from '../../src/outline/read.js';
-import { REPO } from '../helpers/project.js';
+import type { Environment } from '../../src/util/environment.js';
+import { REPO, tempDir } from '../helpers/project.js';
 import { fixtureAdapter } from '../helpers/style.js';
 
 const PYTHON = path.join(REPO, '.venv/bin/python');
@@ -38,9 +40,56 @@ describe('formatting is a rule: ruff format --check and ruff check with the comm
     expect(finding).toMatchObject({ id: 'style:lint:ruff-check:camel-constant', values: { problems: [expect.stringMatching(/^test\/fixtures\/style\/camel-constant\/function\/composer\.py:11 N816 /)] } });
   });
 
-  it('says so when the provider has no ruff of its own, instead of passing silently', async () => {
+  it("names the ruff that ran: the provider's own", async () => {
+    const adapter = { ...fixtureAdapter('unformatted'), function: { command: [PYTHON], cwd: '', env: {} } } as Adapter;
+    const report = await runFormatter(adapter, ['function/composer.py'], process.env);
+    expect(report.ruff).toEqual({ origin: 'provider', version: RUFF_VERSION, describe: `ruff ${RUFF_VERSION} from the provider's Python environment` });
+    expect(formattingFindings(report, 'x')[0]!.message).toContain(`ruff format (ruff ${RUFF_VERSION} from the provider's Python environment) would change 1 file`);
+  });
+});
+
+describe('a function environment without ruff', () => {
+  const temps: Array<() => void> = [];
+  afterAll(() => temps.forEach((remove) => remove()));
+
+  /** A Python environment as a real repository's lock file may leave it: an interpreter, no ruff beside it. */
+  function withoutRuff(): { python: string; env: Environment } {
+    const { dir, remove } = tempDir('drift-noruff-');
+    temps.push(remove);
+    mkdirSync(path.join(dir, 'env/bin'), { recursive: true });
+    const python = path.join(dir, 'env/bin/python');
+    symlinkSync(realpathSync(PYTHON), python);
+    return { python, env: { ...process.env, DRIFT_CACHE_DIR: path.join(dir, 'cache') } };
+  }
+
+  it(`gets ruff ${RUFF_VERSION} installed by drift once, with the same findings and no absolute path`, async () => {
+    const { python, env } = withoutRuff();
+    const adapter = { ...fixtureAdapter('unformatted'), function: { command: [python], cwd: '', env: {} } } as Adapter;
+    const files = (await readSources(adapter)).map((source) => source.path);
+    const [first, second] = await Promise.all([runFormatter(adapter, files, env), runFormatter({ ...adapter, name: 'again' }, files, env)]);
+    expect(first.ruff).toEqual({ origin: 'drift', version: RUFF_VERSION, describe: `ruff ${RUFF_VERSION}, installed by drift (none in the provider's Python environment)` });
+    expect(first.note).toBeUndefined();
+    expect(first.error).toBeUndefined();
+    // The same files and lines as the provider's own ruff finds.
+    const own = await runFormatter({ ...adapter, function: { ...adapter.function, command: [PYTHON] } }, files, process.env);
+    expect(first.unformatted).toEqual(own.unformatted);
+    expect(first.lint).toEqual(own.lint);
+    expect(second.unformatted).toEqual(own.unformatted);
+    const findings = formattingFindings(first, 'test/fixtures/style/unformatted');
+    expect(findings.map((finding) => finding.id)).toEqual(['style:format:ruff-format:unformatted']);
+    expect(JSON.stringify(findings)).not.toMatch(/"\/|[ (]\/(?:tmp|root|home|work)\//);
+    // Installed once: one environment in the cache, none half-made beside it.
+    expect(readdirSync(env.DRIFT_CACHE_DIR!)).toEqual([`ruff-${RUFF_VERSION}`]);
+    expect(existsSync(managedRuffEnvironment(env))).toBe(true);
+  }, 180_000);
+
+  it('is one note and no finding when no ruff can be had at all', async () => {
+    const { env } = withoutRuff();
     const adapter = { ...fixtureAdapter('alpha'), function: { command: ['/nonexistent/bin/python'], cwd: '', env: {} } } as Adapter;
-    const [finding] = formattingFindings(await runFormatter(adapter, ["function/composer.py"], process.env), 'x');
-    expect(finding).toMatchObject({ id: 'style:source:ruff:alpha', type: 'error', message: expect.stringContaining('no ruff beside') });
+    const report = await runFormatter(adapter, ['function/composer.py'], env);
+    expect(report.ruff).toBeUndefined();
+    expect(report.note).toMatch(/^formatting not checked: no ruff in the provider's Python environment, and drift could not install ruff /);
+    expect(report.note).not.toContain('/nonexistent');
+    expect(formattingFindings(report, 'x')).toEqual([]);
   });
 });

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { compareAcross } from '../../src/compare/cross.js';
 import type { Finding } from '../../src/compare/findings.js';
-import { labelKeys, metadataOf } from '../../src/skeleton/facets.js';
+import { dependentsOf, labelKeys, metadataOf } from '../../src/skeleton/facets.js';
 import type { ResourceSkeleton, Skeleton } from '../../src/skeleton/types.js';
 import { goodSkeleton } from '../helpers/fourth.js';
 
@@ -25,9 +25,27 @@ describe('labelKeys: every usual shape', () => {
   it('reads nodeLabels, and fields the adapter names, at any depth; never selectors', () => {
     const aks = { spec: { forProvider: { nodeLabels: { 'modelplane.ai/pool': 'gpu' }, podSubnetIdSelector: { matchLabels: { zone: 'a' } } } } };
     expect(labelKeys(aks)).toEqual(['modelplane.ai/pool']);
-    const custom = { spec: { forProvider: { pool: { kubernetesLabels: [{ key: 'modelplane.ai/gpu', value: 'l4' }] } } } };
+    const custom = { spec: { forProvider: { pool: { kubernetesLabels: [{ key: 'team', value: 'ml' }] } } } };
     expect(labelKeys(custom)).toBeUndefined();
-    expect(labelKeys(custom, ['kubernetesLabels'])).toEqual(['modelplane.ai/gpu']);
+    expect(labelKeys(custom, ['kubernetesLabels'])).toEqual(['team']);
+  });
+
+  it('finds labels under a field nobody listed (nodeLabelList), as a map or as pairs, where the pool’s own labels sit', () => {
+    const pairs = { spec: { forProvider: { nodeLabelList: [{ key: 'modelplane.ai/pool', value: 'gpu' }, { key: 'modelplane.ai/gpu', value: 'nvidia-l4' }, { key: 'team', value: 'ml' }] } } };
+    expect(labelKeys(pairs)).toEqual([...GPU_LABELS, 'team']);
+    const map = { spec: { forProvider: { config: { nodeLabelList: { 'modelplane.ai/pool': 'gpu', 'modelplane.ai/gpu': 'nvidia-l4' } } } } };
+    expect(labelKeys(map)).toEqual(GPU_LABELS);
+    // A selector matching the pool label chooses nodes; it labels nothing.
+    expect(labelKeys({ spec: { forProvider: { nodeSelector: { matchLabels: { 'modelplane.ai/pool': 'gpu' } } } } })).toBeUndefined();
+    // Numbers beside the names are not labels: a pool's sizing map carries no label key.
+    expect(labelKeys({ spec: { forProvider: { nodeLabelList: { name: 'gpu', count: 1 } } } })).toBeUndefined();
+  });
+
+  it('leaves an inline pool’s declaration to its pool', () => {
+    const declaration = { name: 'system', nodeLabels: { 'modelplane.ai/pool': 'system' } };
+    const cluster = { spec: { forProvider: { defaultNodePool: declaration, tags: { labels: { team: 'ml' } } } } };
+    expect(labelKeys(cluster)).toEqual(['modelplane.ai/pool', 'team']);
+    expect(labelKeys(cluster, [], new Set([declaration]))).toEqual(['team']);
   });
 
   it('leaves the resource’s own metadata labels to metadataOf, but reads labels of templates it creates', () => {
@@ -38,14 +56,35 @@ describe('labelKeys: every usual shape', () => {
 });
 
 describe('metadataOf', () => {
-  it('records the namespace set, and label and annotation keys from maps or pairs', () => {
-    expect(metadataOf({ metadata: { namespace: 'ml-team', annotations: { 'crossplane.io/external-name': 'x' }, labels: [{ key: 'team', value: 'ml' }] } })).toEqual({
+  it('records the namespace set, and label and annotation keys from maps or pairs; crossplane.io/ annotations act', () => {
+    expect(metadataOf({ metadata: { namespace: 'ml-team', annotations: { 'crossplane.io/external-name': 'x', 'example.org/note': 'y' }, labels: [{ key: 'team', value: 'ml' }] } })).toEqual({
       namespace: 'ml-team',
       labels: ['team'],
-      annotations: ['crossplane.io/external-name'],
+      annotations: ['example.org/note'],
+      behaviorAnnotations: ['crossplane.io/external-name'],
     });
     expect(metadataOf({ metadata: { name: 'x' } })).toBeUndefined();
     expect(metadataOf({})).toBeUndefined();
+  });
+});
+
+describe('metadataOf: what another composed resource selects or references is behavior', () => {
+  const subnet = { metadata: { labels: { 'modelplane.ai/zone': 'a', team: 'ml' }, annotations: { 'example.org/subnet-id': 's-1' } }, spec: {} };
+  const bodies = (other: Record<string, unknown>) => ({ subnet, nodegroup: { spec: { forProvider: other } } });
+
+  it('a label another resource’s selector matches', () => {
+    const selecting = dependentsOf(bodies({ subnetIdSelector: { matchLabels: { 'modelplane.ai/zone': 'a' } } }), 'subnet');
+    expect(metadataOf(subnet, selecting)).toEqual({ labels: ['team'], annotations: ['example.org/subnet-id'], selectedLabels: ['modelplane.ai/zone'] });
+  });
+
+  it('an annotation another resource references by a field path', () => {
+    const referencing = dependentsOf(bodies({ subnetIdRef: { fieldPath: "metadata.annotations['example.org/subnet-id']" } }), 'subnet');
+    expect(metadataOf(subnet, referencing)).toEqual({ labels: ['modelplane.ai/zone', 'team'], behaviorAnnotations: ['example.org/subnet-id'] });
+  });
+
+  it('nothing, when only the resource itself mentions them, or a word merely contains the key', () => {
+    expect(metadataOf(subnet, dependentsOf({ subnet }, 'subnet'))).toEqual({ labels: ['modelplane.ai/zone', 'team'], annotations: ['example.org/subnet-id'] });
+    expect(metadataOf(subnet, dependentsOf(bodies({ description: 'the ml team’s steam' }), 'subnet'))).toEqual({ labels: ['modelplane.ai/zone', 'team'], annotations: ['example.org/subnet-id'] });
   });
 });
 

@@ -517,17 +517,25 @@ describe('toCanonicalYaml', () => {
 });
 
 describe('skeletonize: labels and metadata', () => {
-  it('records node labels under the adapter’s label fields, and the resource’s own metadata templated', () => {
+  it('finds node labels wherever the pool’s own labels sit, the adapter’s label fields as hints, and the resource’s own metadata templated', () => {
     const pool = res('NodePool', {
       metadata: { namespace: 'ml-team', labels: { 'demo-project/team': 'ml' }, annotations: { 'crossplane.io/external-name': 'demo-gpu' } },
-      spec: { forProvider: { kubernetesLabels: [{ key: 'modelplane.ai/pool', value: 'gpu' }], taints: [{ key: 'nvidia.com/gpu', value: 'present', effect: 'NoSchedule' }] } },
+      spec: {
+        forProvider: {
+          kubernetesLabels: [{ key: 'modelplane.ai/pool', value: 'gpu' }],
+          extraLabels: { team: 'ml' },
+          taints: [{ key: 'nvidia.com/gpu', value: 'present', effect: 'NoSchedule' }],
+        },
+      },
     });
     const t = trace([step(0, { resources: { 'nodepool-gpu': desired(pool, 'True') }, xrReady: true })]);
     const plain = skeleton(t).resources['nodepool-gpu']!;
-    expect(plain.labels).toBeUndefined();
-    expect(plain.metadata).toEqual({ namespace: '{namespace}', labels: ['{project}/team'], annotations: ['crossplane.io/external-name'] });
-    const named = skeleton(t, { adapter: { roles: {}, values: GCP_VALUES, labelFields: ['kubernetesLabels'] } }).resources['nodepool-gpu']!;
-    // Taints are {key, value} pairs too, but no label field: they label nothing.
-    expect(named.labels).toEqual(['modelplane.ai/pool']);
+    // The pool label says where the labels are, under any field; taints are {key, value} pairs too, but label nothing.
+    expect(plain.labels).toEqual(['modelplane.ai/pool']);
+    // Crossplane's own annotation acts (it names the cloud resource): behavior, apart from the style keys.
+    expect(plain.metadata).toEqual({ namespace: '{namespace}', labels: ['{project}/team'], behaviorAnnotations: ['crossplane.io/external-name'] });
+    // A label set without the pool's own labels is found where the adapter's hint points.
+    const hinted = skeleton(t, { adapter: { roles: {}, values: GCP_VALUES, labelFields: ['extraLabels'] } }).resources['nodepool-gpu']!;
+    expect(hinted.labels).toEqual(['modelplane.ai/pool', 'team']);
   });
 });

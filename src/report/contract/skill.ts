@@ -26,6 +26,8 @@ export function skillMarkdown(input: ContractInput): string {
     '4. **Check.** Run `drift diff -p NAME`: the other providers take part through their goldens, so it shows the rules NAME breaks (`contract`) and where NAME differs from what every other provider does (`behavioral`). `drift render -p NAME -s SCENARIO` prints a step to look at. Repeat until it is clean.',
     '5. **Goldens.** When it is clean, `drift update -p NAME` writes its goldens; commit them with the function.',
     '',
+    "When drift's MCP server (`drift mcp`) is connected, prefer its tools to these commands: `expect`, `diff`, `explain` (a finding's facet, the ways providers take and where their code does it), `render` and `update` answer the same questions in small, paged answers.",
+    '',
   );
   out.push('## When `drift accept` is legitimate', '');
   out.push(
