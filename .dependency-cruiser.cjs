@@ -58,8 +58,11 @@ const MAY_IMPORT = {
 /** Start, probe and stop the provider functions (processes and their private socket folders). */
 const FUNCTION_PROCESSES = ['^src/functions/process\\.ts$', '^src/functions/reaper\\.ts$', '^src/functions/watchdog\\.ts$'];
 
-/** Read drift.config.yaml, adapters, scenarios and XRDs, and resolve their paths (symlinks): config's only impure parts. */
-const CONFIG_READERS = ['^src/config/load\\.ts$', '^src/config/paths\\.ts$', '^src/config/yamlFile\\.ts$', '^src/config/xrd\\.ts$'];
+/** The persistent caches: answers (their files, the source tree and Python environment the key hashes) and outlines with ruff's reports. */
+const ANSWER_CACHE = ['^src/functions/answerCache\\.ts$', '^src/functions/answerKey\\.ts$', '^src/pipeline/sourceCache\\.ts$'];
+
+/** Read drift.config.yaml, adapters, scenarios and XRDs, and resolve their paths (symlinks); the cache folder and compiled XRD validators: config's only impure parts. */
+const CONFIG_READERS = ['^src/config/load\\.ts$', '^src/config/paths\\.ts$', '^src/config/yamlFile\\.ts$', '^src/config/xrd\\.ts$', '^src/config/cacheFolder\\.ts$', '^src/config/validatorCache\\.ts$'];
 
 /** The golden and accepted stores (goldens/<provider>/<scenario>.yaml, goldens/accepted.yaml) and the one atomic writer of every file drift writes. */
 const STORES = ['^src/goldens/store\\.ts$', '^src/goldens/acceptedStore\\.ts$', '^src/goldens/atomicFile\\.ts$'];
@@ -79,7 +82,7 @@ const OUTLINE_SPAWNERS = ['^src/outline/formatter\\.ts$'];
 const GIT = ['^src/git/changes\\.ts$'];
 
 const SPAWNERS = [...FUNCTION_PROCESSES, ...OUTLINE_SPAWNERS, ...GIT];
-const FILE_SYSTEM = [...FUNCTION_PROCESSES, ...CONFIG_READERS, ...STORES, ...CLI_OUTPUT, ...OUTLINE_READERS, ...MCP_READERS];
+const FILE_SYSTEM = [...FUNCTION_PROCESSES, ...ANSWER_CACHE, ...CONFIG_READERS, ...STORES, ...CLI_OUTPUT, ...OUTLINE_READERS, ...MCP_READERS];
 
 /** The pure cores: data in, data out. */
 const PURE_CORES = ['roles', 'facets', 'outline', 'world', 'skeleton', 'compare', 'report'].map((layer) => LAYERS[layer]);

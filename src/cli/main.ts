@@ -36,6 +36,7 @@ export function buildProgram(cli: Invocation): Command {
     .option('-v, --verbose', 'print timings and more detail')
     .option('--no-color', 'never color the output')
     .option('-j, --concurrency <n>', 'provider functions running at once (default: the config, else the CPU count)', parseConcurrency)
+    .option('--no-cache', 'neither read nor write the answer and outline caches: every provider function runs, every source is outlined (see docs/performance.md)')
     .configureOutput({ writeOut: (text) => cli.io.stdout.write(text), writeErr: (text) => cli.io.stderr.write(text) })
     .showHelpAfterError()
     .exitOverride();

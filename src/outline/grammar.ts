@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Language, Parser, Query } from 'web-tree-sitter';
+import type { Language, Query } from 'web-tree-sitter';
 import type { ParseText, QueryFact } from './outline.js';
 
 /**
@@ -51,7 +51,7 @@ function patternCount(source: string): number {
  * The language's queries, one fact per `.scm` file, compiled into one query so that a file's tree is
  * matched in one pass; each pattern knows its file (`call.scm` → `call`).
  */
-function loadQueries(language: Language, folder: string): { query: Query; names: string[] } {
+function loadQueries(QueryOf: typeof Query, language: Language, folder: string): { query: Query; names: string[] } {
   const dir = path.join(QUERIES, folder);
   const names: string[] = [];
   const sources: string[] = [];
@@ -62,7 +62,7 @@ function loadQueries(language: Language, folder: string): { query: Query; names:
   }
   let query: Query;
   try {
-    query = new Query(language, sources.join('\n'));
+    query = new QueryOf(language, sources.join('\n'));
   } catch (error) {
     throw new Error(`${dir}: the outline's queries do not compile: ${(error as Error).message}`, { cause: error });
   }
@@ -77,10 +77,12 @@ export function parserFor(extension: string): Promise<ParseText> {
   let parser = parsers.get(grammar.language);
   if (!parser) {
     parser = (async () => {
+      // Loaded on the first parse, not with the module: a run whose outlines all come from the cache never loads it.
+      const { Language, Parser, Query } = await import('web-tree-sitter');
       initialized ??= Parser.init();
       await initialized;
       const language = await Language.load(readFileSync(require.resolve(grammar.wasm)));
-      const queries = loadQueries(language, grammar.queries);
+      const queries = loadQueries(Query, language, grammar.queries);
       const instance = new Parser();
       instance.setLanguage(language);
       return (text: string) => {
