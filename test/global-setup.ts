@@ -17,6 +17,11 @@ declare module 'vitest' {
   export interface ProvidedContext {
     /** bin/drift.js of this run's build; read it with driftBin() from test/helpers/drift.ts. */
     driftBin: string;
+    /**
+     * The answer cache every in-process CLI test shares (test/helpers/drift.ts): renders of a provider
+     * whose function, environment and adapter are unchanged replay from it; a seeded change is a new key.
+     */
+    answerCache: string;
   }
 }
 
@@ -38,7 +43,12 @@ export default async function setup(project: TestProject): Promise<() => void> {
     throw error;
   }
   project.provide('driftBin', path.join(dir, 'bin/drift.js'));
-  return remove;
+  const cache = tempDir('drift-test-cache-');
+  project.provide('answerCache', cache.dir);
+  return () => {
+    remove();
+    cache.remove();
+  };
 }
 
 async function builtFromTheseSources(): Promise<boolean> {
