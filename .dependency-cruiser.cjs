@@ -26,6 +26,8 @@ const LAYERS = {
   // The checkout's history, for `drift diff --changed`: the only module that runs git.
   git: '^src/git/',
   pipeline: '^src/pipeline/',
+  // drift mcp's server: the commands' pipeline behind the Model Context Protocol.
+  mcp: '^src/mcp/',
   cli: '^src/cli/',
 };
 
@@ -45,7 +47,8 @@ const MAY_IMPORT = {
   github: ['base', 'config', 'report'],
   git: ['base'],
   pipeline: ['base', 'config', 'roles', 'facets', 'outline', 'world', 'skeleton', 'compare', 'report', 'functions', 'goldens', 'github', 'git'],
-  cli: ['base', 'config', 'roles', 'facets', 'outline', 'world', 'skeleton', 'compare', 'report', 'functions', 'goldens', 'github', 'git', 'pipeline'],
+  mcp: ['base', 'config', 'roles', 'facets', 'outline', 'world', 'skeleton', 'compare', 'report', 'functions', 'goldens', 'github', 'git', 'pipeline'],
+  cli: ['base', 'config', 'roles', 'facets', 'outline', 'world', 'skeleton', 'compare', 'report', 'functions', 'goldens', 'github', 'git', 'pipeline', 'mcp'],
 };
 
 // The edges: the only modules that spawn processes or touch the file system. Everything else takes
@@ -55,13 +58,19 @@ const MAY_IMPORT = {
 /** Start, probe and stop the provider functions (processes and their private socket folders). */
 const FUNCTION_PROCESSES = ['^src/functions/process\\.ts$', '^src/functions/reaper\\.ts$', '^src/functions/watchdog\\.ts$'];
 
-/** Read drift.config.yaml, adapters, scenarios and XRDs, and resolve their paths (symlinks): config's only impure parts. */
-const CONFIG_READERS = ['^src/config/load\\.ts$', '^src/config/paths\\.ts$', '^src/config/yamlFile\\.ts$', '^src/config/xrd\\.ts$'];
+/** The persistent caches: answers (their files, the source tree and Python environment the key hashes) and outlines with ruff's reports. */
+const ANSWER_CACHE = ['^src/functions/answerCache\\.ts$', '^src/functions/answerKey\\.ts$', '^src/pipeline/sourceCache\\.ts$'];
+
+/** Read drift.config.yaml, adapters, scenarios and XRDs, and resolve their paths (symlinks); the cache folder and compiled XRD validators: config's only impure parts. */
+const CONFIG_READERS = ['^src/config/load\\.ts$', '^src/config/paths\\.ts$', '^src/config/yamlFile\\.ts$', '^src/config/xrd\\.ts$', '^src/config/cacheFolder\\.ts$', '^src/config/validatorCache\\.ts$'];
 
 /** The golden and accepted stores (goldens/<provider>/<scenario>.yaml, goldens/accepted.yaml) and the one atomic writer of every file drift writes. */
 const STORES = ['^src/goldens/store\\.ts$', '^src/goldens/acceptedStore\\.ts$', '^src/goldens/atomicFile\\.ts$'];
 
 /** CLI input and output: reports written with --output, reports read by `drift comment`, accepted.yaml edits, a drafted adapter, --version. */
+/** drift mcp reads the contract, adapters and excerpts of the providers' source it answers with. */
+const MCP_READERS = ['^src/mcp/files\\.ts$'];
+
 const CLI_OUTPUT = ['^src/cli/diffCommand\\.ts$', '^src/cli/commentCommand\\.ts$', '^src/cli/acceptCommand\\.ts$', '^src/cli/newProviderCommand\\.ts$', '^src/cli/main\\.ts$'];
 
 /** The source outline's edges: the provider's files, the grammar's wasm, the formatter (ruff). */
@@ -73,7 +82,7 @@ const OUTLINE_SPAWNERS = ['^src/outline/formatter\\.ts$'];
 const GIT = ['^src/git/changes\\.ts$'];
 
 const SPAWNERS = [...FUNCTION_PROCESSES, ...OUTLINE_SPAWNERS, ...GIT];
-const FILE_SYSTEM = [...FUNCTION_PROCESSES, ...CONFIG_READERS, ...STORES, ...CLI_OUTPUT, ...OUTLINE_READERS];
+const FILE_SYSTEM = [...FUNCTION_PROCESSES, ...ANSWER_CACHE, ...CONFIG_READERS, ...STORES, ...CLI_OUTPUT, ...OUTLINE_READERS, ...MCP_READERS];
 
 /** The pure cores: data in, data out. */
 const PURE_CORES = ['roles', 'facets', 'outline', 'world', 'skeleton', 'compare', 'report'].map((layer) => LAYERS[layer]);

@@ -8,5 +8,8 @@ export default defineConfig({
     // Integration tests start real Python functions; give them room on a 2-core machine.
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    // Every run renders live unless a test names its answer cache folder (functions/answerCache.ts):
+    // tests of processes, crashes and timings must see the function start.
+    env: { DRIFT_NO_CACHE: '1' },
   },
 });

@@ -1,13 +1,16 @@
 #!/usr/bin/env node
-// drift's benchmark (npm run bench). Not a test: it measures and prints.
-//   floor:  start every bundled provider, answer one RunFunction call each, stop (what no run can avoid)
-//   full:   everything `drift diff` does (every provider × scenario, determinism re-render, gating ablations,
-//           skeletons, goldens, divergences, rules)
-//   ratio:  full / floor, medians of several repetitions, printed last
-//   scale:  synthetic adapters reusing the example functions under many names × a generated scenario set
-//   per call: drift's and the functions' CPU beyond the floor, per RunFunction call beyond the floor's,
-//           beside a bare @grpc/grpc-js client sending one function the same request over and over
-//   CLI:    `drift diff` spawned end to end beside the in-process full run; `drift --version` beside `node -e 0`
+// drift's benchmark (npm run bench). Not a test: it measures and prints. docs/performance.md explains each line.
+//   floor:    start every bundled provider, answer one RunFunction call each, stop (what no run can avoid)
+//   full:     everything `drift diff` does, in process, answer cache off
+//   ratio:    full / floor by CPU (drift + functions; the goal's measure) and by wall, medians
+//   calls:    by purpose, from runs with determinism and gating switched off and on
+//   marginal: drift's CPU of one more call: (full − full without determinism and gating) / (their calls' difference)
+//   fixed:    drift's CPU per run that no call explains: full − marginal × calls
+//   CLI:      `drift --no-cache diff` spawned, minus the in-process full run (CPU, paired); `drift diff`
+//             again on an unchanged tree with the answer cache warm; `drift list`; `drift --version`
+//   scale:    synthetic adapters reusing the example functions under many names × a generated scenario set
+//   style:    comparing the providers' code (outline cold, every provider, the style judge), on against off
+// BENCH_REPS (default 9; BENCH_QUICK=1: 3), BENCH_SCALE (default 12x14,24x14,48x14; 0 skips), BENCH_CHANGED=0 skips the --changed line, BENCH_STYLE=0 the style line.
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -18,12 +21,13 @@ import { FunctionRunnerServiceService, RunFunctionRequest } from '@crossplane-or
 import { stringify } from 'yaml';
 import { loadProject } from '../dist/config/load.js';
 import { diffProject } from '../dist/pipeline/diffRun.js';
+import { runProject } from '../dist/pipeline/run.js';
 import { FunctionProcess } from '../dist/functions/process.js';
 import { buildRequest } from '../dist/world/protocol.js';
 import { buildXR } from '../dist/world/xr.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const REPS = Number(process.env.BENCH_REPS ?? 9);
+const REPS = Number(process.env.BENCH_REPS ?? (process.env.BENCH_QUICK ? 3 : 9));
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 /** CPU time of this process and of its finished children (the function processes), in ms. */
@@ -54,7 +58,7 @@ async function floor(project) {
     await Promise.all(
       project.adapters.map(async (adapter) => {
         const probe = buildRequest(buildXR(adapter, project.scenarios[0]), new Map(), undefined);
-        const fn = await FunctionProcess.start(adapter, { ...project.config.timeouts, probe });
+        const fn = await FunctionProcess.start(adapter, { ...project.config.timeouts, env: process.env, probe });
         await fn.stop();
       }),
     );
@@ -96,20 +100,27 @@ async function full(project) {
   });
 }
 
-/** Runs a command to its end: wall time and the CPU of it and its descendants (they are waited for), in ms. */
-function spawned(command, args, cwd = root) {
+/** Runs a command to its end: wall time, the CPU of it and its descendants (they are waited for), in ms, and its stdout. */
+function spawned(command, args, env = {}, cwd = root) {
   return new Promise((resolve, reject) => {
     const cpu = cpuNow();
     const began = performance.now();
-    const child = spawn(command, args, { cwd, stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, NO_COLOR: '1' } });
+    const child = spawn(command, args, { cwd, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, NO_COLOR: '1', ...env } });
+    const out = [];
+    child.stdout.on('data', (chunk) => out.push(chunk));
     child.on('error', reject);
-    child.on('exit', (code) => {
+    child.on('close', (code) => {
       const ms = performance.now() - began;
       const after = cpuNow();
       if (code !== 0) reject(new Error(`${command} ${args.join(' ')} exited ${code}`));
-      else resolve({ ms, cpu: after.functions - cpu.functions });
+      else resolve({ ms, cpu: after.functions - cpu.functions, stdout: Buffer.concat(out).toString('utf8') });
     });
   });
+}
+
+/** runProject alone (no judging, no outline), answer cache off: CPU and calls. */
+async function renderOnly(project, options) {
+  return measured(async () => ({ calls: (await runProject(project, options)).calls }));
 }
 
 /**
@@ -188,64 +199,96 @@ function syntheticProject(providers, scenarios) {
     };
     writeFileSync(path.join(dir, 'scenarios', `s${String(i).padStart(2, '0')}.yaml`), stringify(scenario));
   }
-  writeFileSync(path.join(dir, 'drift.config.yaml'), 'goldens: goldens\n');
+  // The adapters point at the examples' functions and XRDs in this repository: a root of the project too.
+  writeFileSync(path.join(dir, 'drift.config.yaml'), `goldens: goldens\nroots: [${JSON.stringify(root)}]\n`);
   return dir;
 }
 
-const project = await loadProject(undefined, root);
+const project = { ...(await loadProject(undefined, root, process.env)), answerCache: false };
 const machine = `${os.cpus().length} cores (${os.cpus()[0]?.model.trim()}), ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
 console.log(`machine: ${machine}; load average at start ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
-console.log(`bundled set: ${project.adapters.length} providers × ${project.scenarios.length} scenarios, concurrency ${project.config.concurrency}, ${REPS} repetitions`);
+console.log(`bundled set: ${project.adapters.length} providers × ${project.scenarios.length} scenarios, concurrency ${project.config.concurrency}, ${REPS} repetitions, answer cache off but where named`);
 await floor(project); // warm the file cache and Python's bytecode cache
 // The first full run in this process compiles what the later ones reuse (JIT, WebAssembly tiers), as every drift diff from the shell does; loading the project is not in it.
 const cold = await full(project);
 const drift = path.join(root, 'bin', 'drift.js');
+const cacheDir = mkdtempSync(path.join(os.tmpdir(), 'drift-bench-cache-'));
+const cachedEnv = { DRIFT_CACHE_DIR: cacheDir };
+const reference = await spawned(process.execPath, [drift, '--no-cache', 'diff']);
+await spawned(process.execPath, [drift, 'diff'], cachedEnv); // fills the cache
 const floors = [];
 const fulls = [];
-const ends = [];
-const versions = [];
 const bare = [];
+const renders = [];
+const ends = [];
+const cached = [];
+const lists = [];
+const versions = [];
+const nodes = [];
+let sameReport = true;
 for (let i = 0; i < REPS; i += 1) {
   // Interleaved, so a slow spell of a shared machine lands on all of them.
   floors.push(await floor(project));
   fulls.push(await full(project));
-  ends.push(await spawned(process.execPath, [drift, 'diff']));
+  renders.push(await renderOnly(project, {}));
+  bare.push(await renderOnly(project, { determinism: false, gating: false }));
+  ends.push(await spawned(process.execPath, [drift, '--no-cache', 'diff']));
+  const again = await spawned(process.execPath, [drift, 'diff'], cachedEnv);
+  sameReport &&= again.stdout === reference.stdout;
+  cached.push(again);
+  lists.push(await spawned(process.execPath, [drift, 'list']));
   versions.push(await spawned(process.execPath, [drift, '--version']));
-  bare.push(await spawned(process.execPath, ['-e', '0']));
+  nodes.push(await spawned(process.execPath, ['-e', '0']));
 }
-const ms = (runs) => median(runs.map((run) => run.ms));
-const cpu = (runs) => `CPU drift ${median(runs.map((run) => run.driftCpu)).toFixed(0)} ms + functions ${median(runs.map((run) => run.functionsCpu)).toFixed(0)} ms`;
-console.log(`floor  median ${ms(floors).toFixed(0)} ms  (runs: ${floors.map((run) => run.ms.toFixed(0)).join(', ')}; ${cpu(floors)})`);
-console.log(`full   median ${ms(fulls).toFixed(0)} ms  (runs: ${fulls.map((run) => run.ms.toFixed(0)).join(', ')}; ${cpu(fulls)}; ${fulls[0].calls} RunFunction calls)`);
+rmSync(cacheDir, { recursive: true, force: true });
+const med = (runs, key) => median(runs.map((run) => (typeof key === 'function' ? key(run) : run[key])));
+const total = (run) => run.driftCpu + run.functionsCpu;
+const ms = (runs) => med(runs, 'ms');
+const cpu = (runs) => `CPU drift ${med(runs, 'driftCpu').toFixed(0)} ms + functions ${med(runs, 'functionsCpu').toFixed(0)} ms`;
+console.log(`floor  median ${ms(floors).toFixed(0)} ms wall; ${cpu(floors)} (runs: ${floors.map((run) => total(run).toFixed(0)).join(', ')} ms CPU)`);
+console.log(`full   median ${ms(fulls).toFixed(0)} ms wall; ${cpu(fulls)} (runs: ${fulls.map((run) => total(run).toFixed(0)).join(', ')} ms CPU); ${fulls[0].calls} RunFunction calls`);
+
+// Calls by purpose, each run once: the main renders (with the twin render and the start-up probes, which are first steps), the
+// determinism replays, the gating ablations with the intent probes; and what the probes would cost from an empty world.
+const onlyMain = (await renderOnly(project, { determinism: false, gating: false })).calls;
+const withReplays = (await renderOnly(project, { gating: false })).calls;
+const everything = (await renderOnly(project, {})).calls;
+const probesEmpty = (await renderOnly(project, { probes: 'empty' })).calls;
+console.log(
+  `calls  ${everything}: main renders, twin renders and start-up probes ${onlyMain}, determinism replays ${withReplays - onlyMain}, ` +
+    `gating ablations and intent probes ${everything - withReplays} (intent probes from an empty world instead: ${probesEmpty} calls in all, ${probesEmpty - everything} more)`,
+);
+const callsMarginal = med(renders, 'calls') - med(bare, 'calls');
+const marginal = (med(renders, 'driftCpu') - med(bare, 'driftCpu')) / callsMarginal;
+const marginalFn = (med(renders, 'functionsCpu') - med(bare, 'functionsCpu')) / callsMarginal;
+const pairedMarginal = median(renders.map((run, i) => (run.driftCpu - bare[i].driftCpu) / (run.calls - bare[i].calls)));
+console.log(
+  `per call  drift's marginal CPU ${marginal.toFixed(2)} ms (paired ${pairedMarginal.toFixed(2)} ms), functions' ${marginalFn.toFixed(2)} ms: ` +
+    `runProject ${med(renders, 'driftCpu').toFixed(0)} ms with determinism and gating, ${med(bare, 'driftCpu').toFixed(0)} ms without, ${callsMarginal} calls apart`,
+);
+console.log(`fixed  drift's CPU per full run beyond its calls: ${(med(fulls, 'driftCpu') - marginal * fulls[0].calls).toFixed(0)} ms (full ${med(fulls, 'driftCpu').toFixed(0)} ms − ${fulls[0].calls} calls × ${marginal.toFixed(2)} ms)`);
 // Outlines are parsed in every full run, beside the renders: the median parse time per provider.
 for (const { provider } of fulls[0].outlines) {
   const times = fulls.map((run) => run.outlines.find((outline) => outline.provider === provider).ms);
-  console.log(`outline ${provider}: ${fulls[0].outlines.find((outline) => outline.provider === provider).files} files, parse median ${median(times).toFixed(1)} ms (runs: ${times.map((t) => t.toFixed(1)).join(', ')})`);
+  console.log(`outline ${provider}: ${fulls[0].outlines.find((outline) => outline.provider === provider).files} files, parse median ${median(times).toFixed(1)} ms`);
 }
-const calls = fulls[0].calls - project.adapters.length; // the floor answers one call per provider
-const perCall = (key) => (median(fulls.map((run) => run[key])) - median(floors.map((run) => run[key]))) / calls;
 const probe = buildRequest(buildXR(project.adapters[0], project.scenarios[0]), new Map(), undefined);
 const transport = [];
 for (let i = 0; i < 3; i += 1) transport.push(await transportFloor(project.adapters[0], probe, 300, project.config.concurrency));
-const transportClient = median(transport.map((t) => t.client));
-const transportFn = median(transport.map((t) => t.fn));
 console.log(
-  `per call  drift CPU ${perCall('driftCpu').toFixed(2)} ms, functions CPU ${perCall('functionsCpu').toFixed(2)} ms (beyond the floor: ${calls} calls; medians); ` +
-    `transport floor (bare @grpc/grpc-js client, ${project.adapters[0].name}'s first request, ${transport[0].bytes} bytes, 300 calls × 3): client ${transportClient.toFixed(2)} ms, function ${transportFn.toFixed(2)} ms`,
+  `transport  bare @grpc/grpc-js client, ${project.adapters[0].name}'s first request (${transport[0].bytes} bytes), 300 calls × 3: client ${median(transport.map((t) => t.client)).toFixed(2)} ms, function ${median(transport.map((t) => t.fn)).toFixed(2)} ms a call`,
 );
-const fixed = median(ends.map((end, i) => end.ms - fulls[i].ms));
+const over = median(ends.map((end, i) => end.cpu - total(fulls[i])));
 console.log(
-  `CLI    drift diff end to end median ${ms(ends).toFixed(0)} ms (CPU drift + functions ${median(ends.map((end) => end.cpu)).toFixed(0)} ms) beside the in-process full run ${ms(fulls).toFixed(0)} ms ` +
-    `(CPU ${median(fulls.map((run) => run.driftCpu + run.functionsCpu)).toFixed(0)} ms): fixed cost median ${fixed.toFixed(0)} ms (paired)`,
+  `CLI    drift --no-cache diff end to end median ${ms(ends).toFixed(0)} ms wall, CPU drift + functions ${med(ends, 'cpu').toFixed(0)} ms; ` +
+    `in-process full run ${med(fulls, total).toFixed(0)} ms: end to end minus in-process ${over.toFixed(0)} ms CPU (paired median)`,
 );
 console.log(`CLI    the first in-process full run (nothing compiled yet): ${cold.ms.toFixed(0)} ms, CPU drift ${cold.driftCpu.toFixed(0)} ms + functions ${cold.functionsCpu.toFixed(0)} ms`);
-console.log(
-  `CLI    drift --version median ${ms(versions).toFixed(0)} ms (CPU ${median(versions.map((run) => run.cpu)).toFixed(0)} ms) beside node -e 0 ${ms(bare).toFixed(0)} ms (CPU ${median(bare.map((run) => run.cpu)).toFixed(0)} ms)`,
-);
+console.log(`CLI    drift diff again, unchanged tree, answer cache warm: median ${ms(cached).toFixed(0)} ms wall, CPU ${med(cached, 'cpu').toFixed(0)} ms; report ${sameReport ? 'the same' : 'DIFFERENT'} as --no-cache's`);
+console.log(`CLI    drift list median ${ms(lists).toFixed(0)} ms wall, CPU ${med(lists, 'cpu').toFixed(0)} ms; drift --version CPU ${med(versions, 'cpu').toFixed(0)} ms; node -e 0 CPU ${med(nodes, 'cpu').toFixed(0)} ms`);
 if (fulls.some((run) => run.findings > 0)) console.log('note: the full runs reported findings; the goldens are not current');
 const paired = median(fulls.map((run, i) => run.ms / floors[i].ms));
-const cpuTotal = (run) => run.driftCpu + run.functionsCpu;
-const pairedCpu = median(fulls.map((run, i) => cpuTotal(run) / cpuTotal(floors[i])));
+const pairedCpu = median(fulls.map((run, i) => total(run) / total(floors[i])));
 
 if (process.env.BENCH_SCALE !== '0') {
   // Sizes one after another (smallest first: drift's peak RSS is the process's peak so far), to see
@@ -254,7 +297,7 @@ if (process.env.BENCH_SCALE !== '0') {
     const [providers, scenarios] = size.split('x').map(Number);
     const dir = syntheticProject(providers, scenarios);
     try {
-      const synthetic = await loadProject(undefined, dir);
+      const synthetic = { ...(await loadProject(undefined, dir, process.env)), answerCache: false };
       const stopSampling = childMemorySampler();
       const run = await full(synthetic);
       const childPeak = stopSampling();
@@ -263,6 +306,7 @@ if (process.env.BENCH_SCALE !== '0') {
       console.log(
         `scale  ${providers} providers × ${scenarios} scenarios, concurrency ${synthetic.config.concurrency}: ${(run.ms / 1000).toFixed(1)} s, ${run.calls} RunFunction calls, ${(run.calls / (run.ms / 1000)).toFixed(0)} calls/s, ` +
           `CPU drift ${(run.driftCpu / 1000).toFixed(1)} s (${(run.driftCpu / run.calls).toFixed(2)} ms/call), functions ${(run.functionsCpu / 1000).toFixed(1)} s (${(run.functionsCpu / run.calls).toFixed(2)} ms/call), ` +
+          `all ${((run.driftCpu + run.functionsCpu) / run.calls).toFixed(2)} ms/call, ` +
           `peak RSS drift ${mib(rss)}, functions ${mib(childPeak)}`,
       );
     } finally {
@@ -271,8 +315,10 @@ if (process.env.BENCH_SCALE !== '0') {
   }
 }
 // The --changed line (its own module, scripts/bench-changed.mjs): one of 24 providers changed, against a one-provider run.
+// The style line (its own module, scripts/bench-style.mjs): comparing the providers' code, on against off, outline cold.
+if (process.env.BENCH_STYLE !== '0') await (await import('./bench-style.mjs')).benchStyle(root, { reps: Math.min(REPS, 5) });
 if (process.env.BENCH_CHANGED !== '0') await (await import('./bench-changed.mjs')).benchChanged(root, { reps: Math.min(REPS, 5) });
 console.log(
-  `ratio  full / floor = ${(ms(fulls) / ms(floors)).toFixed(2)} by wall (median of the per-repetition ratios: ${paired.toFixed(2)}), ` +
-    `${(median(fulls.map(cpuTotal)) / median(floors.map(cpuTotal))).toFixed(2)} by CPU (per repetition: ${pairedCpu.toFixed(2)}); load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`,
+  `ratio  full / floor = ${(med(fulls, total) / med(floors, total)).toFixed(2)} by CPU (per repetition: ${pairedCpu.toFixed(2)}), ` +
+    `${(ms(fulls) / ms(floors)).toFixed(2)} by wall (per repetition: ${paired.toFixed(2)}); load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`,
 );

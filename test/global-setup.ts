@@ -1,7 +1,7 @@
 /**
  * Vitest's global set-up: a build of drift from the current sources, before any test file runs, so
  * no CLI test can run a stale dist/. It lives in a private folder laid out like the published package
- * (package.json, bin/, dist/, schemas/: the "files" npm ships), so the run never rewrites the
+ * (package.json, bin/, dist/, schemas/, queries/: the "files" npm ships), so the run never rewrites the
  * developer's dist/ and the CLI finds what it needs the way an installed drift does. When dist/ was
  * built from exactly these sources (`npm test` builds first; scripts/source-stamp.mjs), it is copied
  * instead of compiled again.
@@ -17,6 +17,11 @@ declare module 'vitest' {
   export interface ProvidedContext {
     /** bin/drift.js of this run's build; read it with driftBin() from test/helpers/drift.ts. */
     driftBin: string;
+    /**
+     * The answer cache every in-process CLI test shares (test/helpers/drift.ts): renders of a provider
+     * whose function, environment and adapter are unchanged replay from it; a seeded change is a new key.
+     */
+    answerCache: string;
   }
 }
 
@@ -30,6 +35,7 @@ export default async function setup(project: TestProject): Promise<() => void> {
     copyFileSync(path.join(REPO, 'bin/drift.js'), path.join(dir, 'bin/drift.js'));
     copyFileSync(path.join(REPO, 'package.json'), path.join(dir, 'package.json'));
     cpSync(path.join(REPO, 'schemas'), path.join(dir, 'schemas'), { recursive: true });
+    cpSync(path.join(REPO, 'queries'), path.join(dir, 'queries'), { recursive: true });
     symlinkSync(path.join(REPO, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
     if (!reuse) await compileSchemas(path.join(dir, 'dist'));
   } catch (error) {
@@ -37,7 +43,12 @@ export default async function setup(project: TestProject): Promise<() => void> {
     throw error;
   }
   project.provide('driftBin', path.join(dir, 'bin/drift.js'));
-  return remove;
+  const cache = tempDir('drift-test-cache-');
+  project.provide('answerCache', cache.dir);
+  return () => {
+    remove();
+    cache.remove();
+  };
 }
 
 async function builtFromTheseSources(): Promise<boolean> {

@@ -8,6 +8,8 @@ export interface GlobalOptions {
   verbose?: boolean;
   color?: boolean;
   concurrency?: number;
+  /** False with --no-cache. */
+  cache?: boolean;
 }
 
 export function globalOptions(command: Command): GlobalOptions {
@@ -21,8 +23,9 @@ export async function fullProject(command: Command, cli: Invocation): Promise<Pr
   const { loadProject } = await import('../config/load.js');
   const project = await loadProject(globals.config, cli.io.cwd, cli.io.env);
   for (const warning of project.warnings ?? []) cli.io.stderr.write(`${warning}\n`);
-  if (globals.concurrency === undefined) return project;
-  return { ...project, config: { ...project.config, concurrency: globals.concurrency } };
+  const cache = globals.cache === false ? { answerCache: false as const } : {};
+  if (globals.concurrency === undefined) return { ...project, ...cache };
+  return { ...project, ...cache, config: { ...project.config, concurrency: globals.concurrency } };
 }
 
 /** The project narrowed by --provider / --scenario filters. */

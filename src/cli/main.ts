@@ -10,6 +10,7 @@ import { registerExpect } from './expectCommand.js';
 import { registerFacets } from './facetsCommand.js';
 import { processIo, type Invocation, type Io } from './io.js';
 import { registerList } from './listCommand.js';
+import { registerMcp } from './mcpCommand.js';
 import { registerLock } from './lockCommand.js';
 import { registerMigrate } from './migrateCommand.js';
 import { registerNewProvider } from './newProviderCommand.js';
@@ -36,12 +37,14 @@ export function buildProgram(cli: Invocation): Command {
     .option('-v, --verbose', 'print timings and more detail')
     .option('--no-color', 'never color the output')
     .option('-j, --concurrency <n>', 'provider functions running at once (default: the config, else the CPU count)', parseConcurrency)
+    .option('--no-cache', 'neither read nor write the answer and outline caches: every provider function runs, every source is outlined (see docs/performance.md)')
     .configureOutput({ writeOut: (text) => cli.io.stdout.write(text), writeErr: (text) => cli.io.stderr.write(text) })
     .showHelpAfterError()
     .exitOverride();
   for (const register of [registerList, registerRender, registerDiff, registerUpdate, registerAccept, registerRules, registerFacets, registerContract, registerLock, registerMigrate, registerExpect, registerNewProvider, registerComment]) {
     register(program, cli);
   }
+  registerMcp(program, cli, version());
   return program;
 }
 

@@ -30,6 +30,8 @@ export interface Finding {
   pinned?: { entry: number; ways: Array<{ summary: string; providers: string[] }>; joined?: string[] };
   /** A readable diff (golden findings). */
   diff?: string;
+  /** Style findings: the file:line that differs, then `<provider>: file:line` of one that follows the convention. */
+  where?: string[];
   /** What to do about it. */
   hint: string;
   /** Set when goldens/accepted.yaml accepts it. */

@@ -6,7 +6,7 @@
  */
 import type { Adapter, Scenario, ScenarioPool } from '../config/types.js';
 import { stableStringify } from '../util/objects.js';
-import type { Trace } from '../world/trace.js';
+import type { DesiredResource, Trace } from '../world/trace.js';
 
 /** The pool intent drift probes, in a fixed order. */
 export const INTENT_FIELDS = ['nodeCount', 'minNodeCount', 'maxNodeCount', 'gpu', 'gpuCount', 'zones'] as const;
@@ -62,19 +62,27 @@ export function probesFor(adapter: Pick<Adapter, 'xr'>, scenario: Scenario): Int
   return probes;
 }
 
-/** Each key's body at convergence (or at the last converging step), as canonical text. */
-function bodies(trace: Trace): Map<string, string> {
+/** What a run composed once settled: the converged step's resources, else the last converging step's. */
+export function settledResources(trace: Trace): Record<string, DesiredResource> {
   const converging = trace.steps.filter((step) => step.phase === 'converge');
   const final = trace.converged ? trace.steps[trace.converged.step] : converging[converging.length - 1];
-  return new Map(Object.entries(final?.resources ?? {}).map(([key, desired]) => [key, stableStringify(desired.resource)]));
+  return final?.resources ?? {};
 }
 
-/** The intent fields that reach each key: those whose probe changed its body (or made it go). Sorted as INTENT_FIELDS. */
-export function coverageFrom(baseline: Trace, runs: Array<{ field: IntentField; trace: Trace }>): Record<string, IntentField[]> {
-  const before = bodies(baseline);
+/** Each key's body, as canonical text. */
+function bodies(resources: Record<string, DesiredResource>): Map<string, string> {
+  return new Map(Object.entries(resources).map(([key, desired]) => [key, stableStringify(desired.resource)]));
+}
+
+/**
+ * The intent fields that reach each key: those whose probe changed its body (or made it go), given
+ * what each probe composed once settled. Sorted as INTENT_FIELDS.
+ */
+export function coverageFrom(baseline: Trace, runs: Array<{ field: IntentField; settled: Record<string, DesiredResource> }>): Record<string, IntentField[]> {
+  const before = bodies(settledResources(baseline));
   const reached = new Map<string, Set<IntentField>>();
   for (const run of runs) {
-    const after = bodies(run.trace);
+    const after = bodies(run.settled);
     for (const [key, body] of before) {
       if (after.get(key) === body) continue;
       const fields = reached.get(key) ?? new Set<IntentField>();

@@ -1,9 +1,11 @@
 import { CONTRACT_ROLES } from '../roles/catalog.js';
 import { composerOf } from '../outline/outline.js';
+import { STYLE_FACET_BY_ID } from '../outline/styleFacets.js';
 import type { Outline, Places } from '../outline/types.js';
 import { stableStringify } from '../util/objects.js';
 import { judge, MIN_CONVENTION, type ValueGroup } from './consensus.js';
 import type { Finding } from './findings.js';
+import { codeFacets } from './styleCode.js';
 
 /**
  * Stylistic drift in the code: the providers' outlines lined up facet by facet and judged with the
@@ -36,6 +38,12 @@ interface StyleFacet {
   values: Map<string, unknown>;
   /** The place to change in `provider` to reach the convention's value. */
   placeOf: (provider: string, convention: unknown) => string;
+  /** Judged one way only: a provider whose value is `defined` where the convention is `absent` (a helper only some have). */
+  presence?: true;
+  /** Tells apart facets that share a subject and facet (two helper jobs whose helpers go by one name). */
+  key?: string;
+  /** Outliers of a convention only, never a split. */
+  conventionOnly?: true;
 }
 
 /** Which sorted-list members a value has that the convention does not (or the reverse, for a missing one). */
@@ -66,7 +74,7 @@ function styleFacets(subjects: readonly StyleSubject[]): StyleFacet[] {
   };
   const facets = new Map<string, StyleFacet>();
   const add = (provider: string, facet: Omit<StyleFacet, 'values'>, value: unknown) => {
-    const id = `${facet.subject}:${facet.facet}`;
+    const id = `${facet.subject}:${facet.facet}:${facet.key ?? ''}`;
     const entry = facets.get(id) ?? { ...facet, values: new Map() };
     entry.values.set(provider, value);
     facets.set(id, entry);
@@ -93,7 +101,8 @@ function styleFacets(subjects: readonly StyleSubject[]): StyleFacet[] {
       );
     }
 
-    const constants = files.flatMap(([file, module]) => Object.entries(module.constants).map(([name, style]) => ({ file, name, style })));
+    // Type aliases are spelled as classes (PascalCase): the type-alias facet judges them.
+    const constants = files.flatMap(([file, module]) => Object.entries(module.constants).filter(([, constant]) => constant.alias === undefined).map(([name, constant]) => ({ file, name, style: constant.style })));
     if (constants.length > 0) {
       add(
         provider,
@@ -103,8 +112,8 @@ function styleFacets(subjects: readonly StyleSubject[]): StyleFacet[] {
           describe: 'the naming style of module constants',
           placeOf: (p, convention) => {
             const wanted = new Set(Array.isArray(convention) ? (convention as string[]) : []);
-            const own = Object.entries(byProvider.get(p)!.outline.files).flatMap(([file, module]) => Object.entries(module.constants).map(([name, style]) => ({ file, name, style })));
-            const odd = own.find((constant) => !wanted.has(constant.style));
+            const own = Object.entries(byProvider.get(p)!.outline.files).flatMap(([file, module]) => Object.entries(module.constants).filter(([, constant]) => constant.alias === undefined).map(([name, constant]) => ({ file, name, style: constant.style })));
+            const odd = own.find((constant) => !wanted.has(constant.style)) ?? own[0];
             return odd ? `${at(p, `const:${odd.file}:${odd.name}`)} (${odd.name})` : at(p, '');
           },
         },
@@ -118,6 +127,23 @@ function styleFacets(subjects: readonly StyleSubject[]): StyleFacet[] {
       ['readinessBy', 'readiness-by', 'what decides readiness', (form) => form],
       ['results', 'results', 'how results are emitted', resultMechanism],
     ];
+    const shape = outline.idioms.readinessShape ?? [];
+    if (shape.length > 0) {
+      add(
+        provider,
+        {
+          subject: 'readiness',
+          facet: 'readiness-shape',
+          describe: 'how readiness marking is laid out',
+          placeOf: (p, convention) => {
+            const own = byProvider.get(p)!.outline.idioms.readinessShape ?? [];
+            const odd = own.find((form) => !(convention as string[]).includes(form)) ?? own[0];
+            return at(p, odd ? `idiom:readinessShape:${odd}` : '');
+          },
+        },
+        [...shape],
+      );
+    }
     for (const [idiom, name, describe, normalize] of idioms) {
       const forms = outline.idioms[idiom];
       if (forms.length === 0) continue;
@@ -129,7 +155,7 @@ function styleFacets(subjects: readonly StyleSubject[]): StyleFacet[] {
           describe,
           placeOf: (p, convention) => {
             const own = byProvider.get(p)!.outline.idioms[idiom];
-            const odd = own.find((form) => !(convention as string[]).includes(normalize(form)));
+            const odd = own.find((form) => !(convention as string[]).includes(normalize(form))) ?? own[0];
             return at(p, odd ? `idiom:${idiom}:${odd}` : '');
           },
         },
@@ -153,7 +179,8 @@ function styleFacets(subjects: readonly StyleSubject[]): StyleFacet[] {
           placeOf: (p, convention) => {
             const own = Object.entries(byProvider.get(p)!.outline.files).filter(([, module]) => (kinds as readonly string[]).includes(module.kind)).map(([file]) => file);
             const { extra, missing } = firstDifference(own, convention);
-            return extra !== undefined ? at(p, `file:${extra}`) : `${byProvider.get(p)!.root}/${missing ?? ''} (missing)`;
+            if (extra !== undefined) return at(p, `file:${extra}`);
+            return missing !== undefined ? `${byProvider.get(p)!.root}/${missing} (missing)` : at(p, `file:${own[0] ?? ''}`);
           },
         },
         paths,
@@ -180,8 +207,42 @@ function styleFacets(subjects: readonly StyleSubject[]): StyleFacet[] {
     }
   }
 
+  codeFacets(
+    usable.map((subject) => ({
+      provider: subject.provider,
+      outline: subject.outline,
+      keys: subject.keys,
+      composers: composerNames(subject),
+      usesLiteral: (value: string) => subject.places.has(`literal:${value}`) || Object.values(subject.outline.files).some((module) => module.kind === 'module' && module.literals?.includes(value) === true),
+    })),
+    (provider, facet, value) => add(provider, { subject: facet.subject, facet: facet.facet, describe: facet.describe, placeOf: (p, convention) => at(p, facet.placeKey(p, convention)), ...(facet.presence ? { presence: true as const } : {}), ...(facet.key ? { key: facet.key } : {}), ...(facet.conventionOnly ? { conventionOnly: true as const } : {}) }, value),
+  );
   return [...facets.values()];
 }
+
+/** The role composers by their own name, with the roles each composes. */
+function composerNames(subject: StyleSubject): Map<string, Set<string>> {
+  const out = new Map<string, Set<string>>();
+  for (const [role, names] of composersByRole(subject)) for (const name of names.keys()) out.set(name, (out.get(name) ?? new Set()).add(role));
+  // A function composing a cloud-only key is a composer too, of no contract role: not a helper.
+  for (const functions of Object.values(subject.outline.composes)) {
+    for (const qualified of functions.split(', ')) {
+      const name = qualified.split('.').pop()!;
+      if (!out.has(name)) out.set(name, new Set([`cloud:${name}`]));
+    }
+  }
+  return out;
+}
+
+/** A facet's meta from the registry; a facet without one is drift's own mistake. */
+function metaOf(facet: string) {
+  const meta = STYLE_FACET_BY_ID.get(facet);
+  if (!meta) throw new Error(`style facet ${facet} has no entry in src/outline/styleFacets.ts`);
+  return meta;
+}
+
+/** A place without the words a hint adds to it: `providers/gke/function/composer.py:12`. */
+const bareplace = (place: string) => place.replace(/ \(.*\)$/, '');
 
 export function compareStyle({ subjects, established }: StyleInput): Finding[] {
   const findings: Finding[] = [];
@@ -189,14 +250,25 @@ export function compareStyle({ subjects, established }: StyleInput): Finding[] {
     const texts = new Map([...facet.values].map(([provider, value]) => [provider, stableStringify(value)]));
     const verdict = judge(facet.values, texts, established);
     const values = Object.fromEntries([...facet.values].sort(([a], [b]) => (a < b ? -1 : 1)));
+    if (facet.presence) {
+      // Only a helper the convention lacks is a finding; lacking a helper some have is no style at all.
+      // And a minority of all the providers, judged or standing in: two of five that share a helper are
+      // no outliers because one of them is judged with -p.
+      if (verdict.kind !== 'convention' || verdict.convention.value !== 'absent') continue;
+      const overAll = established ? judge(facet.values, texts) : verdict;
+      if (overAll.kind !== 'convention' || overAll.convention.value !== 'absent') continue;
+    }
     if (verdict.kind === 'split') {
-      findings.push(split(facet, verdict.groups, values));
+      if (!facet.conventionOnly) findings.push(split(facet, verdict.groups, values));
       continue;
     }
     if (verdict.kind !== 'convention') continue;
+    const follower = verdict.convention.providers.find((p) => established?.has(p) !== true) ?? verdict.convention.providers[0]!;
     for (const provider of verdict.outliers) {
       const id = `style:${facet.subject}:${facet.facet}:${provider}`;
       const place = facet.placeOf(provider, verdict.convention.value);
+      const follows = facet.presence ? undefined : bareplace(facet.placeOf(follower, verdict.convention.value));
+      const where = [bareplace(place), ...(follows ? [`${follower}: ${follows}`] : [])];
       findings.push({
         id,
         type: 'style',
@@ -204,10 +276,13 @@ export function compareStyle({ subjects, established }: StyleInput): Finding[] {
         provider,
         subject: facet.subject,
         facet: facet.facet,
-        message: `${facet.describe} differs from the convention: ${text(facet.values.get(provider))} where ${verdict.convention.providers.join(', ')} use ${text(verdict.convention.value)}`,
+        message: facet.presence
+          ? `only ${verdict.outliers.join(', ')} ${verdict.outliers.length === 1 ? 'defines' : 'define'} ${facet.subject} (${facet.describe}); ${verdict.convention.providers.join(', ')} do without one`
+          : `${facet.describe} differs from the convention: ${text(facet.values.get(provider))} where ${verdict.convention.providers.join(', ')} use ${text(verdict.convention.value)}`,
         values,
         consensus: verdict.convention.value,
-        hint: `the convention (${verdict.convention.providers.length} of ${verdict.compared}) is ${text(verdict.convention.value)}: change ${place}, or accept it with a reason: drift accept '${id}' --reason "..."`,
+        where,
+        hint: `the convention (${verdict.convention.providers.length} of ${verdict.compared}) is ${text(verdict.convention.value)}: change ${place} (${metaOf(facet.facet).fix}), or accept it with a reason: drift accept '${id}' --reason "..."`,
       });
     }
   }

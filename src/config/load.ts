@@ -10,6 +10,8 @@ import { CONTRACT_ROLES } from '../roles/catalog.js';
 import type { Adapter, DriftConfig, Perturbation, Project, Scenario, ScenarioPool } from './types.js';
 import { mapIntent } from './intent.js';
 import { loadXrd } from './xrd.js';
+import { cacheEnabled, cacheFolder } from './cacheFolder.js';
+import { useValidatorCache } from './validatorCache.js';
 import { readLocatedYamlFile, type Locator } from './yamlFile.js';
 
 export const CONFIG_FILE = 'drift.config.yaml';
@@ -256,6 +258,7 @@ function globParent(pattern: string): string {
  */
 export async function loadProject(configPath: string | undefined, cwd = process.cwd(), env: Environment = {}): Promise<Project> {
   const { config, roots, at } = readConfig(configPath, cwd);
+  useValidatorCache(cacheEnabled(env) ? cacheFolder(config.root, env) : undefined);
   const adapters = (await expand(config, roots, at, 'providers')).map((file) => readAdapter(file, roots));
   const scenarios = (await expand(config, roots, at, 'scenarios')).map(readScenario);
   const seen = new Map<string, string>();

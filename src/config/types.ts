@@ -123,4 +123,6 @@ export interface Project {
   warnings?: string[];
   /** The environment drift runs in (from the CLI edge): the functions' and ruff's, and whether this is CI. */
   env: Environment;
+  /** Where RunFunction answers are kept between runs (functions/answerCache.ts); false: nowhere (`--no-cache`). Absent: the default folder. */
+  answerCache?: string | false;
 }

@@ -1,4 +1,5 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { ErrorObject, Options, ValidateFunction } from 'ajv';
+import { cachedValidator } from './validatorCache.js';
 import { InputError } from '../errors.js';
 import { celProblem, evaluateCel, toCel } from '../util/cel.js';
 import { isObject, type JsonObject } from '../util/objects.js';
@@ -44,7 +45,7 @@ const KUBERNETES_KEYWORDS = [
 
 // One instance for every XRD: the keywords above are Kubernetes' own and carry no ajv meaning. The
 // first error is all drift reports, and stopping there keeps compiling (at every load) cheap.
-const ajv = new Ajv({ allErrors: false, strict: false, useDefaults: true, validateFormats: false, keywords: KUBERNETES_KEYWORDS });
+const XRD_OPTIONS: Options = { allErrors: false, strict: false, useDefaults: true, validateFormats: false, keywords: KUBERNETES_KEYWORDS };
 
 type RawXrd = {
   apiVersion?: string;
@@ -112,7 +113,7 @@ export function loadXrd(file: string, apiVersion: string, kind: string, named: {
   }
   let validate: ValidateFunction;
   try {
-    validate = ajv.compile(strict(schema, true) as object);
+    validate = cachedValidator(strict(schema, true) as object, XRD_OPTIONS);
   } catch (error) {
     const { line, col } = locate(['spec', 'versions', index, 'schema', 'openAPIV3Schema']);
     throw new InputError(file, line, col, `openAPIV3Schema does not compile: ${(error as Error).message}`);

@@ -3,16 +3,23 @@ import { readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
+import type { Ajv, ErrorObject, Options, ValidateFunction } from 'ajv';
 import { Composer, isMap, isPair, isScalar, LineCounter, Parser, visit, type CST, type Document, type Node } from 'yaml';
 import { InputError } from '../errors.js';
 import { bytes, MAX_ALIASES, MAX_DOCUMENT_BYTES, MAX_DOCUMENT_DEPTH } from '../util/limits.js';
+import { cachedValidator } from './validatorCache.js';
 
 /** How drift's own schemas are compiled, at build (scripts/compile-schemas.mjs) and at run time alike. */
 export const SCHEMA_OPTIONS: Options = { allErrors: false, strict: true };
-const ajv = new Ajv(SCHEMA_OPTIONS);
 const validators = new Map<string, ValidateFunction>();
 const require = createRequire(import.meta.url);
+let ajv: Ajv | undefined;
+
+/** ajv, loaded only when a schema must be compiled here: a built drift with a warm cache never loads it. */
+function compiler(): Ajv {
+  ajv ??= new (require('ajv') as typeof import('ajv')).Ajv(SCHEMA_OPTIONS);
+  return ajv;
+}
 
 /** A schema is a file of schemas/ or, for files drift only reads (an XRD), a schema object. */
 export type SchemaSource = string | object;
@@ -40,14 +47,14 @@ function fileValidator(schemaFile: string): ValidateFunction {
   } catch {
     // not built (tests compile with tsc alone): compile it here
   }
-  return ajv.compile(JSON.parse(text) as object);
+  return compiler().compile(JSON.parse(text) as object);
 }
 
 function validatorFor(schema: SchemaSource): ValidateFunction {
   const id = typeof schema === 'string' ? schema : JSON.stringify(schema);
   let validate = validators.get(id);
   if (!validate) {
-    validate = typeof schema === 'string' ? fileValidator(schema) : ajv.compile(schema);
+    validate = typeof schema === 'string' ? fileValidator(schema) : cachedValidator(schema, SCHEMA_OPTIONS);
     validators.set(id, validate);
   }
   return validate;

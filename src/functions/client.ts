@@ -1,5 +1,5 @@
 import { credentials, makeGenericClientConstructor, status as GrpcStatus, type Client, type ServiceError } from '@grpc/grpc-js';
-import { FunctionRunnerServiceService, RunFunctionRequest, type RunFunctionResponse } from '@crossplane-org/function-sdk-typescript';
+import { FunctionRunnerServiceService, RunFunctionRequest, RunFunctionResponse } from '@crossplane-org/function-sdk-typescript';
 
 /** A request, or one already encoded (the memo encodes each request once to key it; gRPC reuses the bytes). */
 export type OutgoingRequest = RunFunctionRequest | Uint8Array;
@@ -15,12 +15,24 @@ type RunFunctionClient = Client & {
   ): void;
 };
 
+/** Each answer's wire bytes, as the function sent them: what the answer cache keeps. */
+const wireBytes = new WeakMap<RunFunctionResponse, Uint8Array>();
+
+export function answerBytes(response: RunFunctionResponse): Uint8Array | undefined {
+  return wireBytes.get(response);
+}
+
 const RunnerClient = makeGenericClientConstructor(
   {
     runFunction: {
       ...FunctionRunnerServiceService.runFunction,
       requestSerialize: (request: OutgoingRequest) =>
         request instanceof Uint8Array ? Buffer.from(request.buffer, request.byteOffset, request.byteLength) : Buffer.from(RunFunctionRequest.encode(request).finish()),
+      responseDeserialize: (bytes: Buffer) => {
+        const response = RunFunctionResponse.decode(bytes);
+        wireBytes.set(response, bytes);
+        return response;
+      },
     },
   },
   'FunctionRunnerService',

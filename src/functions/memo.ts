@@ -1,4 +1,4 @@
-import type { RunFunctionRequest, RunFunctionResponse } from '@crossplane-org/function-sdk-typescript';
+import type { RunFunctionResponse } from '@crossplane-org/function-sdk-typescript';
 import type { Caller } from '../world/simulate.js';
 import type { Send } from './client.js';
 import { encodeRequest, requestKey } from './encode.js';
@@ -8,13 +8,12 @@ import { encodeRequest, requestKey } from './encode.js';
  * (same XR, same world until a perturbation) and ablations share the baseline's steps until the
  * withheld fact would show, so most requests repeat exactly. The key is the request's content as
  * JSON (the world builds every object in one order, so equal requests give equal keys); about half
- * the lookups hit, and only a miss is encoded. `known` seeds it with an answer already given, such
- * as the start-up probe's. The determinism check replays through a memo of its own, so each of its
+ * the lookups hit, and only a miss is encoded (and then looked up in the persistent answer cache by
+ * its bytes, run.ts). The determinism check replays through a memo of its own, so each of its
  * requests reaches the function once.
  */
-export function memoize(send: Send, known?: { request: RunFunctionRequest; response: RunFunctionResponse }): Caller {
+export function memoize(send: Send): Caller {
   const answers = new Map<string, Promise<RunFunctionResponse>>();
-  if (known) answers.set(requestKey(known.request), Promise.resolve(known.response));
   return (request) => {
     const key = requestKey(request);
     let answer = answers.get(key);

@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { RunFunctionRequest, RunFunctionResponse } from '@crossplane-org/function-sdk-typescript';
+import type { RunFunctionResponse } from '@crossplane-org/function-sdk-typescript';
 import type { Adapter } from '../config/types.js';
 import { DriftError } from '../errors.js';
 import { status as GrpcStatus } from '@grpc/grpc-js';
@@ -21,8 +21,8 @@ const MAX_PROBE_PAUSE_MS = 50;
 export interface StartOptions {
   startMs: number;
   callMs: number;
-  /** A real request: the function is ready only once it answers one. */
-  probe: RunFunctionRequest;
+  /** A real request, or its wire bytes: the function is ready only once it answers one. */
+  probe: OutgoingRequest;
   /** The environment drift runs in: the function's, under the adapter's own `env`. */
   env: Environment;
 }
@@ -50,8 +50,8 @@ export class FunctionProcess {
   private exit: Exit | undefined;
   private readonly exited: Promise<void>;
   calls = 0;
-  /** The probe's request and answer: the first step of the first scenario asks exactly this. */
-  probed: { request: RunFunctionRequest; response: RunFunctionResponse } | undefined;
+  /** The probe's answer: the run's first request that the answer cache could not answer. */
+  probed: { request: OutgoingRequest; response: RunFunctionResponse } | undefined;
   /**
    * The probe when it ran out of its call deadline: the process is up but hangs on it. The same
    * request sent again fails at once with that error, so a hung function is reported after one
@@ -134,7 +134,7 @@ export class FunctionProcess {
       } catch (error) {
         if (error instanceof CallError && error.code === GrpcStatus.DEADLINE_EXCEEDED) {
           this.calls += 1;
-          this.timedOutProbe = { bytes: encodeRequest(probe), message: error.message };
+          this.timedOutProbe = { bytes: probe instanceof Uint8Array ? probe : encodeRequest(probe), message: error.message };
           return;
         }
         if (!(error instanceof CallError) || !error.unavailable) return; // it answered, even if badly: it is up

@@ -1,39 +1,101 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { Language, Parser } from 'web-tree-sitter';
-import type { ParseText } from './outline.js';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Language, Query } from 'web-tree-sitter';
+import type { ParseText, QueryFact } from './outline.js';
 
 /**
- * Edge module: loads tree-sitter grammars (WebAssembly) for the outliner. Each language is one entry
- * here plus one reducer beside python.ts; everything above works on the reducer's output.
+ * Edge module: loads tree-sitter grammars (WebAssembly) and the outline's queries for the outliner.
+ * Each language is one entry here, a folder of `.scm` queries (one fact each, under `queries/`) and
+ * one reducer beside python.ts; everything above works on the reducer's output.
  *
  * The Python grammar is the `.wasm` the tree-sitter-python package ships (the one in
  * tree-sitter-wasms does not load in current web-tree-sitter).
  */
-export const GRAMMARS: Readonly<Record<string, { language: string; wasm: string }>> = {
-  '.py': { language: 'python', wasm: 'tree-sitter-python/tree-sitter-python.wasm' },
+export const GRAMMARS: Readonly<Record<string, { language: string; wasm: string; queries: string }>> = {
+  '.py': { language: 'python', wasm: 'tree-sitter-python/tree-sitter-python.wasm', queries: 'python' },
 };
+
+/** `queries/` beside `src/` and `dist/`: both sit one folder below the package root. */
+const QUERIES = fileURLToPath(new URL('../../queries/', import.meta.url));
 
 const require = createRequire(import.meta.url);
 let initialized: Promise<void> | undefined;
 const parsers = new Map<string, Promise<ParseText>>();
 
-/** A parser for the language of `extension` (e.g. `.py`), loaded once per process. */
+/**
+ * How many patterns a query source holds: its top-level forms, `(…)` or an alternation `[…]`, with
+ * `;` comments and strings skipped. Counting beats compiling each file once more only to ask.
+ */
+function patternCount(source: string): number {
+  let depth = 0;
+  let count = 0;
+  for (let index = 0; index < source.length; index++) {
+    const char = source[index];
+    if (char === ';') {
+      while (index < source.length && source[index] !== '\n') index++;
+    } else if (char === '"') {
+      for (index++; index < source.length && source[index] !== '"'; index++) if (source[index] === '\\') index++;
+    } else if (char === '(' || char === '[') {
+      if (depth === 0) count++;
+      depth++;
+    } else if (char === ')' || char === ']') {
+      depth--;
+    }
+  }
+  return count;
+}
+
+/**
+ * The language's queries, one fact per `.scm` file, compiled into one query so that a file's tree is
+ * matched in one pass; each pattern knows its file (`call.scm` → `call`).
+ */
+function loadQueries(QueryOf: typeof Query, language: Language, folder: string): { query: Query; names: string[] } {
+  const dir = path.join(QUERIES, folder);
+  const names: string[] = [];
+  const sources: string[] = [];
+  for (const file of readdirSync(dir).filter((name) => name.endsWith('.scm')).sort()) {
+    const source = readFileSync(path.join(dir, file), 'utf8');
+    for (let index = patternCount(source); index > 0; index--) names.push(file.slice(0, -'.scm'.length));
+    sources.push(source);
+  }
+  let query: Query;
+  try {
+    query = new QueryOf(language, sources.join('\n'));
+  } catch (error) {
+    throw new Error(`${dir}: the outline's queries do not compile: ${(error as Error).message}`, { cause: error });
+  }
+  if (query.predicates.length !== names.length) throw new Error(`${dir}: ${names.length} patterns counted in the .scm files, ${query.predicates.length} compiled`);
+  return { query, names };
+}
+
+/** A parser for the language of `extension` (e.g. `.py`) with its queries, loaded once per process. */
 export function parserFor(extension: string): Promise<ParseText> {
   const grammar = GRAMMARS[extension];
   if (!grammar) throw new Error(`no grammar for ${extension} files`);
   let parser = parsers.get(grammar.language);
   if (!parser) {
     parser = (async () => {
+      // Loaded on the first parse, not with the module: a run whose outlines all come from the cache never loads it.
+      const { Language, Parser, Query } = await import('web-tree-sitter');
       initialized ??= Parser.init();
       await initialized;
       const language = await Language.load(readFileSync(require.resolve(grammar.wasm)));
+      const queries = loadQueries(Query, language, grammar.queries);
       const instance = new Parser();
       instance.setLanguage(language);
       return (text: string) => {
         const tree = instance.parse(text);
         if (!tree) throw new Error('tree-sitter returned no tree');
-        return tree;
+        // Matched on demand, while the tree lives: a caller that only walks the tree pays nothing for them.
+        const facts = (): QueryFact[] =>
+          queries.query.matches(tree.rootNode).map((match) => {
+            const captures: QueryFact['captures'] = {};
+            for (const { name, node } of match.captures) captures[name] ??= { start: node.startIndex, end: node.endIndex, type: node.type };
+            return { query: queries.names[match.patternIndex]!, captures };
+          });
+        return { tree, facts };
       };
     })();
     parsers.set(grammar.language, parser);

@@ -1,11 +1,17 @@
 import type { Tree } from 'web-tree-sitter';
 import { escapeRegExp } from '../util/objects.js';
-import { toSyntax } from './syntax.js';
-import { outlinePythonFile, sortedRecord, type Argument, type FileFacts, type FunctionFact } from './python.js';
-import { OUTLINE_VERSION, type Idioms, type Outline, type OutlineResult, type Places, type SourceText } from './types.js';
+import { nodeAt, toSyntax } from './syntax.js';
+import { outlinePythonFile, sortedRecord, type Argument, type FileFacts, type FunctionFact, type Match, type SiteGate } from './python.js';
+import { OUTLINE_VERSION, type FunctionOutline, type Idioms, type Outline, type OutlineResult, type Places, type SourceText } from './types.js';
 
-/** Parses one file's text; the grammar is loaded by the caller (see grammar.ts). */
-export type ParseText = (text: string) => Tree;
+/** One query match as the grammar reports it: each capture's node by its range and type. */
+export interface QueryFact {
+  query: string;
+  captures: Record<string, { start: number; end: number; type: string }>;
+}
+
+/** Parses one file's text and runs the language's queries on it; the grammar is loaded by the caller (see grammar.ts). */
+export type ParseText = (text: string) => { tree: Tree; facts: () => QueryFact[] };
 
 /**
  * A provider's outline from its source files. Pure given `parse`: the same files give the same
@@ -16,14 +22,17 @@ export function buildOutline(provider: string, sources: SourceText[], parse: Par
   const ordered = [...sources].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const facts = new Map<string, FileFacts>();
   for (const source of ordered) {
-    const tree = parse(source.text);
+    const { tree, facts: matchQueries } = parse(source.text);
     let root;
+    let found: QueryFact[];
     try {
       root = toSyntax(tree, source.text);
+      found = matchQueries();
     } finally {
       tree.delete(); // trees live in the WebAssembly heap, not in JavaScript's
     }
-    facts.set(source.path, outlinePythonFile(source.path, root));
+    const matches: Match[] = found.map(({ query, captures }) => ({ query, nodes: Object.fromEntries(Object.entries(captures).map(([name, at]) => [name, nodeAt(root, at.start, at.end, at.type)!])) }));
+    facts.set(source.path, outlinePythonFile(source.path, root, matches));
   }
   const places: Places = new Map();
   const place = (key: string, file: string, line: number) => {
@@ -36,8 +45,10 @@ export function buildOutline(provider: string, sources: SourceText[], parse: Par
   // The package is what runs; tests are outlined but do not compose or carry the function's idioms.
   const runtime = [...facts].filter(([, f]) => f.outline.kind === 'module' || f.outline.kind === 'package-marker');
   const functions = runtime.flatMap(([, f]) => f.functions);
-  const composes = composers(functions, place);
-  const idioms: Idioms = { resourceWrite: [], readinessMark: [], readinessBy: [], results: [] };
+  for (const [file, f] of runtime) for (const literal of f.literals) place(`literal:${literal.value}`, file, literal.line);
+  linkCalls(functions, new Map(runtime.map(([file, f]) => [file, f])));
+  const { composes, gates } = composers(functions, place);
+  const idioms: Idioms = { resourceWrite: [], readinessMark: [], readinessBy: [], results: [], readinessShape: [] };
   for (const [file, f] of runtime) {
     for (const form of f.forms) {
       if (!idioms[form.idiom].includes(form.form)) idioms[form.idiom].push(form.form);
@@ -52,9 +63,35 @@ export function buildOutline(provider: string, sources: SourceText[], parse: Par
     files: Object.fromEntries([...facts].map(([file, f]) => [file, f.outline])),
     idioms,
     composes,
+    gates,
   };
   const syntaxErrors = [...facts].flatMap(([file, f]) => (f.syntaxError ? [{ file, ...f.syntaxError }] : []));
   return { outline, places, syntaxErrors, ms: performance.now() - began };
+}
+
+/** The outline entry of a function fact: a module function or a class's method. */
+function outlineOf(fn: FunctionFact, file: FileFacts): FunctionOutline | undefined {
+  const [owner, method] = fn.qualified.split('.');
+  return method === undefined ? file.outline.functions[owner!] : file.outline.classes[owner!]?.methods[method];
+}
+
+/** Each function's calls of the provider's own functions, into its outline: the call graph a reader follows. */
+function linkCalls(functions: FunctionFact[], files: ReadonlyMap<string, FileFacts>): void {
+  const defined = new Set(functions.map((fn) => fn.name));
+  for (const fn of functions) {
+    const out = outlineOf(fn, files.get(fn.file)!);
+    if (!out) continue;
+    const local = fn.calls.filter((call) => defined.has(call.callee) && call.callee !== fn.name);
+    const always = new Set(local.filter((call) => call.gate.kind === 'none').map((call) => call.callee));
+    const names = [...new Set(local.map((call) => (always.has(call.callee) ? call.callee : `${call.callee}?`)))].sort();
+    if (names.length) out.calls = names;
+  }
+}
+
+/** A gate in words, as outlines and findings say it. */
+function gateText(where: 'composer' | 'call site', gate: SiteGate, helpers: ReadonlySet<string>): string {
+  const decided = gate.calls.some((call) => helpers.has(call)) ? ', decided by a helper' : '';
+  return `${where}: ${gate.kind === 'if' ? 'if' : 'early return'}${decided}`;
 }
 
 /**
@@ -62,9 +99,10 @@ export function buildOutline(provider: string, sources: SourceText[], parse: Par
  * writer of desired resources (directly, or through helpers that pass their parameter on).
  * Helpers are resolved by name, so a helper moved to another module is still followed.
  */
-function composers(functions: FunctionFact[], place: (key: string, file: string, line: number) => void): Record<string, string> {
+function composers(functions: FunctionFact[], place: (key: string, file: string, line: number) => void): { composes: Record<string, string>; gates: Record<string, string> } {
   const byName = new Map<string, FunctionFact[]>();
   for (const fn of functions) byName.set(fn.name, [...(byName.get(fn.name) ?? []), fn]);
+  const helpers = new Set(byName.keys());
   const sinks = new Map(functions.map((fn) => [fn, new Set(fn.writesKeyParams)]));
   const argumentAt = (call: FunctionFact['calls'][number], target: FunctionFact, index: number): Argument | undefined =>
     call.args[index] ?? call.keywords[target.params[index] ?? ''];
@@ -85,23 +123,50 @@ function composers(functions: FunctionFact[], place: (key: string, file: string,
       }
     }
   }
+  const callsOf = new Map<string, Array<{ caller: FunctionFact; call: FunctionFact['calls'][number] }>>();
+  for (const caller of functions) {
+    for (const call of caller.calls) {
+      const list = callsOf.get(call.callee);
+      if (list) list.push({ caller, call });
+      else callsOf.set(call.callee, [{ caller, call }]);
+    }
+  }
   const found = new Map<string, Set<string>>();
-  const note = (pattern: string, fn: FunctionFact, line: number) => {
+  const gated = new Map<string, { text: string; file: string; line: number }>();
+  const note = (pattern: string, fn: FunctionFact, line: number, gate: SiteGate) => {
     found.set(pattern, (found.get(pattern) ?? new Set()).add(fn.qualified));
     place(`compose:${pattern}`, fn.file, line);
+    // Ungated in its composer: gated where the composer is called, if every call is under a condition.
+    let text: string | undefined;
+    let at = gate;
+    if (gate.kind !== 'none') text = gateText('composer', gate, helpers);
+    else {
+      const callers = callsOf.get(fn.name) ?? [];
+      if (callers.length > 0 && callers.every(({ call }) => call.gate.kind !== 'none')) {
+        at = callers[0]!.call.gate;
+        text = gateText('call site', at, helpers);
+        if (!gated.has(pattern)) gated.set(pattern, { text, file: callers[0]!.caller.file, line: at.line });
+        return;
+      }
+    }
+    if (text !== undefined && !gated.has(pattern)) gated.set(pattern, { text, file: fn.file, line: at.line });
   };
   for (const fn of functions) {
-    for (const key of fn.writesKeys) note(key.pattern, fn, key.line);
+    for (const key of fn.writesKeys) note(key.pattern, fn, key.line, key.gate);
     for (const call of fn.calls) {
       for (const target of byName.get(call.callee) ?? []) {
         for (const index of sinks.get(target)!) {
           const argument = argumentAt(call, target, index);
-          if (argument?.kind === 'key') for (const key of argument.patterns) note(key.pattern, fn, key.line);
+          if (argument?.kind === 'key') for (const key of argument.patterns) note(key.pattern, fn, key.line, call.gate);
         }
       }
     }
   }
-  return sortedRecord(Object.fromEntries([...found].map(([pattern, names]) => [pattern, [...names].sort().join(', ')])));
+  for (const [pattern, gate] of gated) place(`gate:${pattern}`, gate.file, gate.line);
+  return {
+    composes: sortedRecord(Object.fromEntries([...found].map(([pattern, names]) => [pattern, [...names].sort().join(', ')]))),
+    gates: sortedRecord(Object.fromEntries([...gated].map(([pattern, gate]) => [pattern, gate.text]))),
+  };
 }
 
 /** Whether a composed key is one a pattern from the code stands for (`nodepool-{}` ~ `nodepool-gpu`). */

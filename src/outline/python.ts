@@ -1,11 +1,20 @@
-import type { SyntaxNode as Node } from './syntax.js';
-import type { ClassOutline, FileKind, FunctionOutline, ModuleOutline, NamingStyle } from './types.js';
+import { descendants, type SyntaxNode as Node } from './syntax.js';
+import type { ClassOutline, ConstantOutline, FileKind, FunctionOutline, ModuleOutline, NamingStyle } from './types.js';
 
 /**
  * One Python file's syntax tree reduced to its outline and to the facts the provider-level outline
- * links across files (who writes composed resources, which literal keys reach them). Pure: a tree
- * in, data out; positions are 1-based lines.
+ * links across files (who writes composed resources, which literal keys reach them, who calls whom,
+ * where a gate is checked). The facts come from the tree-sitter queries under `queries/python/`
+ * (one fact each), matched once per file; this module only reads what they captured, climbing
+ * parents where it must: nothing here recurses on the tree, so nesting depth cannot overflow it.
+ * Pure: captures in, data out; positions are 1-based lines.
  */
+
+/** One query match: the query's name (its file, `call.scm` → `call`) and each capture's node. */
+export interface Match {
+  query: string;
+  nodes: Record<string, Node>;
+}
 
 /** A value passed to a call, as far as the outline needs to know it. */
 export type Argument =
@@ -13,12 +22,22 @@ export type Argument =
   | { kind: 'param'; index: number }
   | { kind: 'other' };
 
+/** How a statement is gated inside its function: nested in an `if`, after an early return, or not. */
+export interface SiteGate {
+  kind: 'if' | 'return' | 'none';
+  /** Plain or `self.` call targets in the gating condition (a helper that decides the gate). */
+  calls: string[];
+  line: number;
+}
+
 export interface CallFact {
   /** The called function's own name (`self._desire` → `_desire`), when it is a plain name. */
   callee: string;
   /** Positional arguments by index; keyword arguments by name. */
   args: Argument[];
   keywords: Record<string, Argument>;
+  line: number;
+  gate: SiteGate;
 }
 
 export interface FunctionFact {
@@ -32,14 +51,22 @@ export interface FunctionFact {
   /** Indexes of parameters used as the key of a desired composed resource in this body. */
   writesKeyParams: number[];
   /** Literal keys used directly as the key of a desired composed resource in this body. */
-  writesKeys: Array<{ pattern: string; line: number }>;
+  writesKeys: Array<{ pattern: string; line: number; gate: SiteGate }>;
   calls: CallFact[];
+  /** Attributes of `self` the body reads (not only assigns), sorted. */
+  reads: string[];
 }
 
 /** An idiom form with where it first appears. */
 export interface FormFact {
-  idiom: 'resourceWrite' | 'readinessMark' | 'readinessBy' | 'results';
+  idiom: 'resourceWrite' | 'readinessMark' | 'readinessBy' | 'readinessShape' | 'results';
   form: string;
+  line: number;
+}
+
+/** A string literal in a function body, for named-vs-literal constants. */
+export interface LiteralFact {
+  value: string;
   line: number;
 }
 
@@ -47,7 +74,8 @@ export interface FileFacts {
   outline: ModuleOutline;
   functions: FunctionFact[];
   forms: FormFact[];
-  /** `def:…`, `const:…`, `sdk:…` → line. */
+  literals: LiteralFact[];
+  /** `def:…`, `class:…`, `const:…`, `import:…`, `call:…`, `sdk:…` → line. */
   lines: Array<[string, number]>;
   syntaxError?: { line: number; column: number };
 }
@@ -55,6 +83,21 @@ export interface FileFacts {
 /** Results the SDK's response module emits, and the attribute a raw result is appended through. */
 const RESULT_HELPERS = new Set(['normal', 'warning', 'fatal']);
 const SDK_ROOT = 'crossplane.function';
+/** Bases and decorators that make a class a record: a data shape, not behaviour. */
+const RECORD_SHAPES: ReadonlyMap<string, string> = new Map([
+  ['dataclass', 'dataclass'],
+  ['dataclasses.dataclass', 'dataclass'],
+  ['NamedTuple', 'namedtuple'],
+  ['typing.NamedTuple', 'namedtuple'],
+  ['TypedDict', 'typeddict'],
+  ['typing.TypedDict', 'typeddict'],
+]);
+
+/** A label or annotation key or an apiVersion: `modelplane.ai/pool`, `storage.k8s.io/v1`. */
+const QUALIFIED_NAME = /^[a-z0-9-]+(\.[a-z0-9-]+)+\/[A-Za-z0-9._-]+$/;
+
+/** A module function's parameter that hands it part of the request or response. */
+const REQUEST_PARAMETER = /^(req|rsp|request|response|observed|desired|credentials|provider_config|required)$|observed|desired/;
 
 const lineOf = (node: Node) => node.startPosition.row + 1;
 /** Whitespace collapsed, so a wrapped signature reads like an unwrapped one. */
@@ -86,12 +129,17 @@ export function moduleName(path: string): string {
 
 /** `a.b.c` for an attribute chain or a name; undefined for anything else (a call, a subscript). */
 function dotted(node: Node | null): string | undefined {
-  if (!node) return undefined;
-  if (node.type === 'identifier') return node.text;
-  if (node.type === 'attribute') {
-    const object = dotted(node.childForFieldName('object'));
-    const attribute = node.childForFieldName('attribute');
-    return object && attribute ? `${object}.${attribute.text}` : undefined;
+  const names: string[] = [];
+  for (let at = node; at; ) {
+    if (at.type === 'identifier') {
+      names.unshift(at.text);
+      return names.join('.');
+    }
+    if (at.type !== 'attribute') return undefined;
+    const attribute = at.childForFieldName('attribute');
+    if (!attribute) return undefined;
+    names.unshift(attribute.text);
+    at = at.childForFieldName('object');
   }
   return undefined;
 }
@@ -102,6 +150,14 @@ function calleeName(node: Node | null): string | undefined {
   if (node.type === 'identifier') return node.text;
   if (node.type === 'attribute') return node.childForFieldName('attribute')?.text;
   return undefined;
+}
+
+/** A local call target: a plain name or a method of `self`/`cls`, not a module's function. */
+function localCallee(node: Node | null): string | undefined {
+  if (node?.type === 'identifier') return node.text;
+  const full = dotted(node);
+  const match = full ? /^(?:self|cls)\.([A-Za-z_][A-Za-z0-9_]*)$/.exec(full) : null;
+  return match?.[1];
 }
 
 /** A string literal as a key pattern: f-string holes become `{}`. Undefined for anything else. */
@@ -125,7 +181,7 @@ function parameterText(node: Node): string {
   switch (node.type) {
     case 'typed_parameter': {
       const name = node.namedChildren.find((child) => child.type !== 'type');
-      return `${name ? parameterText(name) : '?'}: ${compact(field('type')?.text ?? '')}`;
+      return `${name ? compact(name.text) : '?'}: ${compact(field('type')?.text ?? '')}`;
     }
     case 'default_parameter':
       return `${field('name')?.text ?? '?'}=${compact(field('value')?.text ?? '')}`;
@@ -137,17 +193,16 @@ function parameterText(node: Node): string {
 }
 
 function parameterName(node: Node): string | undefined {
-  switch (node.type) {
+  const at = node.type === 'typed_parameter' ? node.namedChildren.find((child) => child.type !== 'type') : node;
+  switch (at?.type) {
     case 'identifier':
-      return node.text;
-    case 'typed_parameter':
-      return parameterName(node.namedChildren.find((child) => child.type !== 'type')!);
+      return at.text;
     case 'default_parameter':
     case 'typed_default_parameter':
-      return node.childForFieldName('name')?.text;
+      return at.childForFieldName('name')?.text;
     case 'list_splat_pattern':
     case 'dictionary_splat_pattern':
-      return node.namedChildren[0]?.text;
+      return at.namedChildren[0]?.text;
     default:
       return undefined;
   }
@@ -165,7 +220,36 @@ function decoratorsOf(definition: Node): string[] {
     });
 }
 
-function functionOutline(definition: Node): FunctionOutline {
+/**
+ * What holds a definition or statement: the nearest module, class or function, past the blocks,
+ * decorators and error-recovery nodes between them.
+ */
+function holder(node: Node): Node | undefined {
+  for (let at = node.parent; at; at = at.parent) {
+    if (at.type === 'module' || at.type === 'class_definition' || at.type === 'function_definition') return at;
+  }
+  return undefined;
+}
+
+/** The function whose body holds `node` (nested definitions are their own functions). */
+function ownerFunction(node: Node): Node | undefined {
+  for (let at = node.parent; at; at = at.parent) {
+    if (at.type === 'function_definition') return at;
+    if (at.type === 'class_definition' || at.type === 'lambda') return undefined;
+  }
+  return undefined;
+}
+
+/** Whether a statement sits directly in the module (error recovery may wrap it in ERROR nodes). */
+function atTopLevel(statement: Node): boolean {
+  for (let at = statement.parent; at; at = at.parent) {
+    if (at.type === 'module') return true;
+    if (at.type !== 'ERROR') return false;
+  }
+  return false;
+}
+
+function functionOutline(definition: Node, reads: string[]): FunctionOutline {
   const parameters = definition.childForFieldName('parameters');
   const returns = definition.childForFieldName('return_type');
   const signature = `(${(parameters?.namedChildren ?? []).filter((p) => p.type !== 'comment').map(parameterText).join(', ')})${returns ? ` -> ${compact(returns.text)}` : ''}`;
@@ -176,33 +260,8 @@ function functionOutline(definition: Node): FunctionOutline {
     docstring: hasDocstring(definition.childForFieldName('body')),
     ...(decorators.length ? { decorators } : {}),
     ...(isAsync ? { async: true as const } : {}),
+    ...(reads.length ? { reads } : {}),
   };
-}
-
-/** The statements of a block; what error recovery wrapped in an ERROR node still counts. */
-function statementsOf(block: Node | null): Node[] {
-  return (block?.namedChildren ?? []).flatMap((child) => (child.type === 'ERROR' ? statementsOf(child) : [child]));
-}
-
-/** A class's body; error recovery may leave part of it in an ERROR node beside the block. */
-function classBody(definition: Node): Node[] {
-  return definition.namedChildren.filter((child) => child.field === 'body' || child.type === 'ERROR');
-}
-
-/** Definitions directly in a block, unwrapping decorators. */
-function definitionsIn(block: Node | null): Node[] {
-  return statementsOf(block).flatMap((child) => {
-    if (child.type === 'decorated_definition') {
-      const inner = child.childForFieldName('definition');
-      return inner ? [inner] : [];
-    }
-    return [child];
-  });
-}
-
-function walk(node: Node, visit: (node: Node) => boolean | void): void {
-  if (visit(node) === false) return;
-  for (const child of node.namedChildren) walk(child, visit);
 }
 
 function firstError(root: Node): { line: number; column: number } | undefined {
@@ -214,14 +273,9 @@ function firstError(root: Node): { line: number; column: number } | undefined {
 }
 
 /** `X.desired.resources[...]` — the desired composed resources of the response, by key. */
-function isDesiredResources(subscript: Node): boolean {
-  const value = dotted(subscript.childForFieldName('value'));
-  return value !== undefined && (value === 'desired.resources' || value.endsWith('.desired.resources'));
-}
-
-/** A composed resource's key expression inside a `desired.resources[...]` subscript. */
-function subscriptKey(subscript: Node): Node | undefined {
-  return subscript.childForFieldName('subscript') ?? undefined;
+function isDesiredResources(owner: Node): boolean {
+  const value = dotted(owner);
+  return value !== undefined && (value === 'desired' || value.endsWith('.desired'));
 }
 
 /**
@@ -257,18 +311,51 @@ function desiredUse(subscript: Node): { idiom: 'resourceWrite' | 'readinessMark'
   }
 }
 
-/** The condition of the innermost `if` around `node`, within `stop`. */
-function enclosingCondition(node: Node, stop: Node): Node | undefined {
-  for (let at = node.parent; at && !at.equals(stop); at = at.parent) {
-    if (at.type === 'if_statement') return at.childForFieldName('condition') ?? undefined;
+/** The innermost `if` (or conditional expression) around `node`, within `stop`. */
+function enclosingIf(node: Node, stop: Node): Node | undefined {
+  for (let from = node, at = node.parent; at && !at.equals(stop); from = at, at = at.parent) {
+    // What a condition itself calls is not gated by it.
+    if ((at.type === 'if_statement' || at.type === 'conditional_expression' || at.type === 'elif_clause') && !conditionOf(at)?.equals(from)) return at;
   }
   return undefined;
+}
+
+function conditionOf(gate: Node): Node | undefined {
+  if (gate.type === 'conditional_expression') return gate.namedChildren[1];
+  return gate.childForFieldName('condition') ?? undefined;
+}
+
+/** Local call targets in a condition: the helpers that decide a gate. */
+function conditionCalls(condition: Node): string[] {
+  const out = new Set<string>();
+  for (const node of descendants(condition)) {
+    if (node.type === 'call') {
+      const callee = localCallee(node.childForFieldName('function'));
+      if (callee) out.add(callee);
+    }
+  }
+  return [...out].sort();
+}
+
+/**
+ * Where the statement at `node` is gated inside `body`: nested in a condition, or after one of the
+ * body's own early returns (`if x: return` directly in the body, before the statement).
+ */
+function siteGate(node: Node, body: Node, earlyReturns: readonly Node[]): SiteGate {
+  const around = enclosingIf(node, body);
+  const condition = around ? conditionOf(around) : undefined;
+  if (around && condition && !earlyReturns.includes(around)) return { kind: 'if', calls: conditionCalls(condition), line: lineOf(around) };
+  const before = earlyReturns.filter((gate) => gate.parent?.equals(body) && lineOf(gate) < lineOf(node));
+  const last = before[before.length - 1];
+  const lastCondition = last ? conditionOf(last) : undefined;
+  if (last && lastCondition) return { kind: 'return', calls: conditionCalls(lastCondition), line: lineOf(last) };
+  return { kind: 'none', calls: [], line: lineOf(node) };
 }
 
 /** What a readiness decision consults: module constants, call targets, string subscripts. */
 function consulted(condition: Node, constants: ReadonlySet<string>): string[] {
   const out = new Set<string>();
-  walk(condition, (node) => {
+  for (const node of descendants(condition)) {
     if (node.type === 'identifier' && constants.has(node.text)) out.add(node.text);
     if (node.type === 'call') {
       const callee = dotted(node.childForFieldName('function'));
@@ -279,192 +366,286 @@ function consulted(condition: Node, constants: ReadonlySet<string>): string[] {
       const pattern = index ? keyPatternOf(index) : undefined;
       if (pattern !== undefined) out.add(`["${pattern}"]`);
     }
-  });
+  }
   return [...out].sort();
 }
 
 /**
- * Literal keys an expression stands for inside one function: a string itself, or a local name bound
- * to strings — by assignment (`key = f"nodepool-{...}"`) or as a loop target over literal tuples
- * (`for key, api in (("provider-config-helm", HELM), ...)`).
+ * The shape of a readiness mark: inside a loop over the desired resources or one key at a time, and
+ * whether the decision singles out a literal key (`key == "cluster"`), a special case inside the loop.
  */
-function literalPatterns(expression: Node, body: Node): Array<{ pattern: string; line: number }> {
-  const own = keyPatternOf(expression);
-  if (own !== undefined) return [{ pattern: own, line: lineOf(expression) }];
-  if (expression.type !== 'identifier') return [];
-  const name = expression.text;
-  const out: Array<{ pattern: string; line: number }> = [];
-  walk(body, (node) => {
-    if (node.type === 'function_definition' || node.type === 'class_definition') return false;
-    if (node.type === 'assignment' && node.childForFieldName('left')?.text === name) {
-      const right = node.childForFieldName('right');
-      const pattern = right ? keyPatternOf(right) : undefined;
-      if (right && pattern !== undefined) out.push({ pattern, line: lineOf(right) });
-    }
-    if (node.type === 'for_statement') {
-      const left = node.childForFieldName('left');
-      const right = node.childForFieldName('right');
-      if (!left || !right) return;
-      const targets = left.type === 'pattern_list' || left.type === 'tuple_pattern' ? left.namedChildren : [left];
-      const position = targets.findIndex((target) => target.type === 'identifier' && target.text === name);
-      if (position < 0) return;
-      const rows = right.type === 'tuple' || right.type === 'list' ? right.namedChildren : [];
-      for (const row of rows) {
-        const item = targets.length === 1 ? row : (row.type === 'tuple' || row.type === 'list' ? row.namedChildren[position] : undefined);
-        const pattern = item ? keyPatternOf(item) : undefined;
-        if (item && pattern !== undefined) out.push({ pattern, line: lineOf(item) });
+function readinessShape(mark: Node, body: Node): string[] {
+  let loop: Node | undefined;
+  for (let at = mark.parent; at && !at.equals(body); at = at.parent) if (at.type === 'for_statement') loop = at;
+  const out = [loop ? `loop over ${compact(loop.childForFieldName('right')?.text ?? '?').replace(/self\./g, '')}` : 'one key at a time'];
+  // A special case compares the loop's key with a literal: `key == "cluster"`.
+  const target = loop?.childForFieldName('left');
+  if (loop && target?.type === 'identifier') {
+    for (const node of descendants(loop)) {
+      if (node.type !== 'comparison_operator') continue;
+      const literal = node.namedChildren.some((child) => child.type === 'string');
+      const onKey = node.namedChildren.some((child) => child.type === 'identifier' && child.text === target.text);
+      const op = node.children.find((child) => !child.isNamed)?.text;
+      if (literal && onKey && (op === '==' || op === '!=')) {
+        out.push('special case on a literal key');
+        break;
       }
     }
-  });
+  }
   return out;
 }
 
-/** Literal patterns of local names, looked up once per name and function. */
-type Bindings = Map<string, Array<{ pattern: string; line: number }>>;
-
-function argumentOf(expression: Node, params: string[], body: Node, bindings: Bindings): Argument {
-  if (expression.type === 'identifier' && params.includes(expression.text)) return { kind: 'param', index: params.indexOf(expression.text) };
-  let patterns: Array<{ pattern: string; line: number }>;
-  if (expression.type === 'identifier') {
-    patterns = bindings.get(expression.text) ?? literalPatterns(expression, body);
-    bindings.set(expression.text, patterns);
-  } else {
-    patterns = literalPatterns(expression, body);
+/** Literal keys bound to a local name in one body (its assignments and loops): by assignment, or as a loop target over literal rows. */
+function bindingsOf(name: string, assignments: readonly Match[], loops: readonly Match[]): Array<{ pattern: string; line: number }> {
+  const out: Array<{ pattern: string; line: number }> = [];
+  for (const match of assignments) {
+    if (match.nodes.name!.text !== name) continue;
+    const pattern = keyPatternOf(match.nodes.value!);
+    if (pattern !== undefined) out.push({ pattern, line: lineOf(match.nodes.value!) });
   }
-  return patterns.length ? { kind: 'key', patterns } : { kind: 'other' };
+  for (const match of loops) {
+    const left = match.nodes.target!;
+    const right = match.nodes.iterable!;
+    const targets = left.type === 'pattern_list' || left.type === 'tuple_pattern' ? left.namedChildren : [left];
+    const position = targets.findIndex((target) => target.type === 'identifier' && target.text === name);
+    if (position < 0) continue;
+    const rows = right.type === 'tuple' || right.type === 'list' ? right.namedChildren : [];
+    for (const row of rows) {
+      const item = targets.length === 1 ? row : row.type === 'tuple' || row.type === 'list' ? row.namedChildren[position] : undefined;
+      const pattern = item ? keyPatternOf(item) : undefined;
+      if (item && pattern !== undefined) out.push({ pattern, line: lineOf(item) });
+    }
+  }
+  return out;
 }
 
-function functionFact(definition: Node, qualified: string, file: string, isMethod: boolean, constants: ReadonlySet<string>, forms: FormFact[]): FunctionFact {
-  const names = (definition.childForFieldName('parameters')?.namedChildren ?? []).map(parameterName);
-  const all = names.filter((name): name is string => name !== undefined);
-  const params = isMethod && (all[0] === 'self' || all[0] === 'cls') ? all.slice(1) : all;
-  const body = definition.childForFieldName('body')!;
-  const bindings: Bindings = new Map();
-  const fact: FunctionFact = { qualified, name: qualified.split('.').pop()!, file, line: lineOf(definition), params, writesKeyParams: [], writesKeys: [], calls: [] };
-  walk(body, (node) => {
-    // Nested definitions are their own functions; the outline does not descend into them.
-    if (node.type === 'function_definition' || node.type === 'class_definition') return false;
-    if (node.type === 'subscript' && isDesiredResources(node)) {
-      const use = desiredUse(node);
-      if (use) {
-        forms.push({ idiom: use.idiom, form: use.form, line: lineOf(node) });
-        if (use.idiom === 'readinessMark') {
-          const condition = enclosingCondition(node, body);
-          for (const form of condition ? consulted(condition, constants) : ['always']) forms.push({ idiom: 'readinessBy', form, line: lineOf(condition ?? node) });
-        }
-      }
-      const key = subscriptKey(node);
-      if (key && use?.idiom === 'resourceWrite') {
-        const argument = argumentOf(key, params, body, bindings);
-        if (argument.kind === 'param' && !fact.writesKeyParams.includes(argument.index)) fact.writesKeyParams.push(argument.index);
-        if (argument.kind === 'key') fact.writesKeys.push(...argument.patterns);
-      }
-    }
-    if (node.type === 'call') {
-      const target = node.childForFieldName('function');
-      const callee = calleeName(target);
-      const full = dotted(target);
-      if (full && /(^|\.)results\.(add|append|extend)$/.test(full)) forms.push({ idiom: 'results', form: `${full.replace(/^.*results\./, 'results.')}()`, line: lineOf(node) });
-      if (callee) {
-        const args: Argument[] = [];
-        const keywords: Record<string, Argument> = {};
-        for (const argument of node.childForFieldName('arguments')?.namedChildren ?? []) {
-          if (argument.type === 'keyword_argument') {
-            const name = argument.childForFieldName('name')?.text;
-            const value = argument.childForFieldName('value');
-            if (name && value) keywords[name] = argumentOf(value, params, body, bindings);
-          } else if (argument.type !== 'comment') {
-            args.push(argumentOf(argument, params, body, bindings));
-          }
-        }
-        fact.calls.push({ callee, args, keywords });
-      }
-    }
-  });
-  return fact;
+/** How a module constant is written: a string's value, a type alias's text, or its shape. */
+function constantOutline(name: string, value: Node | undefined, annotation: Node | null): ConstantOutline {
+  const style = { style: namingStyle(name), ...(annotation ? { annotated: true as const } : {}) };
+  if (!value) return style;
+  if (value.type === 'string' && !value.namedChildren.some((child) => child.type === 'interpolation')) return { ...style, value: keyPatternOf(value) ?? '' };
+  const typeAlias = annotation?.text === 'TypeAlias' || (style.style === 'PascalCase' && (value.type === 'subscript' || (value.type === 'binary_operator' && value.text.includes('|'))));
+  if (typeAlias) return { ...style, alias: compact(value.text) };
+  const shapes: Record<string, string> = { dictionary: 'dict', tuple: 'tuple', list: 'list', set: 'set', integer: 'number', float: 'number', call: 'call' };
+  return { ...style, shape: shapes[value.type] ?? 'other' };
 }
 
-/** Reduces one parsed Python file. `path` is relative to the provider's source root. */
-export function outlinePythonFile(path: string, root: Node): FileFacts {
+/** Reduces one parsed Python file, from its query matches. `path` is relative to the provider's source root. */
+export function outlinePythonFile(path: string, root: Node, matches: readonly Match[]): FileFacts {
+  const grouped = new Map<string, Match[]>();
+  for (const match of matches) {
+    const group = grouped.get(match.query);
+    if (group) group.push(match);
+    else grouped.set(match.query, [match]);
+  }
+  const of = (query: string) => grouped.get(query) ?? [];
   const lines: Array<[string, number]> = [];
   const forms: FormFact[] = [];
+  const literals: LiteralFact[] = [];
   const imports = new Set<string>();
   const sdkAliases = new Set<string>();
-  const constants: Record<string, NamingStyle> = {};
-  const classes: Record<string, ClassOutline> = {};
-  const functions: Record<string, FunctionOutline> = {};
-  const facts: FunctionFact[] = [];
+  const constants: Record<string, ConstantOutline> = {};
 
-  for (const statement of statementsOf(root)) {
-    if (statement.type === 'import_statement') {
-      for (const name of statement.namedChildren) {
-        const module = name.type === 'aliased_import' ? name.childForFieldName('name')?.text : name.text;
-        const alias = name.type === 'aliased_import' ? name.childForFieldName('alias')?.text : undefined;
-        if (!module) continue;
-        imports.add(alias ? `${module} as ${alias}` : module);
-        if (module.startsWith(SDK_ROOT)) sdkAliases.add(alias ?? module);
-      }
-    }
-    if (statement.type === 'import_from_statement') {
-      const module = statement.childForFieldName('module_name')?.text ?? '';
-      for (const name of statement.childrenForFieldName('name')) {
-        const imported = name.type === 'aliased_import' ? name.childForFieldName('name')?.text : name.text;
-        const alias = name.type === 'aliased_import' ? name.childForFieldName('alias')?.text : undefined;
-        if (!imported) continue;
-        imports.add(`${module}.${imported}${alias ? ` as ${alias}` : ''}`);
-        if (module.startsWith(SDK_ROOT)) sdkAliases.add(alias ?? imported);
-      }
-    }
-    if (statement.type === 'expression_statement') {
-      const assignment = statement.namedChildren[0];
-      const left = assignment?.type === 'assignment' ? assignment.childForFieldName('left') : undefined;
-      if (left?.type === 'identifier' && !/^__.*__$/.test(left.text)) {
-        constants[left.text] = namingStyle(left.text);
-        lines.push([`const:${path}:${left.text}`, lineOf(left)]);
-      }
-    }
+  const addImport = (text: string, statement: Node) => {
+    if (!imports.has(text)) lines.push([`import:${path}:${text}`, lineOf(statement)]);
+    imports.add(text);
+  };
+  for (const { nodes } of of('import')) {
+    const name = nodes.name!;
+    const module = name.type === 'aliased_import' ? name.childForFieldName('name')?.text : name.text;
+    const alias = name.type === 'aliased_import' ? name.childForFieldName('alias')?.text : undefined;
+    if (!module) continue;
+    addImport(alias ? `${module} as ${alias}` : module, nodes.statement!);
+    if (module.startsWith(SDK_ROOT)) sdkAliases.add(alias ?? module);
+  }
+  for (const { nodes } of of('import_from')) {
+    const module = nodes.module!.text;
+    const name = nodes.name!;
+    const imported = name.type === 'aliased_import' ? name.childForFieldName('name')?.text : name.text;
+    const alias = name.type === 'aliased_import' ? name.childForFieldName('alias')?.text : undefined;
+    if (!imported) continue;
+    addImport(`${module}.${imported}${alias ? ` as ${alias}` : ''}`, nodes.statement!);
+    if (module.startsWith(SDK_ROOT)) sdkAliases.add(alias ?? imported);
+  }
+  const assignments = of('assignment');
+  for (const { nodes } of assignments) {
+    const statement = nodes.assignment!.parent;
+    const name = nodes.name!.text;
+    if (statement?.type !== 'expression_statement' || !atTopLevel(statement) || /^__.*__$/.test(name) || name in constants) continue;
+    constants[name] = constantOutline(name, nodes.value, nodes.assignment!.childForFieldName('type'));
+    lines.push([`const:${path}:${name}`, lineOf(nodes.name!)]);
   }
   const constantNames = new Set(Object.keys(constants));
 
-  for (const definition of definitionsIn(root)) {
-    if (definition.type === 'function_definition') {
-      const name = definition.childForFieldName('name')!.text;
-      functions[name] = functionOutline(definition);
-      lines.push([`def:${name}`, lineOf(definition)]);
-      facts.push(functionFact(definition, name, path, false, constantNames, forms));
+  // Definitions: module functions and classes, and each class's methods, in source order.
+  const definitions = of('definition').map((match) => match.nodes.definition!);
+  const facts = new Map<Node, FunctionFact>();
+  const functions: Record<string, FunctionOutline> = {};
+  const classes: Record<string, ClassOutline> = {};
+  const order: string[] = [];
+  const classOrder = new Map<Node, string[]>();
+  const qualifiedOf = new Map<Node, string>();
+  for (const definition of definitions) {
+    const name = definition.childForFieldName('name')!.text;
+    const within = holder(definition);
+    if (within?.type === 'module') {
+      qualifiedOf.set(definition, name);
+      order.push(name);
+      if (definition.type === 'class_definition') classOrder.set(definition, []);
+    } else if (within?.type === 'class_definition' && definition.type === 'function_definition' && holder(within)?.type === 'module') {
+      qualifiedOf.set(definition, `${within.childForFieldName('name')!.text}.${name}`);
+      classOrder.get(within)?.push(name);
     }
-    if (definition.type === 'class_definition') {
-      const name = definition.childForFieldName('name')!.text;
-      const body = classBody(definition);
-      const methods: Record<string, FunctionOutline> = {};
-      for (const method of body.flatMap(definitionsIn)) {
-        if (method.type !== 'function_definition') continue;
-        const methodName = method.childForFieldName('name')!.text;
-        methods[methodName] = functionOutline(method);
-        lines.push([`def:${name}.${methodName}`, lineOf(method)]);
-        facts.push(functionFact(method, `${name}.${methodName}`, path, true, constantNames, forms));
+  }
+
+  const calls = of('call');
+  // Each body's matches, found once: a function reads only its own.
+  const byOwner = (query: string, capture: string) => {
+    const out = new Map<Node, Match[]>();
+    for (const match of of(query)) {
+      const owner = ownerFunction(match.nodes[capture]!);
+      if (!owner) continue;
+      const group = out.get(owner);
+      if (group) group.push(match);
+      else out.set(owner, [match]);
+    }
+    return out;
+  };
+  const callsIn = byOwner('call', 'call');
+  const desiredIn = byOwner('desired', 'subscript');
+  const assignmentsIn = byOwner('assignment', 'assignment');
+  const loopsIn = byOwner('loop', 'loop');
+  const earlyReturns = new Map<Node, Node[]>();
+  for (const { nodes } of of('early_return')) {
+    const owner = ownerFunction(nodes.gate!);
+    if (owner) earlyReturns.set(owner, [...(earlyReturns.get(owner) ?? []), nodes.gate!]);
+  }
+  const readsOf = new Map<Node, Set<string>>();
+  for (const { nodes } of of('read')) {
+    if (nodes.object!.text !== 'self') continue;
+    const owner = ownerFunction(nodes.read!);
+    const parent = nodes.read!.parent;
+    // `self.x = ...` assigns; everything else, `self.x.y = ...` included, reads.
+    if (!owner || (parent?.type === 'assignment' && parent.childForFieldName('left')?.equals(nodes.read!))) continue;
+    // A method call is a call, not a read of state.
+    if (parent?.type === 'call' && parent.childForFieldName('function')?.equals(nodes.read!)) continue;
+    readsOf.set(owner, (readsOf.get(owner) ?? new Set()).add(nodes.attribute!.text));
+  }
+
+  for (const [definition, qualified] of qualifiedOf) {
+    if (definition.type !== 'function_definition') continue;
+    const isMethod = qualified.includes('.');
+    const names = (definition.childForFieldName('parameters')?.namedChildren ?? []).map(parameterName);
+    const all = names.filter((name): name is string => name !== undefined);
+    const params = isMethod && (all[0] === 'self' || all[0] === 'cls') ? all.slice(1) : all;
+    const body = definition.childForFieldName('body')!;
+    const returns = earlyReturns.get(definition) ?? [];
+    const bindings = new Map<string, Array<{ pattern: string; line: number }>>();
+    const argumentOf = (expression: Node): Argument => {
+      if (expression.type === 'identifier' && params.includes(expression.text)) return { kind: 'param', index: params.indexOf(expression.text) };
+      let patterns: Array<{ pattern: string; line: number }>;
+      if (expression.type === 'identifier') {
+        patterns = bindings.get(expression.text) ?? bindingsOf(expression.text, assignmentsIn.get(definition) ?? [], loopsIn.get(definition) ?? []);
+        bindings.set(expression.text, patterns);
+      } else {
+        const own = keyPatternOf(expression);
+        patterns = own === undefined ? [] : [{ pattern: own, line: lineOf(expression) }];
       }
-      const bases = (definition.childForFieldName('superclasses')?.namedChildren ?? []).map((base) => dotted(base) ?? compact(base.text));
-      classes[name] = { bases, docstring: body.some(hasDocstring), methods: sortedRecord(methods) };
-      lines.push([`def:${name}`, lineOf(definition)]);
+      return patterns.length ? { kind: 'key', patterns } : { kind: 'other' };
+    };
+    // A module function reads the request through its parameters (`rsp`, `observed`, `desired`).
+    const reads = [...new Set([...(readsOf.get(definition) ?? []), ...(isMethod ? [] : params.filter((param) => REQUEST_PARAMETER.test(param)))])].sort();
+    const fact: FunctionFact = { qualified, name: qualified.split('.').pop()!, file: path, line: lineOf(definition), params, writesKeyParams: [], writesKeys: [], calls: [], reads };
+    facts.set(definition, fact);
+    for (const { nodes } of desiredIn.get(definition) ?? []) {
+      const subscript = nodes.subscript!;
+      if (!isDesiredResources(nodes.owner!)) continue;
+      const use = desiredUse(subscript);
+      if (use) {
+        forms.push({ idiom: use.idiom, form: use.form, line: lineOf(subscript) });
+        if (use.idiom === 'readinessMark') {
+          const around = enclosingIf(subscript, body);
+          const condition = around ? conditionOf(around) : undefined;
+          for (const form of condition ? consulted(condition, constantNames) : ['always']) forms.push({ idiom: 'readinessBy', form, line: lineOf(condition ?? subscript) });
+          for (const form of readinessShape(subscript, body)) forms.push({ idiom: 'readinessShape', form, line: lineOf(subscript) });
+        }
+      }
+      if (use?.idiom === 'resourceWrite') {
+        const argument = argumentOf(nodes.key!);
+        if (argument.kind === 'param' && !fact.writesKeyParams.includes(argument.index)) fact.writesKeyParams.push(argument.index);
+        if (argument.kind === 'key') fact.writesKeys.push(...argument.patterns.map((key) => ({ ...key, gate: siteGate(subscript, body, returns) })));
+      }
     }
+    for (const { nodes } of callsIn.get(definition) ?? []) {
+      const call = nodes.call!;
+      const target = nodes.callee!;
+      const full = dotted(target);
+      if (full && /(^|\.)results\.(add|append|extend)$/.test(full)) forms.push({ idiom: 'results', form: `${full.replace(/^.*results\./, 'results.')}()`, line: lineOf(call) });
+      const callee = calleeName(target);
+      if (!callee) continue;
+      const args: Argument[] = [];
+      const keywords: Record<string, Argument> = {};
+      for (const argument of nodes.arguments!.namedChildren) {
+        if (argument.type === 'keyword_argument') {
+          const name = argument.childForFieldName('name')?.text;
+          const value = argument.childForFieldName('value');
+          if (name && value) keywords[name] = argumentOf(value);
+        } else if (argument.type !== 'comment') {
+          args.push(argumentOf(argument));
+        }
+      }
+      fact.calls.push({ callee, args, keywords, line: lineOf(call), gate: siteGate(call, body, returns) });
+    }
+  }
+  // Calls come from one query over the whole file: put each body's in source order.
+  for (const fact of facts.values()) fact.calls.sort((a, b) => a.line - b.line);
+
+  for (const { nodes } of of('string')) {
+    const string = nodes.string!;
+    if (!ownerFunction(string) || string.parent?.type === 'expression_statement') continue; // docstrings are prose
+    const value = keyPatternOf(string);
+    if (value !== undefined && !value.includes('{}')) literals.push({ value, line: lineOf(string) });
+  }
+
+  for (const [definition, qualified] of qualifiedOf) {
+    const name = qualified.split('.').pop()!;
+    const key = definition.type === 'class_definition' ? `class:${qualified}` : `def:${qualified}`;
+    lines.push([key, lineOf(definition)], [`def:${qualified}`, lineOf(definition)]);
+    if (definition.type === 'function_definition' && !qualified.includes('.')) functions[name] = functionOutline(definition, facts.get(definition)!.reads);
+  }
+  for (const [definition, methodOrder] of classOrder) {
+    const name = definition.childForFieldName('name')!.text;
+    const methods: Record<string, FunctionOutline> = {};
+    for (const [method, qualified] of qualifiedOf) {
+      if (qualified.startsWith(`${name}.`) && holder(method) === definition) methods[qualified.slice(name.length + 1)] = functionOutline(method, facts.get(method)!.reads);
+    }
+    const body = definition.childForFieldName('body');
+    const bases = (definition.childForFieldName('superclasses')?.namedChildren ?? []).map((base) => dotted(base) ?? compact(base.text));
+    const shape = [...decoratorsOf(definition), ...bases].map((name) => RECORD_SHAPES.get(name)).find(Boolean);
+    const sections = of('class_comment').filter(({ nodes }) => nodes.comment!.parent?.parent === definition).length;
+    classes[name] = { bases, docstring: hasDocstring(body), methods: sortedRecord(methods), order: methodOrder, ...(shape ? { shape } : {}), ...(sections ? { comments: sections } : {}) };
+    for (const { nodes } of of('class_comment')) if (nodes.comment!.parent?.parent === definition) lines.push([`comment:${name}`, lineOf(nodes.comment!)]);
   }
 
   // SDK call targets anywhere in the file, and the SDK's result helpers among them.
   const sdkCalls = new Set<string>();
-  walk(root, (node) => {
-    if (node.type !== 'call' && node.type !== 'decorator') return;
-    const target = node.type === 'call' ? node.childForFieldName('function') : node.namedChildren[0] ?? null;
+  const sdkTargets = [
+    ...calls.map(({ nodes }) => ({ node: nodes.call!, target: nodes.callee! })),
+    ...of('decorator').map(({ nodes }) => ({ node: nodes.decorator!, target: nodes.target!.type === 'call' ? nodes.target!.childForFieldName('function') : nodes.target! })),
+  ].sort((a, b) => lineOf(a.node) - lineOf(b.node));
+  for (const { node, target } of sdkTargets) {
     const callee = dotted(target);
-    if (!callee) return;
+    if (!callee) continue;
+    lines.push([`call:${path}:${callee}`, lineOf(node)]);
     const [base, member] = callee.split('.');
-    if (!base || !member || !sdkAliases.has(base)) return;
+    if (!base || !member || !sdkAliases.has(base)) continue;
     const name = `${base}.${member}`;
     if (!sdkCalls.has(name)) lines.push([`sdk:${name}`, lineOf(node)]);
     sdkCalls.add(name);
-    if (base === 'response' && RESULT_HELPERS.has(member)) forms.push({ idiom: 'results', form: `${name}()`, line: lineOf(node) });
-  });
+    if (base === 'response' && RESULT_HELPERS.has(member) && node.type === 'call') forms.push({ idiom: 'results', form: `${name}()`, line: lineOf(node) });
+  }
 
+  const qualified = [...new Set(literals.map((literal) => literal.value).filter((value) => QUALIFIED_NAME.test(value)))].sort();
   const error = root.hasError ? firstError(root) : undefined;
   const outline: ModuleOutline = {
     module: moduleName(path),
@@ -474,10 +655,13 @@ export function outlinePythonFile(path: string, root: Node): FileFacts {
     constants: sortedRecord(constants),
     classes: sortedRecord(classes),
     functions: sortedRecord(functions),
+    order,
+    ...(qualified.length ? { literals: qualified } : {}),
     sdkCalls: [...sdkCalls].sort(),
     ...(error ? { syntaxError: true as const } : {}),
   };
-  return { outline, functions: facts, forms, lines, ...(error ? { syntaxError: error } : {}) };
+  const functionFacts = [...facts.values()].sort((a, b) => a.line - b.line);
+  return { outline, functions: functionFacts, forms: forms.sort((a, b) => a.line - b.line), literals, lines, ...(error ? { syntaxError: error } : {}) };
 }
 
 export function sortedRecord<T>(record: Record<string, T>): Record<string, T> {

@@ -57,7 +57,7 @@ function readBounded(adapter: Adapter, root: string, file: string): string {
 async function checkDepth(root: string, sources: SourceText[]): Promise<void> {
   const parse = await parserFor(path.extname(sources[0]!.path));
   for (const source of sources) {
-    const tree = parse(source.text);
+    const { tree } = parse(source.text);
     let deep;
     try {
       deep = tooDeep(tree);

@@ -18,8 +18,8 @@ export class SyntaxNode {
     /** The field this node fills in its parent (`name`, `body`, ...). */
     readonly field: string | null,
     readonly startPosition: { row: number; column: number },
-    private readonly startIndex: number,
-    private readonly endIndex: number,
+    readonly startIndex: number,
+    readonly endIndex: number,
   ) {}
 
   get text(): string {
@@ -43,7 +43,38 @@ export class SyntaxNode {
   }
 }
 
-/** The whole tree as SyntaxNodes; `source` is the text it was parsed from (indices are UTF-16). */
+/**
+ * The copy of a node the tree-sitter tree holds at `[start, end)` with `type`: down from the root
+ * through the child that spans the range, so finding a query's capture costs its depth, not a map of
+ * every node. Of nested nodes alike in range and type, the outermost.
+ */
+export function nodeAt(root: SyntaxNode, start: number, end: number, type: string): SyntaxNode | undefined {
+  for (let at: SyntaxNode | undefined = root; at; ) {
+    if (at.startIndex === start && at.endIndex === end && at.type === type) return at;
+    at = at.children.find((child) => child.startIndex <= start && end <= child.endIndex && (child.startIndex < child.endIndex || start === end));
+  }
+  return undefined;
+}
+
+/**
+ * Every named node under `root` (itself included), depth first in source order, with an explicit
+ * stack: a deeply nested file cannot overflow the call stack. `skip` prunes a subtree.
+ * @yields each node, parents before their children
+ */
+export function* descendants(root: SyntaxNode, skip?: (node: SyntaxNode) => boolean): Generator<SyntaxNode> {
+  const stack: SyntaxNode[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (node !== root && skip?.(node)) continue;
+    yield node;
+    const named = node.namedChildren;
+    for (let index = named.length - 1; index >= 0; index--) stack.push(named[index]!);
+  }
+}
+
+/**
+ * The whole tree as SyntaxNodes; `source` is the text it was parsed from (indices are UTF-16).
+ */
 export function toSyntax(tree: Tree, source: string): SyntaxNode {
   const cursor = tree.walk();
   const make = (parent: SyntaxNode | null): SyntaxNode => {

@@ -5,7 +5,7 @@
  */
 
 /** Bumped when the outline's shape changes, so an old golden is refused with a hint. */
-export const OUTLINE_VERSION = 1;
+export const OUTLINE_VERSION = 2;
 
 export type FileKind = 'package-marker' | 'module' | 'test' | 'test-helper';
 
@@ -18,12 +18,32 @@ export interface FunctionOutline {
   docstring: boolean;
   decorators?: string[];
   async?: true;
+  /** Attributes of `self` the body reads: the composer's state it depends on (the request, as read in `__init__`). */
+  reads?: string[];
+  /** Functions of this provider the body calls, by name, sorted (a `?` suffix: only under a condition). */
+  calls?: string[];
+}
+
+/** A module-level assignment: its naming style, and a string's value, a type alias's text or the value's shape. */
+export interface ConstantOutline {
+  style: NamingStyle;
+  /** Written with a type annotation (`SYSTEM_POOL: dict[str, Any] = ...`). */
+  annotated?: true;
+  value?: string;
+  alias?: string;
+  shape?: string;
 }
 
 export interface ClassOutline {
   bases: string[];
   docstring: boolean;
   methods: Record<string, FunctionOutline>;
+  /** The methods in source order. */
+  order: string[];
+  /** `dataclass`, `namedtuple`, `typeddict`: a class that is a record of data. */
+  shape?: string;
+  /** Comments standing between the class's definitions (section banners). */
+  comments?: number;
 }
 
 export interface ModuleOutline {
@@ -33,10 +53,18 @@ export interface ModuleOutline {
   docstring: boolean;
   /** Imported names, each as `module.name` (or the module for `import x`), sorted. */
   imports: string[];
-  /** Module-level constants and their naming style. */
-  constants: Record<string, NamingStyle>;
+  /** Module-level constants: naming style and value. */
+  constants: Record<string, ConstantOutline>;
   classes: Record<string, ClassOutline>;
   functions: Record<string, FunctionOutline>;
+  /** Module-level functions and classes in source order. */
+  order: string[];
+  /**
+   * Qualified names written as string literals in function bodies (`modelplane.ai/pool`,
+   * `storage.k8s.io/v1`): the values the others may hold in a constant, sorted. Kept in the golden so
+   * a provider judged with `-p` is compared with what the others write inline.
+   */
+  literals?: string[];
   /** Call targets on imported SDK modules (`resource.update`, `response.normal`), sorted. */
   sdkCalls: string[];
   /** Set when the file does not parse; the rest of the outline is what could be read. */
@@ -53,6 +81,8 @@ export interface Idioms {
   readinessBy: string[];
   /** How results (events) are emitted: `response.normal`, `response.fatal`, `<rsp>.results.add`, ... */
   results: string[];
+  /** How readiness marking is laid out: a loop over the desired resources or one key at a time, special cases. */
+  readinessShape: string[];
 }
 
 export interface Outline {
@@ -67,9 +97,20 @@ export interface Outline {
    * body holds it (`Composer.compose_node_pools`), not the shared helper it is handed to.
    */
   composes: Record<string, string>;
+  /**
+   * Where each composed key's gate is checked, relative to the write: `composer: if` (nested in the
+   * composing function), `composer: early return`, `call site: if` (the caller calls the composer
+   * only under a condition), `helper` added when a function of the provider decides the condition;
+   * keys written unconditionally are left out.
+   */
+  gates: Record<string, string>;
 }
 
-/** `file:line` of what an outline names, keyed like `def:Composer.compose_node_pools`. Never serialized. */
+/**
+ * `file:line` of what an outline names, never serialized: `def:Composer.compose_node_pools`,
+ * `class:Composer`, `const:<file>:<NAME>`, `import:<file>:<text>`, `call:<file>:<callee>` (first call),
+ * `sdk:…`, `idiom:…`, `compose:<pattern>`, `gate:<pattern>`, `literal:<value>` (first use), `file:<file>`.
+ */
 export type Places = Map<string, string>;
 
 export interface OutlineResult {

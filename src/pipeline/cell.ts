@@ -8,7 +8,7 @@ import { simulate, type Caller } from '../world/simulate.js';
 import type { Trace } from '../world/trace.js';
 import { checkDeterminism, type DeterminismVerdict } from './determinism.js';
 import { renderError } from './failure.js';
-import { analyzeCoverage, type CoverageVerdict } from './coverageProbes.js';
+import { analyzeCoverage, type CoverageVerdict, type ProbeStart } from './coverageProbes.js';
 import type { DerivedFinder } from './twinRender.js';
 import { analyzeGates, type GateVerdict } from './gates.js';
 
@@ -40,6 +40,8 @@ export interface CellOptions {
   gating: boolean;
   /** Absent: the cell is not judged (`drift update`, `drift render`). */
   judge?: CellJudge;
+  /** Where intent probes start (coverageProbes.ts); default the converged world. */
+  probes?: ProbeStart;
 }
 
 /** One provider × scenario, analyzed to the end. */
@@ -125,7 +127,9 @@ export async function runCell(session: ProviderSession, scenario: Scenario, opti
   const [determinism, gating, coverage, derived] = await Promise.all([
     options.determinism ? checkDeterminism(session.replay, trace, recorded) : ({} as DeterminismVerdict),
     options.gating ? analyzeGates(session.call, adapter, scenario, trace, options.maxSteps) : ({ errors: [] } as GateVerdict),
-    options.gating ? analyzeCoverage(session.call, adapter, scenario, trace, options.maxSteps) : ({ errors: [] } as CoverageVerdict),
+    options.gating
+      ? analyzeCoverage(session.call, adapter, scenario, trace, options.maxSteps, options.probes === 'empty' || !trace.converged ? undefined : recorded.get(trace.converged.step)?.request)
+      : ({ errors: [] } as CoverageVerdict),
     session.derived ? session.derived(trace, recorded.get(convergedStep(trace))) : [],
   ]);
   // An analysis that errored has no result: its facets are unknown for this cell, not empty, and only

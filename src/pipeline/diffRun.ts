@@ -67,7 +67,7 @@ export async function diffProject({ full, project, filters, env: given, onEvent,
   ];
   // The providers' code is read before anything renders (source drift cannot read stops the run),
   // then outlined and formatted while the functions render.
-  const outlining = outlineSources(await readProjectSources(project), project.env, onEvent);
+  const outlining = outlineSources(await readProjectSources(project), project, onEvent);
   const run = await runProject(project, { judge, ...(onEvent ? { onEvent } : {}) });
   const outlined = await outlining;
   for (const cell of run.cells) if (!cell.skeleton.error) goldens.record(cell.findings);

@@ -1,14 +1,18 @@
 import pLimit from 'p-limit';
 import type { Adapter, Project } from '../config/types.js';
-import type { Send } from '../functions/client.js';
+import type { RunFunctionResponse } from '@crossplane-org/function-sdk-typescript';
+import { cacheEnabled, cacheFolder } from '../config/cacheFolder.js';
+import { ProviderAnswers, requestHash } from '../functions/answerCache.js';
+import { answerBytes, type Send } from '../functions/client.js';
+import { encodeRequest } from '../functions/encode.js';
 import { memoize } from '../functions/memo.js';
 import { FunctionProcess } from '../functions/process.js';
 import { compareText } from '../util/objects.js';
-import { buildRequest } from '../world/protocol.js';
-import { buildXR } from '../world/xr.js';
+import type { Caller } from '../world/simulate.js';
 import { runCell, unstartedCell, type CellJudge, type CellResult, type ProviderSession } from './cell.js';
 import { derivedFinder } from './twinRender.js';
 import type { OnEvent } from './events.js';
+import type { ProbeStart } from './coverageProbes.js';
 
 export interface RunOptions {
   /** Replay the settled steps of every cell and report any answer that differs (default true). */
@@ -18,6 +22,8 @@ export interface RunOptions {
   /** Judges each cell as soon as it is built, while other providers still render. */
   judge?: CellJudge;
   onEvent?: OnEvent;
+  /** Where intent probes start (coverageProbes.ts): default the converged world, else DRIFT_PROBES. */
+  probes?: ProbeStart;
 }
 
 export interface ProviderRun {
@@ -28,6 +34,8 @@ export interface ProviderRun {
   error?: string;
   /** RunFunction calls that reached the function, the start-up probe included. */
   calls: number;
+  /** Requests answered from the persistent answer cache (answerCache.ts); absent when it was off. */
+  cached?: number;
 }
 
 export interface RunResult {
@@ -51,49 +59,152 @@ export async function runProject(project: Project, options: RunOptions = {}): Pr
   return { providers, cells, calls: providers.reduce((sum, run) => sum + run.calls, 0) };
 }
 
+/** A cell whose settled steps were replayed and every replay agreed: its answers may be cached. */
+function agreed(cell: CellResult): boolean {
+  return !cell.trace.error && !cell.nondeterministic && !cell.findings.some((finding) => finding.subject === 'determinism replay');
+}
+
 async function runProvider(project: Project, adapter: Adapter, options: RunOptions): Promise<{ provider: ProviderRun; cells: CellResult[] }> {
   const emit = options.onEvent ?? (() => {});
   emit({ type: 'provider-starting', provider: adapter.name, scenarios: project.scenarios.length });
-  const began = performance.now();
-  let fn: FunctionProcess;
+  const determinism = options.determinism !== false;
+  const cache = answersFor(project, adapter);
+  const fn = new LazyFunction(project, adapter, emit);
+  // What this run's function answered, by answer: the request's hash and the answer's bytes, kept
+  // for the cache once a cell that used the answer has shown its replays agree.
+  const live = new WeakMap<RunFunctionResponse, { hash: string; bytes: Uint8Array }>();
+  let hits = 0;
+  const send = (replaying: boolean): Send => async (request) => {
+    const bytes = request instanceof Uint8Array ? request : encodeRequest(request);
+    const cached = cache?.get(bytes);
+    if (cached) {
+      hits += 1;
+      return cached;
+    }
+    const answer = await fn.call(bytes);
+    if (cache && !replaying) {
+      const wire = answerBytes(answer);
+      if (wire) live.set(answer, { hash: requestHash(bytes), bytes: wire });
+    }
+    return answer;
+  };
+  const call = memoize(send(false));
+  // Answers of the provider's own analyses (the twin render), kept when every cell agreed.
+  const shared = new Set<RunFunctionResponse>();
+  const session: ProviderSession = { adapter, call, replay: memoize(send(true)), derived: derivedFinder(tracked(call, shared), adapter) };
+  const cellOptions = {
+    maxSteps: project.config.maxSteps,
+    determinism,
+    gating: options.gating !== false,
+    ...(options.judge ? { judge: options.judge } : {}),
+    // DRIFT_PROBES=empty: each intent probe simulated whole, what the converged-world probe is checked against.
+    probes: options.probes ?? (project.env.DRIFT_PROBES === 'empty' ? 'empty' : 'converged'),
+  };
+  let cells: CellResult[];
   try {
-    fn = await FunctionProcess.start(adapter, {
-      startMs: project.config.timeouts.startMs,
-      callMs: project.config.timeouts.callMs,
-      env: project.env,
-      // The first step of the first scenario: its answer seeds the memo, so the probe is not wasted.
-      probe: buildRequest(buildXR(adapter, project.scenarios[0]!), new Map(), undefined),
-    });
-  } catch (error) {
-    const message = (error as Error).message;
-    const ms = performance.now() - began;
-    emit({ type: 'provider-failed', provider: adapter.name, ms, error: message });
-    return { provider: { provider: adapter.name, startMs: ms, error: message, calls: 0 }, cells: project.scenarios.map((scenario) => unstartedCell(adapter, scenario, message)) };
-  }
-  const startMs = performance.now() - began;
-  emit({ type: 'provider-started', provider: adapter.name, ms: startMs });
-  try {
-    const fresh: Send = (request) => fn.call(request);
-    const call = memoize(fresh, fn.probed);
-    const session: ProviderSession = { adapter, call, replay: memoize(fresh), derived: derivedFinder(call, adapter) };
-    const cellOptions = {
-      maxSteps: project.config.maxSteps,
-      determinism: options.determinism !== false,
-      gating: options.gating !== false,
-      ...(options.judge ? { judge: options.judge } : {}),
-    };
-    const cells = await Promise.all(
+    cells = await Promise.all(
       project.scenarios.map(async (scenario) => {
-        const cell = await runCell(session, scenario, cellOptions, (trace, ms) =>
+        const used = new Set<RunFunctionResponse>();
+        const cell = await runCell({ ...session, call: tracked(call, used) }, scenario, cellOptions, (trace, ms) =>
           emit({ type: 'cell-rendered', provider: adapter.name, scenario: scenario.name, ms, steps: trace.steps.length }),
         );
+        if (cache && determinism && agreed(cell)) for (const answer of used) keep(cache, live, answer);
         emit({ type: 'cell-done', provider: adapter.name, scenario: scenario.name });
         return cell;
       }),
     );
-    return { provider: { provider: adapter.name, startMs, calls: fn.calls }, cells };
   } finally {
     await fn.stop();
-    emit({ type: 'provider-stopped', provider: adapter.name, calls: fn.calls });
+  }
+  const failed = fn.startError;
+  if (failed !== undefined) {
+    return { provider: { provider: adapter.name, startMs: fn.startMs, error: failed, calls: 0 }, cells: project.scenarios.map((scenario) => unstartedCell(adapter, scenario, failed)) };
+  }
+  if (cache && determinism && cells.every(agreed)) for (const answer of shared) keep(cache, live, answer);
+  cache?.save();
+  return { provider: { provider: adapter.name, startMs: fn.startMs, calls: fn.calls, ...(cache ? { cached: hits } : {}) }, cells };
+}
+
+function keep(cache: ProviderAnswers, live: WeakMap<RunFunctionResponse, { hash: string; bytes: Uint8Array }>, answer: RunFunctionResponse): void {
+  const entry = live.get(answer);
+  if (entry) cache.add(entry.hash, entry.bytes);
+}
+
+/** The caller, noting every answer it hands out in `used`. */
+function tracked(call: Caller, used: Set<RunFunctionResponse>): Caller {
+  return async (request) => {
+    const answer = await call(request);
+    used.add(answer);
+    return answer;
+  };
+}
+
+/**
+ * The provider's cached answers, unless the cache is off (`--no-cache`; DRIFT_NO_CACHE when the
+ * project names no folder) or the provider cannot be keyed.
+ */
+function answersFor(project: Project, adapter: Adapter): ProviderAnswers | undefined {
+  if (project.answerCache === false) return undefined;
+  if (project.answerCache === undefined && !cacheEnabled(project.env)) return undefined;
+  return ProviderAnswers.open(project.answerCache ?? cacheFolder(project.config.root, project.env), adapter);
+}
+
+/**
+ * The provider's function, started at the first request the cache cannot answer: an unchanged
+ * provider starts no process. That first request is the start-up probe, and its answer is the
+ * request's. A function that will not start fails every call with the reason, and the provider's
+ * cells are then reported as never started, as before any rendering.
+ */
+class LazyFunction {
+  private process: Promise<FunctionProcess> | undefined;
+  private started: FunctionProcess | undefined;
+  startError: string | undefined;
+  startMs = 0;
+
+  constructor(
+    private readonly project: Project,
+    private readonly adapter: Adapter,
+    private readonly emit: OnEvent,
+  ) {}
+
+  get calls(): number {
+    return this.started?.calls ?? 0;
+  }
+
+  async call(bytes: Uint8Array): Promise<RunFunctionResponse> {
+    if (!this.process) {
+      this.process = this.start(bytes);
+      const fn = await this.process;
+      const probed = fn.probed;
+      if (probed) return probed.response;
+      return fn.call(bytes);
+    }
+    return (await this.process).call(bytes);
+  }
+
+  private async start(probe: Uint8Array): Promise<FunctionProcess> {
+    const began = performance.now();
+    try {
+      this.started = await FunctionProcess.start(this.adapter, {
+        startMs: this.project.config.timeouts.startMs,
+        callMs: this.project.config.timeouts.callMs,
+        env: this.project.env,
+        probe,
+      });
+    } catch (error) {
+      this.startError = (error as Error).message;
+      this.startMs = performance.now() - began;
+      this.emit({ type: 'provider-failed', provider: this.adapter.name, ms: this.startMs, error: this.startError });
+      throw error;
+    }
+    this.startMs = performance.now() - began;
+    this.emit({ type: 'provider-started', provider: this.adapter.name, ms: this.startMs });
+    return this.started;
+  }
+
+  async stop(): Promise<void> {
+    if (!this.started) return;
+    await this.started.stop();
+    this.emit({ type: 'provider-stopped', provider: this.adapter.name, calls: this.started.calls });
   }
 }

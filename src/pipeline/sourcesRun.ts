@@ -1,4 +1,3 @@
-import type { Environment } from '../util/environment.js';
 import path from 'node:path';
 import type { Adapter, Project } from '../config/types.js';
 import { runFormatter, type FormatterReport } from '../outline/formatter.js';
@@ -7,6 +6,7 @@ import { buildOutline } from '../outline/outline.js';
 import { readSources } from '../outline/read.js';
 import type { OutlineResult, SourceText } from '../outline/types.js';
 import type { OnEvent, RunEvent } from './events.js';
+import { readCachedSource, sourceCacheFolder, sourceKey, writeCachedSource } from './sourceCache.js';
 
 /**
  * The providers' code, beside their behaviour: read every adapter's source, outline it and run the
@@ -35,9 +35,19 @@ export async function readProjectSources(project: Project): Promise<ProjectSourc
 }
 
 /** Outlines and formatter reports, every provider at once: parsing takes milliseconds, ruff one short process per tool. */
-export async function outlineSources(read: ProjectSources[], env: Environment, onEvent?: OnEvent): Promise<OutlinedSource[]> {
+export async function outlineSources(read: ProjectSources[], project: Pick<Project, 'answerCache' | 'config' | 'env'>, onEvent?: OnEvent): Promise<OutlinedSource[]> {
+  const { env } = project;
+  const folder = sourceCacheFolder(project);
   const outlined = await Promise.all(
     read.map(async ({ adapter, sources }) => {
+      // An unchanged provider's outline and ruff report from the cache (sourceCache.ts): no parse, no ruff.
+      const key = folder === undefined ? undefined : sourceKey(adapter, sources, env);
+      const cached = key === undefined ? undefined : readCachedSource(folder!, key);
+      if (cached) {
+        const hit = { adapter, ...cached };
+        onEvent?.(outlinedEvent(hit));
+        return hit;
+      }
       // ruff runs in its own processes meanwhile; parsing is synchronous, so each provider waits its
       // turn on the event loop and the renders' answers are read in between.
       const formatting = runFormatter(adapter, sources.map((source) => source.path), env);
@@ -45,6 +55,7 @@ export async function outlineSources(read: ProjectSources[], env: Environment, o
       await new Promise((resolve) => setImmediate(resolve));
       const result = buildOutline(adapter.name, sources, parse);
       const outlined = { adapter, result, formatter: await formatting };
+      if (key !== undefined) writeCachedSource(folder!, key, outlined.result, outlined.formatter);
       onEvent?.(outlinedEvent(outlined));
       return outlined;
     }),

@@ -53,7 +53,7 @@ export async function updateGoldens({ full, project, filters, prune, env: given,
   const env = goldensOf(project, given);
   const swept = env.sweep();
   const goldens = goldenStateFor(full, env, filters);
-  const outlining = outlineSources(await readProjectSources(project), project.env, onEvent);
+  const outlining = outlineSources(await readProjectSources(project), project, onEvent);
   const run = await runProject(project, onEvent ? { onEvent } : {});
   const outlined = await outlining;
   const writes = run.cells.map((cell): GoldenWrite => {

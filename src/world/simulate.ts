@@ -36,7 +36,8 @@ export interface SimulateOptions {
  * itself does in a reconcile is src/world/crossplane.ts's.
  */
 class World implements ControlPlane {
-  readonly xr: K8sObject;
+  /** Replaced, never changed in place, once a step feeds its status back: a request sent earlier keeps the XR it carried. */
+  xr: K8sObject;
   /**
    * Observed state by key. Its objects are never changed once set (a change sets a new object), so
    * requests built earlier stay as they were sent and their text can be cached by identity.
@@ -137,7 +138,7 @@ class World implements ControlPlane {
       this.sources.set(key, source);
     }
     this.refreshSecrets();
-    this.xr.status = { ...answer.status, conditions: [condition('Ready', xrReady, xrReady ? 'Available' : 'Creating')] };
+    this.xr = { ...this.xr, status: { ...answer.status, conditions: [condition('Ready', xrReady, xrReady ? 'Available' : 'Creating')] } };
   }
 
   /** One cloud fact disappears from the existing resources that carry it (of one role, if given); their conditions stay. */

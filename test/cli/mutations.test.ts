@@ -54,7 +54,8 @@ const SEEDS: MutationSeed[] = [
     drift: "pools gated on the cluster's Ready condition",
     composer: [{ search: NODE_POOL_LOOP, replace: '            if self._observed_ready("cluster") or key in self.observed_resources:\n' }],
     scenarios: ['converge'],
-    expected: ['div:converge:node-pool:gated-on:aks'],
+    // The gate decided by a helper (_observed_ready) where the others test the observed keys inline: style too.
+    expected: ['div:converge:node-pool:gated-on:aks', 'style:node-pool:gate-placement:aks'],
   },
   {
     provider: 'aks',
@@ -190,7 +191,8 @@ const SEEDS: MutationSeed[] = [
     // The cross-provider suite's seed: the GPU operator's Release, with Delete among its policies.
     composer: ACROSS_SEEDS.releaseDeletes.composer,
     scenarios: ['converge'],
-    expected: ['rule:in-cluster-no-delete:vultr/converge:gpu-operator'],
+    // The seed's new public composer has no docstring, where every other public def has one.
+    expected: ['rule:in-cluster-no-delete:vultr/converge:gpu-operator', 'style:public and role defs:docstrings:vultr'],
   },
   {
     provider: 'vultr',

@@ -9,6 +9,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runDrift } from '../helpers/drift.js';
 import { copyProject, mutate, REPO, replaceExactly, tempProject, type ProjectCopy } from '../helpers/project.js';
+import { applyStyleSeeds, seedLine, STYLE_SEEDS, type StyleSeed } from '../helpers/style.js';
+import { STYLE_FACETS } from '../../src/outline/styleFacets.js';
 
 interface JsonFinding {
   id: string;
@@ -18,6 +20,8 @@ interface JsonFinding {
   scenario?: string;
   hint: string;
   message: string;
+  facet?: string;
+  where?: string[];
 }
 interface JsonReport {
   findings: JsonFinding[];
@@ -123,6 +127,51 @@ describe('seeded drifts: a helper moved, the test helper renamed, results throug
     expect(byId(findings, 'style:results:idiom:nebius').hint).toMatch(/response\.<severity>\(\): change providers\/nebius\/function\/composer\.py:\d+/);
     // Behaviour did not change: the same events, the same skeletons.
     expect(findings.filter((finding) => finding.scenario !== undefined)).toEqual([]);
+  });
+});
+
+describe('the style seed suite: one seed per style facet over the bundled five', () => {
+  // Every seed at once in one copy: each facet is seeded in one provider only, so every facet keeps
+  // a convention of four. One full run, and two -p runs whose established providers hold each
+  // convention (three that agree, or a pair that agrees).
+  let copy: ProjectCopy;
+  beforeAll(() => {
+    copy = copyProject({ prefix: 'drift-style-seeds-' });
+    applyStyleSeeds(copy.dir, STYLE_SEEDS);
+  });
+  afterAll(() => copy.remove());
+
+  /** The style finding of `seed`'s facet on its provider, with `where` within 3 lines of the seed. */
+  const found = (findings: JsonFinding[], seed: StyleSeed): string | undefined => {
+    const line = seedLine(copy.dir, seed);
+    const file = `providers/${seed.provider}/${seed.at.file}`;
+    const near = findings.filter((finding) => finding.type === 'style' && finding.facet === seed.facet && finding.provider === seed.provider);
+    const hit = near.find((finding) => {
+      const match = /^(.*):(\d+)$/.exec(finding.where?.[0] ?? '');
+      return match?.[1] === file && Math.abs(Number(match[2]) - line) <= 3;
+    });
+    return hit ? undefined : `${seed.provider} ${seed.facet} (${seed.drift}) at ${file}:${line}: ${near.map((finding) => finding.where?.[0]).join(', ') || 'no such finding'}`;
+  };
+
+  it('seeds every style facet of the registry', () => {
+    expect(new Set(STYLE_SEEDS.map((seed) => seed.facet))).toEqual(new Set(STYLE_FACETS.map((facet) => facet.id)));
+  });
+
+  it('finds each seed on its provider, within 3 lines, in a full run', async () => {
+    const run = await runDrift(['diff', '-f', 'json', '-s', 'converge'], copy.dir);
+    expect(run.exitCode, run.stderr).toBe(1);
+    const { findings } = report(run.stdout);
+    expect(STYLE_SEEDS.map((seed) => found(findings, seed)).filter(Boolean)).toEqual([]);
+    // A follower's place beside each: where the convention is written.
+    for (const finding of findings.filter((f) => f.type === 'style' && f.facet !== 'helper-presence' && f.where)) expect(finding.where?.[1]).toMatch(/^(aks|eks|gke|nebius|vultr): providers\/\w+\/\S+:\d+$/);
+    // Stylistic seeds, stylistic findings: no skeleton differs.
+    expect(findings.filter((finding) => finding.scenario !== undefined).map((finding) => finding.id)).toEqual([]);
+  });
+
+  it('finds each seed on its provider, within 3 lines, judged against the others’ goldens (-p)', async () => {
+    const groups = [['aks', 'eks'], ['gke', 'nebius', 'vultr']];
+    const findings = (await Promise.all(groups.map((providers) => runDrift(['diff', '-f', 'json', '-s', 'converge', ...providers.flatMap((p) => ['-p', p])], copy.dir)))).flatMap((run) => report(run.stdout).findings);
+    expect(STYLE_SEEDS.map((seed) => found(findings, seed)).filter(Boolean)).toEqual([]);
   });
 });
 

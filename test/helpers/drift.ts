@@ -29,6 +29,19 @@ function environment(env: Record<string, string>): Record<string, string> {
   return { ...base, NO_COLOR: '1', ...env };
 }
 
+/**
+ * What in-process runs see: the run's shared answer cache (test/global-setup.ts) instead of the
+ * suite's DRIFT_NO_CACHE, unless the test asks for live renders itself (`DRIFT_NO_CACHE: '1'`). Cached
+ * answers are keyed by the function's source tree, its environment, the adapter and the request, and
+ * written only for cells whose determinism replays agreed: a seeded edit always renders for real.
+ */
+function cachedEnvironment(env: Record<string, string>): Record<string, string> {
+  const all = environment(env);
+  if (env.DRIFT_NO_CACHE !== undefined) return all;
+  const { DRIFT_NO_CACHE: _live, ...rest } = all;
+  return { DRIFT_CACHE_DIR: inject('answerCache'), ...rest };
+}
+
 type Main = (argv: string[], io: { stdout: { write(text: string): unknown }; stderr: { write(text: string): unknown }; cwd: string; env: Record<string, string> }) => Promise<number>;
 const mains = new Map<string, Promise<Main>>();
 
@@ -49,7 +62,7 @@ function mainOf(bin: string): Promise<Main> {
  * codes set by Node itself, the installed package) uses runDriftProcess.
  */
 export function runDrift(args: string[], cwd: string, env: Record<string, string> = {}, bin = driftBin()): Promise<DriftRun> {
-  return runDriftWithEnvironment(args, cwd, environment(env), bin);
+  return runDriftWithEnvironment(args, cwd, cachedEnvironment(env), bin);
 }
 
 /** runDrift with exactly `env` as drift's environment, nothing of this process's added. */

@@ -1,6 +1,6 @@
 /** Intent coverage: probes, the difference they make, and the facet across providers. */
 import { describe, expect, it } from 'vitest';
-import { coverageFrom, probesFor, type IntentField } from '../../src/compare/intentCoverage.js';
+import { coverageFrom, probesFor, settledResources, type IntentField } from '../../src/compare/intentCoverage.js';
 import { compareAcross } from '../../src/compare/cross.js';
 import type { JsonObject } from '../../src/util/objects.js';
 import type { StepRecord, Trace } from '../../src/world/trace.js';
@@ -53,17 +53,17 @@ describe('coverageFrom', () => {
   const baseline = traceOf({ cluster: { kind: 'Cluster' }, 'nodepool-gpu': pool({ nodeCount: 1, autoscaling: { min: 0, max: 4 } }) });
 
   it('names the fields whose probe changed a resource’s body, and nothing for a value it ignores', () => {
-    const runs: Array<{ field: IntentField; trace: Trace }> = [
-      { field: 'nodeCount', trace: traceOf({ cluster: { kind: 'Cluster' }, 'nodepool-gpu': pool({ nodeCount: 2, autoscaling: { min: 0, max: 4 } }) }) },
-      { field: 'maxNodeCount', trace: traceOf({ cluster: { kind: 'Cluster' }, 'nodepool-gpu': pool({ nodeCount: 1, autoscaling: { min: 0, max: 5 } }) }) },
+    const runs: Array<{ field: IntentField; settled: ReturnType<typeof settledResources> }> = [
+      { field: 'nodeCount', settled: settledResources(traceOf({ cluster: { kind: 'Cluster' }, 'nodepool-gpu': pool({ nodeCount: 2, autoscaling: { min: 0, max: 4 } }) })) },
+      { field: 'maxNodeCount', settled: settledResources(traceOf({ cluster: { kind: 'Cluster' }, 'nodepool-gpu': pool({ nodeCount: 1, autoscaling: { min: 0, max: 5 } }) })) },
       // The function ignores the GPU count: the same answer.
-      { field: 'gpuCount', trace: baseline },
+      { field: 'gpuCount', settled: settledResources(baseline) },
     ];
     expect(coverageFrom(baseline, runs)).toEqual({ 'nodepool-gpu': ['nodeCount', 'maxNodeCount'] });
   });
 
   it('counts a resource that goes away under a probe as reached', () => {
-    expect(coverageFrom(baseline, [{ field: 'gpu', trace: traceOf({ cluster: { kind: 'Cluster' } }) }])).toEqual({ 'nodepool-gpu': ['gpu'] });
+    expect(coverageFrom(baseline, [{ field: 'gpu', settled: settledResources(traceOf({ cluster: { kind: 'Cluster' } })) }])).toEqual({ 'nodepool-gpu': ['gpu'] });
   });
 });
 

@@ -21,11 +21,18 @@ describe('outline: layout and definitions', () => {
       ['tests.test_composer', 'test'],
     ]);
     const composer = outline.files['function/composer.py']!;
-    expect(composer.constants).toEqual({ COMPUTE: 'UPPER_SNAKE', KUBERNETES: 'UPPER_SNAKE', READY_WHEN_COMPOSED: 'UPPER_SNAKE', SYSTEM_POOL: 'UPPER_SNAKE' });
+    expect(Object.fromEntries(Object.entries(composer.constants).map(([name, constant]) => [name, constant.style]))).toEqual({ COMPUTE: 'UPPER_SNAKE', KUBERNETES: 'UPPER_SNAKE', READY_WHEN_COMPOSED: 'UPPER_SNAKE', SYSTEM_POOL: 'UPPER_SNAKE' });
+    expect(composer.constants.KUBERNETES).toEqual({ style: 'UPPER_SNAKE', value: 'kubernetes.m.crossplane.io/v1alpha1' });
+    expect(composer.constants.READY_WHEN_COMPOSED).toEqual({ style: 'UPPER_SNAKE', shape: 'tuple' });
     expect(composer.imports).toEqual(['crossplane.function.proto.v1.run_function_pb2 as fnv1', 'crossplane.function.resource', 'crossplane.function.response', 'typing.Any']);
     expect(composer.sdkCalls).toEqual(['resource.get_condition', 'resource.struct_to_dict', 'resource.update', 'response.normal']);
     const methods = composer.classes.Composer!.methods;
-    expect(methods.__init__).toEqual({ signature: '(self, req: fnv1.RunFunctionRequest, rsp: fnv1.RunFunctionResponse) -> None', docstring: true });
+    expect(methods.__init__).toMatchObject({ signature: '(self, req: fnv1.RunFunctionRequest, rsp: fnv1.RunFunctionResponse) -> None', docstring: true });
+    // Def order as a sequence; what each def reads of the composer's state and which of the provider's functions it calls.
+    expect(composer.classes.Composer!.order.slice(0, 3)).toEqual(['__init__', 'compose', 'compose_network']);
+    expect(composer.order).toEqual(['Composer']);
+    expect(methods._desire!.reads).toContain('desired');
+    expect(methods.compose!.calls).toContain('compose_node_pools');
     expect(Object.keys(methods)).toContain('compose_node_pools');
   });
 
@@ -105,8 +112,55 @@ describe('outline: the link to behaviour', () => {
       readinessMark: ['desired.resources[].ready = READY_TRUE'],
       readinessBy: ['READY_WHEN_COMPOSED', '_observed_ready()'],
       results: ['response.normal()'],
+      readinessShape: ['loop over sorted(desired)'],
     });
     expect((await fixtureOutline('own-results')).outline.idioms.results).toEqual(['results.add()']);
+  });
+
+  it('records where each gate is checked and the readiness special cases, from the query captures', async () => {
+    const { outline, places } = await outlineOf({
+      'function/c.py': [
+        'class C:',
+        '    def compose(self):',
+        '        self.compose_pools()',
+        '        if self.ready:',
+        '            self.compose_class()',
+        '',
+        '    def compose_pools(self):',
+        '        if self._cluster_ready():',
+        '            self.rsp.desired.resources["nodepool-a"].resource.update({})',
+        '',
+        '    def compose_class(self):',
+        '        self.rsp.desired.resources["storage-class-rwx"].resource.update({})',
+        '',
+        '    def compose_net(self):',
+        '        if not self.ready:',
+        '            return',
+        '        self.rsp.desired.resources["network"].resource.update({})',
+        '',
+        '    def _cluster_ready(self):',
+        '        return True',
+        '',
+        '    def mark(self):',
+        '        for key in self.desired:',
+        '            if key == "cluster" or key in READY:',
+        '                self.rsp.desired.resources[key].ready = True',
+        '',
+      ].join('\n'),
+    });
+    expect(outline.gates).toEqual({ network: 'composer: early return', 'nodepool-a': 'composer: if, decided by a helper', 'storage-class-rwx': 'call site: if' });
+    expect(places.get('gate:network')).toBe('function/c.py:15');
+    expect(places.get('gate:storage-class-rwx')).toBe('function/c.py:4');
+    expect(outline.idioms.readinessShape).toEqual(['loop over desired', 'special case on a literal key']);
+    expect(outline.files['function/c.py']!.classes.C!.methods.compose!.calls).toEqual(['compose_class?', 'compose_pools']);
+    expect(places.get('literal:cluster')).toBe('function/c.py:24');
+  });
+
+  it('outlines deeply nested code without overflowing the stack', async () => {
+    const depth = 3000;
+    const nested = `def f(x):\n    return ${'('.repeat(depth)}x${')'.repeat(depth)}\n`;
+    const { outline } = await outlineOf({ 'function/deep.py': nested });
+    expect(Object.keys(outline.files['function/deep.py']!.functions)).toEqual(['f']);
   });
 
   it('matches key patterns against composed keys', () => {

@@ -22,8 +22,6 @@ DEFAULT_CREDENTIALS = {"kind": "ClusterProviderConfig", "name": "default"}
 EXTERNAL_NAME = "crossplane.io/external-name"
 ROLE_LABEL = "modelplane.ai/role"
 ZONE_LABEL = "modelplane.ai/zone"
-POOL_LABEL = "modelplane.ai/pool"
-GPU_LABEL = "modelplane.ai/gpu"
 STORAGE_CLASS = "modelplane-rwx"
 
 # EKS refuses a control plane in fewer than two availability zones, so there are always two subnets.
@@ -31,7 +29,7 @@ VPC_CIDR = "10.0.0.0/16"
 SUBNETS = (("a", "10.0.0.0/18"), ("b", "10.0.64.0/18"))  # (zone letter, CIDR), in zone order
 
 # The pool every cluster gets for system workloads, shaped like an entry of spec.nodePools.
-SYSTEM_POOL = {
+SYSTEM_POOL: dict[str, Any] = {
     "name": "system",
     "instanceType": "m6i.large",
     "nodeCount": 1,
@@ -108,8 +106,6 @@ class Composer:
         self.write_status()
         self.mark_readiness()
 
-    # --- concerns ---------------------------------------------------------------------------------
-
     def compose_network(self) -> None:
         """A VPC and one subnet per availability zone; subnets carry their zone so pools can pick them."""
         self._desire(
@@ -160,6 +156,22 @@ class Composer:
                 ),
             )
 
+    def _assume_role_policy(self, service: str) -> str:
+        """The trust policy letting an AWS service assume a role, as the JSON string IAM expects."""
+        return json.dumps(
+            {
+                "Version": "2012-10-17",
+                "Statement": [
+                    {
+                        "Effect": "Allow",
+                        "Principal": {"Service": service},
+                        "Action": "sts:AssumeRole",
+                    }
+                ],
+            },
+            sort_keys=True,
+        )
+
     def compose_cluster(self) -> None:
         """The EKS control plane, and the ClusterAuth that writes its kubeconfig (Cluster does not)."""
         self._desire(
@@ -200,6 +212,41 @@ class Composer:
             key = f"nodepool-{pool['name']}"
             if "cluster" in self.observed_resources or key in self.observed_resources:
                 self._desire(key, self._node_pool(pool))
+
+    def _node_pool(self, pool: dict[str, Any]) -> dict[str, Any]:
+        """A NodeGroup for one pool: labelled with its pool (and GPU type), in its first `zones` subnets."""
+        labels = {"modelplane.ai/pool": pool["name"]}
+        gpu = pool.get("gpu")
+        if gpu:
+            labels["modelplane.ai/gpu"] = gpu["type"]
+        return self._cloud(
+            EKS,
+            "NodeGroup",
+            {
+                "region": self.region,
+                "clusterNameSelector": {"matchControllerRef": True},
+                "nodeRoleArnSelector": {
+                    "matchControllerRef": True,
+                    "matchLabels": {ROLE_LABEL: "node"},
+                },
+                "subnetIdSelector": self._subnet_selector(int(pool.get("zones", 1))),
+                "scalingConfig": {
+                    "desiredSize": pool["nodeCount"],
+                    "minSize": pool["minNodeCount"],
+                    "maxSize": pool["maxNodeCount"],
+                },
+                "instanceTypes": [pool["instanceType"]],
+                "amiType": "AL2023_x86_64_NVIDIA" if gpu else "AL2023_x86_64_STANDARD",
+                "labels": labels,
+            },
+        )
+
+    def _subnet_selector(self, zones: int) -> dict[str, Any]:
+        """Select the first `zones` subnets: all of them from two zones on, else only `subnet-a` by its zone."""
+        selector: dict[str, Any] = {"matchControllerRef": True}
+        if zones < len(SUBNETS):
+            selector["matchLabels"] = {ZONE_LABEL: self._zone(SUBNETS[0][0])}
+        return selector
 
     def compose_filesystem(self) -> None:
         """The EFS file system behind the RWX StorageClass."""
@@ -280,8 +327,6 @@ class Composer:
             },
         )
 
-    # --- status and readiness ---------------------------------------------------------------------
-
     def write_status(self) -> None:
         """Tell consumers where the kubeconfig lives and, once composed, which StorageClass to use."""
         status: dict[str, Any] = {
@@ -298,43 +343,6 @@ class Composer:
         for key in sorted(self.desired):
             if key in READY_WHEN_COMPOSED or self._observed_ready(key):
                 self.rsp.desired.resources[key].ready = fnv1.READY_TRUE
-
-    # --- helpers ----------------------------------------------------------------------------------
-
-    def _node_pool(self, pool: dict[str, Any]) -> dict[str, Any]:
-        """A NodeGroup for one pool: labelled with its pool (and GPU type), in its first `zones` subnets."""
-        labels = {POOL_LABEL: pool["name"]}
-        gpu = pool.get("gpu")
-        if gpu:
-            labels[GPU_LABEL] = gpu["type"]
-        return self._cloud(
-            EKS,
-            "NodeGroup",
-            {
-                "region": self.region,
-                "clusterNameSelector": {"matchControllerRef": True},
-                "nodeRoleArnSelector": {
-                    "matchControllerRef": True,
-                    "matchLabels": {ROLE_LABEL: "node"},
-                },
-                "subnetIdSelector": self._subnet_selector(int(pool.get("zones", 1))),
-                "scalingConfig": {
-                    "desiredSize": pool["nodeCount"],
-                    "minSize": pool["minNodeCount"],
-                    "maxSize": pool["maxNodeCount"],
-                },
-                "instanceTypes": [pool["instanceType"]],
-                "amiType": "AL2023_x86_64_NVIDIA" if gpu else "AL2023_x86_64_STANDARD",
-                "labels": labels,
-            },
-        )
-
-    def _subnet_selector(self, zones: int) -> dict[str, Any]:
-        """Select the first `zones` subnets: all of them from two zones on, else only `subnet-a` by its zone."""
-        selector: dict[str, Any] = {"matchControllerRef": True}
-        if zones < len(SUBNETS):
-            selector["matchLabels"] = {ZONE_LABEL: self._zone(SUBNETS[0][0])}
-        return selector
 
     def _cloud(
         self,
@@ -361,23 +369,6 @@ class Composer:
     def _credentials_ref(self) -> dict[str, str]:
         """The providerConfigRef that spec.credentials names (default: ClusterProviderConfig)."""
         return {"kind": self.credentials["kind"], "name": self.credentials["name"]}
-
-    @staticmethod
-    def _assume_role_policy(service: str) -> str:
-        """The trust policy letting an AWS service assume a role, as the JSON string IAM expects."""
-        return json.dumps(
-            {
-                "Version": "2012-10-17",
-                "Statement": [
-                    {
-                        "Effect": "Allow",
-                        "Principal": {"Service": service},
-                        "Action": "sts:AssumeRole",
-                    }
-                ],
-            },
-            sort_keys=True,
-        )
 
     def _zone(self, letter: str) -> str:
         """The availability zone `<region><letter>`."""

@@ -31,7 +31,7 @@ NODE_ROLE = "roles/container.defaultNodeServiceAccount"
 SUBNET_CIDR = "10.0.0.0/16"
 
 # Injected into every cluster: hosts add-ons and controllers, so GPU pools can scale to zero.
-SYSTEM_POOL = {
+SYSTEM_POOL: dict[str, Any] = {
     "name": "system",
     "machineType": "e2-standard-4",
     "nodeCount": 1,
@@ -58,13 +58,15 @@ class Composer:
         self.namespace: str = xr["metadata"].get("namespace", "")
         spec = xr.get("spec", {})
         self.region: str = spec.get("region", "")
-        self.pools: list[dict] = spec.get("nodePools", [])
-        self.credentials: dict = {**DEFAULT_CREDENTIALS, **spec.get("credentials", {})}
+        self.pools: list[dict[str, Any]] = spec.get("nodePools", [])
+        self.credentials: dict[str, str] = {**DEFAULT_CREDENTIALS, **spec.get("credentials", {})}
         self.observed_resources = req.observed.resources
-        self._observed_dicts: dict[str, dict] = {}
-        self.desired: dict[str, dict] = {}
+        self._observed_dicts: dict[str, dict[str, Any]] = {}
+        self.desired: dict[str, dict[str, Any]] = {}
         # Absent (first call) and empty (nothing matched) both mean: no credentials yet.
-        self.provider_config: dict | None = request.get_required_resource(req, REQUIREMENT)
+        self.provider_config: dict[str, Any] | None = request.get_required_resource(
+            req, REQUIREMENT
+        )
         self._validate()
 
     def _validate(self) -> None:
@@ -155,7 +157,7 @@ class Composer:
             if "cluster" in self.observed_resources or key in self.observed_resources:
                 self._desire(key, self._node_pool(pool))
 
-    def _node_pool(self, pool: dict) -> dict:
+    def _node_pool(self, pool: dict[str, Any]) -> dict[str, Any]:
         """A NodePool spread over the pool's zones, labelled so workloads can target it."""
         labels = {"modelplane.ai/pool": pool["name"]}
         node_config: dict[str, Any] = {"machineType": pool["machineType"], "labels": labels}
@@ -296,7 +298,9 @@ class Composer:
             if key in READY_WHEN_COMPOSED or self._observed_ready(key):
                 self.rsp.desired.resources[key].ready = fnv1.READY_TRUE
 
-    def _cloud(self, api_version: str, kind: str, for_provider: dict, **spec: Any) -> dict:
+    def _cloud(
+        self, api_version: str, kind: str, for_provider: dict[str, Any], **spec: Any
+    ) -> dict[str, Any]:
         """A GCP managed resource body; every one uses the XR's credentials."""
         return {
             "apiVersion": api_version,
@@ -308,7 +312,7 @@ class Composer:
             },
         }
 
-    def _credentials_ref(self) -> dict:
+    def _credentials_ref(self) -> dict[str, str]:
         """The providerConfigRef that spec.credentials names (default: ClusterProviderConfig)."""
         return {"kind": self.credentials["kind"], "name": self.credentials["name"]}
 
@@ -316,7 +320,7 @@ class Composer:
         """The first `count` zones of the region: us-central1-a, us-central1-b, ..."""
         return [f"{self.region}-{letter}" for letter in ascii_lowercase[:count]]
 
-    def _observed(self, key: str) -> dict | None:
+    def _observed(self, key: str) -> dict[str, Any] | None:
         """The observed composed resource under `key`, if it exists.
 
         Converted to a dict on first use: a reconcile reads only a few observed resources, and
@@ -342,7 +346,7 @@ class Composer:
         """Whether the observed resource reports condition Ready=True."""
         return resource.get_condition(self.observed_resources.get(key), "Ready").status == "True"
 
-    def _desire(self, key: str, body: dict) -> None:
+    def _desire(self, key: str, body: dict[str, Any]) -> None:
         """Add `body` to the desired resources under `key`."""
         self.desired[key] = body
         resource.update(self.rsp.desired.resources[key], body)

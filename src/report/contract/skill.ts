@@ -27,6 +27,8 @@ export function skillMarkdown(input: ContractInput): string {
     '5. **Accept only what the cloud forces.** A finding that says NAME joins the accepted way of other providers names them and why it was accepted for them: if the same reason holds for NAME\'s cloud, run the `drift accept` it prints with NAME\'s own reason (it pins NAME to that way), else follow the other way it names. Then run `drift diff -p NAME` again.',
     "6. **Goldens and contract.** When `drift diff -p NAME` exits 0, run `drift update -p NAME`: it writes NAME's goldens and regenerates the contract files in the same step. `drift diff -p NAME` then exits 0 without the note. Commit the function, the adapter, the goldens, goldens/accepted.yaml and the contract files together.",
     '',
+    "When drift's MCP server (`drift mcp`) is connected, prefer its tools to these commands: `expect`, `diff`, `explain` (a finding's facet, the ways providers take and where their code does it), `render` and `update` answer the same questions in small, paged answers.",
+    '',
   );
   out.push('## When `drift accept` is legitimate', '');
   out.push(

@@ -1,0 +1,2 @@
+; Every string literal: named-vs-literal constants, and keys.
+(string) @string

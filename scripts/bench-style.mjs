@@ -1,0 +1,76 @@
+// The style line of drift's benchmark (npm run bench): what comparing the providers' code costs, in
+// drift CPU, with the outline cold (a fresh process: grammar, queries and every outline built anew).
+// Each repetition runs two child processes over the bundled project, alike but for the style work:
+//   on:  read the sources, load the grammar and its queries, outline every provider, judge the style
+//   off: read the sources only
+// The difference of their CPU (user + system, after the same module imports) is the style cost.
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+
+const CHILD = `
+const [{ loadProject }, { readProjectSources }, { parserFor }, { buildOutline }, { compareStyle }, { readFileSync, readdirSync }, path, { parse }] = await Promise.all([
+  import(process.argv[1] + '/dist/config/load.js'), import(process.argv[1] + '/dist/pipeline/sourcesRun.js'), import(process.argv[1] + '/dist/outline/grammar.js'),
+  import(process.argv[1] + '/dist/outline/outline.js'), import(process.argv[1] + '/dist/compare/style.js'), import('node:fs'), import('node:path'), import('yaml'),
+]);
+const project = await loadProject(undefined, process.argv[1]);
+// Roles by composed key, as the run gets them from its skeletons: read from the goldens before measuring.
+const keys = new Map(project.adapters.map((adapter) => {
+  const dir = path.join(project.config.goldens, adapter.name);
+  const map = new Map();
+  for (const file of readdirSync(dir).filter((name) => name.endsWith('.yaml') && name !== 'outline.yaml')) {
+    for (const [key, resource] of Object.entries(parse(readFileSync(path.join(dir, file), 'utf8')).resources ?? {})) map.set(key, resource.role);
+  }
+  return [adapter.name, map];
+}));
+const before = process.cpuUsage();
+const read = await readProjectSources(project);
+let findings = 0, outlineMs = 0, grammarCpu = 0;
+if (process.argv[2] === 'on') {
+  const loading = process.cpuUsage();
+  const parse = await parserFor('.py');
+  const loaded = process.cpuUsage(loading);
+  grammarCpu = (loaded.user + loaded.system) / 1000;
+  const subjects = read.map(({ adapter, sources }) => {
+    const result = buildOutline(adapter.name, sources, parse);
+    outlineMs += result.ms;
+    return { provider: adapter.name, outline: result.outline, places: result.places, root: adapter.name, keys: keys.get(adapter.name) };
+  });
+  findings = compareStyle({ subjects }).length;
+}
+const used = process.cpuUsage(before);
+// Once more in the same process: what the same work costs once the code is compiled (a warm outline).
+let warmCpu = 0;
+if (process.argv[2] === 'on') {
+  const parse = await parserFor('.py');
+  const again = process.cpuUsage();
+  compareStyle({ subjects: read.map(({ adapter, sources }) => { const result = buildOutline(adapter.name, sources, parse); return { provider: adapter.name, outline: result.outline, places: result.places, root: adapter.name, keys: keys.get(adapter.name) }; }) });
+  const spent = process.cpuUsage(again);
+  warmCpu = (spent.user + spent.system) / 1000;
+}
+console.log(JSON.stringify({ cpu: (used.user + used.system) / 1000, findings, outlineMs, grammarCpu, warmCpu }));
+`;
+
+function child(root, mode) {
+  return new Promise((resolve, reject) => {
+    const proc = spawn(process.execPath, ['--input-type=module', '-e', CHILD, root, mode], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    proc.stdout.on('data', (chunk) => (out += chunk));
+    proc.on('error', reject);
+    proc.on('close', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`bench-style child (${mode}) exited ${code}`))));
+  });
+}
+
+export async function benchStyle(root, { reps }) {
+  const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+  const on = [];
+  const off = [];
+  for (let rep = 0; rep < reps; rep++) {
+    on.push(await child(path.resolve(root), 'on'));
+    off.push(await child(path.resolve(root), 'off'));
+  }
+  const cost = on.map((run, index) => run.cpu - off[index].cpu);
+  console.log(
+    `style  on vs off, outline cold: ${median(cost).toFixed(0)} ms drift CPU (median of ${reps}; runs: ${cost.map((c) => c.toFixed(0)).join(', ')}; goal ≤150 ms), ` +
+      `of which loading the grammar and its queries ${median(on.map((run) => run.grammarCpu)).toFixed(0)} ms CPU (0 when reading the sources loaded it: their depth check parses every file, in both runs); outlining ${median(on.map((run) => run.outlineMs)).toFixed(0)} ms wall; warm (the same again in that process) ${median(on.map((run) => run.warmCpu)).toFixed(0)} ms CPU; ${on[0].findings} style findings`,
+  );
+}

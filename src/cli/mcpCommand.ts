@@ -1,0 +1,25 @@
+import { InvalidArgumentError, type Command } from 'commander';
+import type { Invocation } from './io.js';
+import { globalOptions } from './context.js';
+
+const parseSeconds = (value: string): number => {
+  if (!/^[1-9]\d{0,4}$/.test(value)) throw new InvalidArgumentError('whole seconds from 1');
+  return Number(value);
+};
+
+export function registerMcp(program: Command, cli: Invocation, version: string): void {
+  program
+    .command('mcp')
+    .description("serve drift's judge to a coding agent as a Model Context Protocol server over stdio (docs/mcp.md)")
+    .option('--deadline <seconds>', 'how long one rendering call may take before its functions are stopped', parseSeconds, 600)
+    .action(async (options: { deadline: number }, command: Command) => {
+      const globals = globalOptions(command);
+      // The SDK is loaded here only: no other command pays for it, and nothing but its transport writes to stdout.
+      const { serveMcp } = await import('../mcp/server.js');
+      cli.code = await serveMcp(
+        { config: globals.config, cwd: cli.io.cwd, env: cli.io.env, deadlineMs: options.deadline * 1000, ...(globals.concurrency !== undefined ? { concurrency: globals.concurrency } : {}) },
+        version,
+        cli.io.stderr,
+      );
+    });
+}

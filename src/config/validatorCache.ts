@@ -1,0 +1,66 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import type { Ajv, Options, ValidateFunction } from 'ajv';
+
+/**
+ * XRD validators compiled once and kept as ajv standalone code in drift's cache folder, by the hash
+ * of the schema they were compiled from, ajv's version and its options: compiling five XRDs costs
+ * more than the rest of loading the project, and ajv itself is loaded only on a miss. The schema is
+ * the project's, so it cannot be compiled at build as drift's own schemas are.
+ */
+
+const require = createRequire(import.meta.url);
+const FORMAT = 'drift-validators/1';
+let folder: string | undefined;
+let ajvVersion: string | undefined;
+const compilers = new Map<string, Ajv>();
+
+/** Where compiled validators are kept; undefined: compiled every time. loadProject sets it. */
+export function useValidatorCache(where: string | undefined): void {
+  folder = where;
+}
+
+function compiler(options: Options): Ajv {
+  const id = JSON.stringify(options);
+  let ajv = compilers.get(id);
+  if (!ajv) {
+    const { Ajv: AjvClass } = require('ajv') as typeof import('ajv');
+    ajv = new AjvClass({ ...options, code: { source: true } });
+    compilers.set(id, ajv);
+  }
+  return ajv;
+}
+
+/** Evaluates standalone code with drift's own require, so its `require("ajv/dist/runtime/...")` resolve wherever the file is. */
+function load(code: string): ValidateFunction {
+  const module = { exports: {} as unknown };
+  new Function('require', 'module', 'exports', code)(require, module, module.exports);
+  return module.exports as ValidateFunction;
+}
+
+/** The validator of `schema` under `options`: from the cache when it holds one, else compiled (and kept). Throws what ajv throws. */
+export function cachedValidator(schema: object, options: Options): ValidateFunction {
+  if (folder === undefined) return compiler(options).compile(schema);
+  ajvVersion ??= (JSON.parse(readFileSync(require.resolve('ajv/package.json'), 'utf8')) as { version: string }).version;
+  const key = createHash('sha256').update(`${FORMAT}\n${ajvVersion}\n${JSON.stringify(options)}\n${JSON.stringify(schema)}`).digest('hex');
+  const file = path.join(folder, 'validators', `${key}.cjs`);
+  try {
+    return load(readFileSync(file, 'utf8'));
+  } catch {
+    // not cached yet, or unreadable: compile it
+  }
+  const ajv = compiler(options);
+  const validate = ajv.compile(schema);
+  try {
+    const { default: standalone } = require('ajv/dist/standalone/index.js') as { default: (ajv: Ajv, validate: ValidateFunction) => string };
+    mkdirSync(path.dirname(file), { recursive: true });
+    const temporary = `${file}.${process.pid}.tmp`;
+    writeFileSync(temporary, standalone(ajv, validate));
+    renameSync(temporary, file);
+  } catch {
+    // Not kept: the next load compiles it again.
+  }
+  return validate;
+}

@@ -1,0 +1,104 @@
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import type { Adapter, Project } from '../config/types.js';
+import { packageFile } from '../config/paths.js';
+import { cacheEnabled, cacheFolder } from '../config/cacheFolder.js';
+import { ruffFor, type FormatterReport } from '../outline/formatter.js';
+import { OUTLINE_VERSION, type OutlineResult, type SourceText } from '../outline/types.js';
+import type { Environment } from '../util/environment.js';
+
+/**
+ * A provider's outline and ruff report kept between runs, beside the answer cache: parsing with
+ * tree-sitter and running ruff twice cost more than an unchanged provider's whole cached render.
+ * Keyed by everything they are made from: the source files (paths and text), drift's own build (its
+ * source hash, else its version), the outline format, the grammar's and parser's package versions,
+ * the ruff beside the interpreter (path, size, modification time) and every ruff configuration file
+ * from the source folder up. A report that says ruff could not run is not kept.
+ */
+
+const FORMAT = 'drift-sources/1';
+const RUFF_CONFIGS = ['ruff.toml', '.ruff.toml', 'pyproject.toml'];
+const require = createRequire(import.meta.url);
+
+interface Entry {
+  result: Omit<OutlineResult, 'places'> & { places: Array<[string, string]> };
+  formatter: FormatterReport;
+}
+
+let buildStamp: string | undefined;
+
+/** drift's build: the hash of the sources it was built from when the build wrote one, else the package version. */
+function stamp(): string {
+  if (buildStamp === undefined) {
+    const written = packageFile('dist/.source-hash');
+    buildStamp = existsSync(written) ? readFileSync(written, 'utf8').trim() : (JSON.parse(readFileSync(packageFile('package.json'), 'utf8')) as { version: string }).version;
+  }
+  return buildStamp;
+}
+
+function packageVersion(name: string): string {
+  try {
+    return (JSON.parse(readFileSync(require.resolve(`${name}/package.json`), 'utf8')) as { version: string }).version;
+  } catch {
+    return 'unknown';
+  }
+}
+
+function fileIdentity(file: string): string {
+  const stat = statSync(file);
+  return `${file}\u0000${stat.size}\u0000${stat.mtimeMs}`;
+}
+
+/** The ruff configuration files ruff itself would find for this folder: the folder's and every ancestor's. */
+function ruffConfigs(folder: string): string[] {
+  const found: string[] = [];
+  for (let dir = path.resolve(folder); ; dir = path.dirname(dir)) {
+    for (const name of RUFF_CONFIGS) {
+      const file = path.join(dir, name);
+      if (existsSync(file)) found.push(`${name}\u0000${readFileSync(file, 'utf8')}`);
+    }
+    if (path.dirname(dir) === dir) return found;
+  }
+}
+
+/** Where the cached outlines live, or undefined when caching is off. */
+export function sourceCacheFolder(project: Pick<Project, 'answerCache' | 'config' | 'env'>): string | undefined {
+  if (project.answerCache === false) return undefined;
+  if (project.answerCache === undefined && !cacheEnabled(project.env)) return undefined;
+  return path.join(project.answerCache ?? cacheFolder(project.config.root, project.env), 'sources');
+}
+
+export function sourceKey(adapter: Adapter, sources: SourceText[], env: Environment): string {
+  const hash = createHash('sha256');
+  const root = adapter.source?.root ?? adapter.function.cwd;
+  const ruff = ruffFor(adapter, env);
+  hash.update(`${FORMAT}\n${stamp()}\noutline ${OUTLINE_VERSION}\n${packageVersion('web-tree-sitter')} ${packageVersion('tree-sitter-python')}\n${adapter.name}\n`);
+  hash.update(`ruff ${ruff ? fileIdentity(ruff) : 'none'}\n${ruffConfigs(root).join('\u0000')}\n`);
+  for (const source of sources) hash.update(`${source.path}\u0000${source.text.length}\u0000${source.text}\u0000`);
+  return hash.digest('hex');
+}
+
+export function readCachedSource(folder: string, key: string): { result: OutlineResult; formatter: FormatterReport } | undefined {
+  try {
+    const entry = JSON.parse(readFileSync(path.join(folder, `${key}.json`), 'utf8')) as Entry;
+    return { result: { ...entry.result, places: new Map(entry.result.places) }, formatter: entry.formatter };
+  } catch {
+    return undefined;
+  }
+}
+
+export function writeCachedSource(folder: string, key: string, result: OutlineResult, formatter: FormatterReport): void {
+  if (formatter.error !== undefined) return;
+  const entry: Entry = { result: { ...result, places: [...result.places] }, formatter };
+  const file = path.join(folder, `${key}.json`);
+  try {
+    mkdirSync(folder, { recursive: true });
+    const temporary = `${file}.${process.pid}.tmp`;
+    writeFileSync(temporary, JSON.stringify(entry));
+    renameSync(temporary, file);
+  } catch {
+    // Not kept: the next run outlines again.
+  }
+}
