@@ -168,8 +168,9 @@ const MUTATIONS: Mutation[] = [
     provider: 'gke',
     search: "key = f\"nodepool-{pool['name']}\"",
     replace: "key = f\"node-pool-{pool['name']}\"",
-    // The key pattern is in the code too: the outline's link to behaviour changes with it.
-    outline: ['golden:gke/outline:composes'],
+    // The key pattern is in the code too: the outline's link to behaviour changes with it, and so
+    // does where each gate is checked relative to the key it gates.
+    outline: ['golden:gke/outline:composes', 'golden:gke/outline:gates'],
     cells: SCENARIOS,
     example: {
       scenario: 'converge',
@@ -192,6 +193,8 @@ const MUTATIONS: Mutation[] = [
     replace: '',
     // Without credentials the filesystem never gets its id, so no StorageClass and no cache either way.
     cells: SCENARIOS.filter((scenario) => scenario !== 'credentials-missing'),
+    // The removed `if` was a check in the composer's code: what its module reads and checks changes.
+    outline: ['golden:nebius/outline:files.function/composer.py'],
     example: {
       scenario: 'converge',
       ids: ['golden:nebius/converge:status'],
@@ -420,7 +423,8 @@ describe.concurrent('drift goldens through the CLI', () => {
     const { dir } = fresh();
     writeFileSync(
       path.join(dir, 'nondeterministic.config.yaml'),
-      DEFAULT_CONFIG.replace('providers: [providers/*/provider.yaml]', `providers: [providers/gke/provider.yaml, ${JSON.stringify(NONDETERMINISTIC)}]`),
+      // The fixture lies outside the project copy: the config lists its folder as a root (docs/limits.md).
+      `${DEFAULT_CONFIG.replace('providers: [providers/*/provider.yaml]', `providers: [providers/gke/provider.yaml, ${JSON.stringify(NONDETERMINISTIC)}]`)}roots: [${JSON.stringify(path.dirname(NONDETERMINISTIC))}]\n`,
     );
     const config = ['--config', 'nondeterministic.config.yaml'];
 

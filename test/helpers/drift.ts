@@ -107,7 +107,7 @@ export async function runDriftProcess(args: string[], cwd: string, env: Record<s
 export function copyPackage(): { dir: string; bin: string; remove: () => void } {
   const build = path.dirname(path.dirname(driftBin()));
   const dir = mkdtempSync(path.join(tmpdir(), 'drift-package-'));
-  for (const entry of ['bin', 'dist', 'schemas', 'package.json']) cpSync(path.join(build, entry), path.join(dir, entry), { recursive: true });
+  for (const entry of ['bin', 'dist', 'schemas', 'queries', 'package.json']) cpSync(path.join(build, entry), path.join(dir, entry), { recursive: true });
   for (const entry of ['scripts', 'docs']) cpSync(path.join(REPO, entry), path.join(dir, entry), { recursive: true });
   symlinkSync(path.join(REPO, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
   return { dir, bin: path.join(dir, 'bin/drift.js'), remove: () => rmSync(dir, { recursive: true, force: true }) };

@@ -127,6 +127,7 @@ export const SEEDS = {
         search: '    def compose_storage_class(self) -> None:\n',
         replace:
           '    def compose_settings(self) -> None:\n' +
+          '        """A ConfigMap of the cluster\'s settings."""\n' +
           '        self._desire("settings", {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": f"{self.name}-settings"}, "data": {"cloud": "gcp"}})\n\n' +
           '    def compose_storage_class(self) -> None:\n',
       },
@@ -140,6 +141,7 @@ export const SEEDS = {
         search: '    def compose_storage_class(self) -> None:\n',
         replace:
           '    def compose_gpu_operator(self) -> None:\n' +
+          '        """The GPU operator, installed with Helm on the workload cluster."""\n' +
           '        self._desire("gpu-operator", {"apiVersion": HELM, "kind": "Release", "metadata": {"name": f"{self.name}-gpu-operator"}, "spec": {\n' +
           '            "forProvider": {"chart": {"name": "gpu-operator", "repository": "https://helm.ngc.nvidia.com/nvidia"}},\n' +
           '            "providerConfigRef": {"kind": "ProviderConfig", "name": self.name},\n' +
@@ -176,7 +178,7 @@ export interface FourthOptions {
   /**
    * Extend goldens/accepted.yaml's GKE-only acceptance (`providers: [gke]`) to gcp2, which is GKE
    * under another name: the reason given for GKE holds for it word for word. With gcp2 beside gke
-   * that facet is two against two, a split, so the entry drops its providers and accepts the split.
+   * that facet is two against two, a split, so the entry pins the split's two ways instead.
    * Default true.
    */
   gcp2LikeGke?: boolean;
@@ -210,7 +212,10 @@ export async function buildFourth(options: FourthOptions = {}): Promise<FourthPr
       if (format.status !== 0) throw new Error(`ruff format of the seeded providers/${FOURTH}/function/composer.py failed:\n${String(format.stderr)}`);
     }
     const acceptedFile = path.join(dir, 'goldens', 'accepted.yaml');
-    if (options.gcp2LikeGke !== false) editFile(acceptedFile, [{ search: '    providers: [gke]\n', replace: '' }], 'goldens/accepted.yaml');
+    if (options.gcp2LikeGke !== false) {
+      const ways = ['    ways:', `      - {providers: [${FOURTH}, gke], scenarios: [credentials-missing], value: true}`, '      - {providers: [eks, nebius], scenarios: [credentials-missing], value: false}', ''].join('\n');
+      editFile(acceptedFile, [{ search: '    providers: [gke]\n', replace: ways }], 'goldens/accepted.yaml');
+    }
 
     const scenarioArgs = (options.scenarios ?? []).flatMap((name) => ['--scenario', name]);
     const update = await runDrift(['update', '--provider', FOURTH, ...scenarioArgs], dir);

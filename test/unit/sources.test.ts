@@ -1,4 +1,5 @@
 /** Outline goldens, the judgement of the providers' code as a whole, and the report's source row. */
+import { OUTLINE_VERSION } from '../../src/outline/types.js';
 import { readFileSync } from 'node:fs';
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
@@ -26,7 +27,7 @@ describe('outline goldens', () => {
     const text = toCanonicalOutline(outline);
     expect(compareOutlineGolden('alpha', text, outline)).toEqual([]);
     expect(compareOutlineGolden('alpha', undefined, outline)).toEqual([expect.objectContaining({ id: 'golden-missing:alpha/outline', type: 'golden', class: 'stylistic' })]);
-    expect(compareOutlineGolden('alpha', text.replace('outline: 1', 'outline: 99'), outline)).toEqual([expect.objectContaining({ id: 'golden-unreadable:alpha/outline', message: expect.stringContaining('outline format 99') })]);
+    expect(compareOutlineGolden('alpha', text.replace(`outline: ${OUTLINE_VERSION}`, 'outline: 99'), outline)).toEqual([expect.objectContaining({ id: 'golden-unreadable:alpha/outline', message: expect.stringContaining('outline format 99') })]);
     const renamed = toCanonicalOutline((await fixtureOutline('renamed-composer')).outline).replace('provider: renamed-composer', 'provider: alpha');
     const changes = compareOutlineGolden('alpha', renamed, outline);
     expect(changes.map((finding) => finding.id)).toEqual(['golden:alpha/outline:composes', 'golden:alpha/outline:files.function/composer.py']);
