@@ -1,6 +1,6 @@
 import { CONTRACT_ROLES } from '../roles/catalog.js';
 import { composerOf } from '../outline/outline.js';
-import { STYLE_FACET_BY_ID } from '../outline/styleFacets.js';
+import { STYLE_FACET_BY_ID } from '../facets/styleFacets.js';
 import type { Outline, Places } from '../outline/types.js';
 import { stableStringify } from '../util/objects.js';
 import { judge, MIN_CONVENTION, type ValueGroup } from './consensus.js';

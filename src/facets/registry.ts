@@ -3,6 +3,8 @@
  * accepted entries are about. Rules describe themselves in src/compare/rules/; facets do here, and
  * the reports, the generated contract and docs/facets.md take their words from this table.
  */
+import { STYLE_FACETS } from './styleFacets.js';
+
 /** Where a facet's value is read: the rendered skeleton, or the provider's source outline. */
 export type FacetSource = 'skeleton' | 'outline';
 
@@ -31,9 +33,8 @@ export interface FacetMeta {
 
 const ROLE = 'src/compare/cross.ts (roleFacets)';
 const CELL = 'src/compare/cross.ts (cellFacets)';
-const OUTLINE = 'src/compare/style.ts (styleFacets)';
 
-export const FACETS: readonly FacetMeta[] = [
+const RENDERED: readonly FacetMeta[] = [
   { id: 'presence', class: 'behavioral', source: 'skeleton', scope: 'role', description: 'Whether a provider plays a contract role, and how.', compares: '`composed` (a resource of its own), `inline` (inside another composed resource, e.g. a system pool in the cluster) or `absent`; absence is a value only here.', example: 'composed', fix: 'Compose the role as the others do, or accept the difference with the cloud reason.', extractor: 'src/skeleton/presence.ts' },
   { id: 'key-pattern', class: 'stylistic', source: 'skeleton', scope: 'role', description: 'The composition-resource-name keys a role is composed under.', compares: 'Keys with pool names abstracted (`nodepool-{pool}`); inline pools take no part.', example: '[nodepool-{pool}]', fix: 'Rename the key to the convention (a renamed key deletes and recreates the resource: migrate on purpose).', extractor: ROLE },
   { id: 'appears', class: 'behavioral', source: 'skeleton', scope: 'role', description: 'The step at which the role is first composed.', compares: 'Steps relative to the cluster (the cluster\'s own are absolute): a role held back shows here.', example: '0 (with the cluster)', fix: 'Compose the resource when the others do; gate it only on what the others gate it on.', extractor: ROLE },
@@ -67,12 +68,12 @@ export const FACETS: readonly FacetMeta[] = [
   { id: 'events', class: 'behavioral', source: 'skeleton', scope: 'cell', description: 'The events the function emits.', compares: 'Severity and templated message.', example: '[Normal: Waiting for {cloud} ClusterProviderConfig default]', fix: 'Emit the same events with the same wording.', extractor: CELL },
   { id: 'outcome', class: 'behavioral', source: 'skeleton', scope: 'perturbation', description: 'What a perturbation did to the world.', compares: 'Roles dropped and unmarked, whether status was kept, whether the XR stayed Ready.', example: '{dropped: [], unmarked: [], statusKept: true, xrReady: false}', fix: 'Never drop what exists when credentials go; fall back to observed state.', extractor: CELL },
   { id: 'outcome-events', class: 'behavioral', source: 'skeleton', scope: 'perturbation', description: 'What the function said after a perturbation.', compares: 'Severity and templated message.', example: '[Normal: Waiting for {cloud} ClusterProviderConfig default]', fix: 'Say what it waits for, as the others do.', extractor: CELL },
-  { id: 'composer', class: 'stylistic', source: 'outline', scope: 'source', description: 'The function that composes each contract role.', compares: 'Function names per role, from the outline\'s link between code and composed keys.', example: '[_compose_node_pools]', fix: 'Name the composer as the others do.', extractor: OUTLINE },
-  { id: 'naming-style', class: 'stylistic', source: 'outline', scope: 'source', description: 'The naming style of module constants.', compares: 'The set of styles (UPPER_SNAKE, ...).', example: '[upper-snake]', fix: 'Rename constants to the convention.', extractor: OUTLINE },
-  { id: 'idiom', class: 'stylistic', source: 'outline', scope: 'source', description: 'How the function writes resources, marks readiness and emits results.', compares: 'The SDK call targets used for each job.', example: '[resource.update]', fix: 'Use the SDK helper the others use.', extractor: OUTLINE },
-  { id: 'layout', class: 'stylistic', source: 'outline', scope: 'source', description: 'The package\'s modules and test files.', compares: 'Paths relative to the source root.', example: '[function/__init__.py, function/composer.py, function/main.py]', fix: 'Lay the package out as the others do.', extractor: OUTLINE },
-  { id: 'module', class: 'stylistic', source: 'outline', scope: 'source', description: 'The module that defines each helper.', compares: 'The file defining a function or method of a given name.', example: 'function/composer.py', fix: 'Define the helper where the others do.', extractor: OUTLINE },
 ];
+
+/** The source facets: their meta lives beside the style judge's other words (styleFacets.ts). */
+const SOURCE: readonly FacetMeta[] = STYLE_FACETS.map((facet) => ({ ...facet, source: 'outline', scope: 'source', extractor: 'src/compare/style.ts' }));
+
+export const FACETS: readonly FacetMeta[] = [...RENDERED, ...SOURCE];
 
 const BY_ID = new Map(FACETS.map((facet) => [facet.id, facet]));
 

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runDrift } from '../helpers/drift.js';
 import { copyProject, mutate, REPO, replaceExactly, tempProject, type ProjectCopy } from '../helpers/project.js';
 import { applyStyleSeeds, seedLine, STYLE_SEEDS, type StyleSeed } from '../helpers/style.js';
-import { STYLE_FACETS } from '../../src/outline/styleFacets.js';
+import { STYLE_FACETS } from '../../src/facets/styleFacets.js';
 
 interface JsonFinding {
   id: string;

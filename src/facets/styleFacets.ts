@@ -1,6 +1,6 @@
 /**
  * The style facets' meta: what each compares across the providers' outlines, an example of a drift
- * it reports, and the fix. The facet registry (src/facets/) lists these beside the rendered facets;
+ * it reports, and the fix. The facet registry (registry.ts) lists these beside the rendered facets;
  * docs/style.md describes them. Every style facet src/compare/style.ts judges has an entry here.
  */
 export interface StyleFacetMeta {
