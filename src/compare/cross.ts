@@ -145,7 +145,7 @@ function shown(text: string): string {
 const label = (facet: Facet) => (facet.subject === facet.facet ? facet.subject : `${facet.subject} ${facet.facet}`);
 
 /** What a divergence of `provider` on `facet` says whatever the verdict: its id, facet and everyone's values. */
-function blamed(scenario: string, facet: Facet, provider: string, message: string, hint: (id: string) => string): Finding {
+export function blamed(scenario: string, facet: Facet, provider: string, message: string, hint: (id: string) => string): Finding {
   const id = `div:${scenario}:${facet.subject}:${facet.facet}:${provider}`;
   return {
     id,

@@ -12,7 +12,7 @@
 import { createHash } from 'node:crypto';
 import { compareText, stableStringify } from '../util/objects.js';
 import type { AcceptedEntry, PinnedWay } from './acceptance.js';
-import type { Facet } from './cross.js';
+import { blamed, type Facet } from './cross.js';
 import type { Finding } from './findings.js';
 import { facetValueInWords } from './summary.js';
 
@@ -125,19 +125,7 @@ export function judgePinned({ scenario, facets, entries, judged, file }: PinnedI
         message = `${label(facet)}: ${provider} takes a way none of the accepted ways holds (${mineNow})`;
         hint = `${where} accepted ${ways.map((way) => `${names(way.providers)} (${words(way)})`).join('; ')} because ${entry.reason}. Make ${provider} follow one of them, or accept its own way with a reason: ${accept}`;
       }
-      findings.push({
-        id,
-        type: 'divergence',
-        class: facet.class,
-        provider,
-        scenario,
-        subject: facet.subject,
-        facet: facet.facet,
-        message,
-        values: Object.fromEntries([...facet.values].sort(([a], [b]) => compareText(a, b))),
-        pinned: { entry: index + 1, ways: pinnedWays, ...(held ? { joined: held.providers } : {}) },
-        hint,
-      });
+      findings.push({ ...blamed(scenario, facet, provider, message, () => hint), pinned: { entry: index + 1, ways: pinnedWays, ...(held ? { joined: held.providers } : {}) } });
     }
   }
   return findings;
