@@ -69,7 +69,7 @@ const STORES = ['^src/goldens/store\\.ts$', '^src/goldens/acceptedStore\\.ts$', 
 
 /** CLI input and output: reports written with --output, reports read by `drift comment`, accepted.yaml edits, a drafted adapter, --version. */
 /** drift mcp reads the contract, adapters and excerpts of the providers' source it answers with. */
-const MCP_READERS = ['^src/mcp/files\\.ts$'];
+const MCP_READERS = ['^src/mcp/projectFiles\\.ts$'];
 
 const CLI_OUTPUT = ['^src/cli/diffCommand\\.ts$', '^src/cli/commentCommand\\.ts$', '^src/cli/acceptCommand\\.ts$', '^src/cli/newProviderCommand\\.ts$', '^src/cli/main\\.ts$'];
 

@@ -1,4 +1,4 @@
-import type { Environment } from '../util/environment.js';
+import type { Environment } from '../util/envVars.js';
 
 /**
  * What one CLI invocation talks to: its output streams, working folder and environment, passed in

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Environment } from '../util/environment.js';
+import type { Environment } from '../util/envVars.js';
 
 /**
  * drift's cache folder, shared by the answer cache (functions/answerCache.ts), the outline cache

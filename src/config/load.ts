@@ -1,4 +1,4 @@
-import type { Environment } from '../util/environment.js';
+import type { Environment } from '../util/envVars.js';
 import { existsSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';

@@ -1,4 +1,4 @@
-import type { Environment } from '../util/environment.js';
+import type { Environment } from '../util/envVars.js';
 import type { Xrd } from './xrd.js';
 import type { JsonObject } from '../util/objects.js';
 

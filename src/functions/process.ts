@@ -1,4 +1,4 @@
-import type { Environment } from '../util/environment.js';
+import type { Environment } from '../util/envVars.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';

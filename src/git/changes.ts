@@ -4,7 +4,7 @@
  * (src/pipeline/changedRun.ts). git runs without a shell, with optional locks off, so asking changes
  * nothing in the checkout (not even the index's stat cache).
  */
-import type { Environment } from '../util/environment.js';
+import type { Environment } from '../util/envVars.js';
 import path from 'node:path';
 import { execFile } from 'node:child_process';
 import { DriftError } from '../errors.js';

@@ -4,7 +4,7 @@ import fg from 'fast-glob';
 import type { Project } from '../config/types.js';
 import { DriftError } from '../errors.js';
 import { isCI } from '../util/ci.js';
-import type { Environment } from '../util/environment.js';
+import type { Environment } from '../util/envVars.js';
 import { sweepLeftovers, writeFileAtomic } from './atomicFile.js';
 import type { GoldenEnvironment } from './environment.js';
 

@@ -11,7 +11,7 @@ import { DriftError } from '../errors.js';
 import { stopAll } from '../functions/reaper.js';
 import { ContractStore } from '../goldens/contractStore.js';
 import { CONTRACT_FILES } from '../report/contract/contractModel.js';
-import { readProjectFile } from './files.js';
+import { readProjectFile } from './projectFiles.js';
 import { DEFAULT_LIMIT } from './paging.js';
 import { DriftTools, type ServerSetup } from './tools.js';
 

@@ -27,8 +27,8 @@ import { readProjectSources } from '../pipeline/sourcesRun.js';
 import { updateGoldens } from '../pipeline/updateRun.js';
 import { buildReport } from '../report/model.js';
 import { stableStringify } from '../util/objects.js';
-import type { Environment } from '../util/environment.js';
-import { excerptAt, hasGoldens } from './files.js';
+import type { Environment } from '../util/envVars.js';
+import { excerptAt, hasGoldens } from './projectFiles.js';
 import { Answers, type Answer, type Page } from './paging.js';
 import { ProviderQueue, withDeadline } from './queue.js';
 

@@ -1,4 +1,4 @@
-import type { Environment } from '../util/environment.js';
+import type { Environment } from '../util/envVars.js';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import os from 'node:os';

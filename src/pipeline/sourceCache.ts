@@ -7,7 +7,7 @@ import { packageFile } from '../config/paths.js';
 import { cacheEnabled, cacheFolder } from '../config/cacheFolder.js';
 import { ruffFor, type FormatterReport } from '../outline/formatter.js';
 import { OUTLINE_VERSION, type OutlineResult, type SourceText } from '../outline/types.js';
-import type { Environment } from '../util/environment.js';
+import type { Environment } from '../util/envVars.js';
 
 /**
  * A provider's outline and ruff report kept between runs, beside the answer cache: parsing with

@@ -1,4 +1,4 @@
-import type { Environment } from './environment.js';
+import type { Environment } from './envVars.js';
 
 /** Whether drift runs in CI: `CI` set to anything but `false` or `0`, as CI services set it. */
 export function isCI(env: Environment): boolean {

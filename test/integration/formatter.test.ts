@@ -6,7 +6,7 @@ import { formattingFindings } from '../../src/compare/formatting.js';
 import type { Adapter } from '../../src/config/types.js';
 import { managedRuffEnvironment, runFormatter, RUFF_VERSION } from '../../src/outline/formatter.js';
 import { readSources } from '../../src/outline/read.js';
-import type { Environment } from '../../src/util/environment.js';
+import type { Environment } from '../../src/util/envVars.js';
 import { REPO, tempDir } from '../helpers/project.js';
 import { fixtureAdapter } from '../helpers/style.js';
 
