@@ -312,7 +312,7 @@ describe('checkRules', () => {
         subject: 'storage-class-rwx',
         facet: 'in-cluster-no-delete',
         message: 'in-cluster-no-delete: storage-class-rwx has management policies ["*"], which include Delete',
-        hint: rule('in-cluster-no-delete').rationale,
+        hint: `${rule('in-cluster-no-delete').examples.fix} Why: ${rule('in-cluster-no-delete').rationale}`,
       },
     ]);
   });

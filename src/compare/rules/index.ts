@@ -54,7 +54,8 @@ export function checkRules(context: RuleContext): Finding[] {
       subject: violation.subject,
       facet: rule.id,
       message: `${rule.id}: ${violation.message}`,
-      hint: rule.rationale,
+      // What to do first, then why: the rule's own fix from its meta, as docs/rules.md lists it.
+      hint: `${rule.examples.fix} Why: ${rule.rationale}`,
     })),
   );
 }
