@@ -43,7 +43,7 @@ const MAY_IMPORT = {
   compare: ['base', 'config', 'roles', 'facets', 'outline', 'world', 'skeleton'],
   report: ['base', 'config', 'facets', 'compare'],
   functions: ['base', 'config', 'world'],
-  goldens: ['base', 'config', 'skeleton', 'compare'],
+  goldens: ['base', 'config', 'outline', 'skeleton', 'compare'],
   github: ['base', 'config', 'report'],
   git: ['base'],
   pipeline: ['base', 'config', 'roles', 'facets', 'outline', 'world', 'skeleton', 'compare', 'report', 'functions', 'goldens', 'github', 'git'],

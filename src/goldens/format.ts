@@ -5,6 +5,7 @@ import { readYamlFile } from '../config/yamlFile.js';
 import { InputError } from '../errors.js';
 import { toCanonicalYaml } from '../skeleton/canonical.js';
 import { SKELETON_VERSION, type Skeleton } from '../skeleton/types.js';
+import { OUTLINE_VERSION, type Outline } from '../outline/types.js';
 import { isObject } from '../util/objects.js';
 
 export const GOLDEN_SCHEMA = 'schemas/golden.schema.json';
@@ -40,6 +41,17 @@ function versionOf(text: string): number | undefined {
   try {
     const parsed = parse(text) as unknown;
     return isObject(parsed) && typeof parsed.skeleton === 'number' ? parsed.skeleton : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A committed outline golden (`<provider>/outline.yaml`), when it is one this drift can read: a stand-in for the provider's source. */
+export function parseOutlineGolden(text: string | undefined): Outline | undefined {
+  if (text === undefined) return undefined;
+  try {
+    const parsed = parse(text) as unknown;
+    return isObject(parsed) && parsed.outline === OUTLINE_VERSION ? (parsed as unknown as Outline) : undefined;
   } catch {
     return undefined;
   }

@@ -16,7 +16,7 @@ import { GoldenStore } from '../goldens/store.js';
 import { contractFiles } from '../report/contract/files.js';
 import type { ContractInput, ExampleProvider } from '../report/contract/contractModel.js';
 import { compareText } from '../util/objects.js';
-import { outlineFromGolden } from './judge.js';
+import { parseOutlineGolden } from '../goldens/format.js';
 
 const posix = (file: string) => file.split(path.sep).join('/');
 
@@ -49,7 +49,7 @@ function exampleOf(project: Project, adapter: Adapter): ExampleProvider {
 function committedOutlines(project: Project): StyleSubject[] {
   const store = GoldenStore.of(project);
   return project.adapters.flatMap((adapter) => {
-    const outline = outlineFromGolden(store.read(outlineFile(adapter.name)));
+    const outline = parseOutlineGolden(store.read(outlineFile(adapter.name)));
     return outline ? [{ provider: adapter.name, outline, places: new Map<string, string>(), root: adapter.name, keys: new Map<string, string>() }] : [];
   });
 }

@@ -6,12 +6,10 @@ import type { Finding } from '../compare/findings.js';
 import { candidateConventions, checkLocked, type CandidateConvention, type LockedConvention, type ScenarioFacets } from '../compare/locked.js';
 import type { Project } from '../config/types.js';
 import path from 'node:path';
-import { parse } from 'yaml';
+import { parseOutlineGolden } from '../goldens/format.js';
 import { judgeSources, type OutlinedProvider } from '../compare/sourceStyle.js';
 import type { Adapter } from '../config/types.js';
-import { OUTLINE_VERSION, type Outline } from '../outline/types.js';
 import type { Skeleton } from '../skeleton/types.js';
-import { isObject } from '../util/objects.js';
 import type { CellResult } from './cell.js';
 import type { OutlinedSource } from './sourcesRun.js';
 
@@ -114,17 +112,6 @@ function keysByProvider(skeletons: Skeleton[]): Map<string, Map<string, string>>
   return out;
 }
 
-/** A committed outline golden as a stand-in, when it is one drift can read. */
-export function outlineFromGolden(text: string | undefined): Outline | undefined {
-  if (text === undefined) return undefined;
-  try {
-    const parsed = parse(text) as unknown;
-    return isObject(parsed) && parsed.outline === OUTLINE_VERSION ? (parsed as unknown as Outline) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 interface SourceJudgement {
   project: Project;
   outlined: OutlinedSource[];
@@ -148,7 +135,7 @@ function judgeProjectSources({ project, outlined, skeletons, golden, others }: S
     keys: keys.get(adapter.name) ?? new Map(),
   }));
   const standIns = others.flatMap((provider) => {
-    const outline = outlineFromGolden(golden(provider));
+    const outline = parseOutlineGolden(golden(provider));
     return outline ? [{ provider, outline, keys: keys.get(provider) ?? new Map<string, string>() }] : [];
   });
   return judgeSources({ outlined: providers, standIns });
