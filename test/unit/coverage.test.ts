@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { coverageFrom, probesFor, settledResources, type IntentField } from '../../src/compare/intentCoverage.js';
 import { compareAcross } from '../../src/compare/cross.js';
 import type { JsonObject } from '../../src/util/objects.js';
-import type { StepRecord, Trace } from '../../src/world/trace.js';
+import { convergedTrace } from '../helpers/traces.js';
 import { goodSkeleton, scenarioOf } from '../helpers/fourth.js';
 
 const ADAPTER = { xr: { apiVersion: 'x/v1', kind: 'X', spec: {}, gpus: { H100: {}, L4: {} }, ignore: {} } };
@@ -30,23 +30,7 @@ describe('probesFor', () => {
   });
 });
 
-function traceOf(resources: Record<string, JsonObject>): Trace {
-  const step: StepRecord = {
-    index: 0,
-    phase: 'converge',
-    calls: 1,
-    requirements: {},
-    satisfied: [],
-    status: {},
-    resources: Object.fromEntries(Object.entries(resources).map(([key, resource]) => [key, { resource, ready: 'True' as const }])),
-    results: [],
-    dropped: [],
-    xrReady: true,
-    xr: { apiVersion: 'x/v1', kind: 'X', metadata: { name: 'demo', namespace: 'ml-team' } },
-    names: {},
-  };
-  return { provider: 'p', scenario: 'converge', xr: { name: 'demo', namespace: 'ml-team', uid: 'u' }, steps: [step], converged: { step: 0, xrReady: true }, perturbations: [] } as unknown as Trace;
-}
+const traceOf = (resources: Record<string, JsonObject>) => convergedTrace('p', resources);
 
 describe('coverageFrom', () => {
   const pool = (spec: JsonObject) => ({ apiVersion: 'c/v1', kind: 'NodePool', spec: { forProvider: spec } });

@@ -9,31 +9,16 @@ import type { Finding } from '../../src/compare/findings.js';
 import { skeletonize } from '../../src/skeleton/skeletonize.js';
 import type { Skeleton } from '../../src/skeleton/types.js';
 import type { JsonObject } from '../../src/util/objects.js';
-import type { StepRecord, Trace } from '../../src/world/trace.js';
+import { convergedTrace } from '../helpers/traces.js';
 
-const XR = { name: 'demo', namespace: 'ml-team', uid: '00000000-0000-0000-0000-000000000001' };
 const REF = { kind: 'ClusterProviderConfig', name: 'default' };
 const POOL_LABELS = (pool: string) => ({ 'modelplane.ai/pool': pool });
 
 const cloud = (kind: string, forProvider: JsonObject = {}, metadata: JsonObject = {}): JsonObject => ({ apiVersion: 'example.cloud/v1', kind, metadata, spec: { forProvider, providerConfigRef: REF } });
 
-/** One provider's converged answer as a one-step trace, every resource ready. */
+/** One provider's converged answer, skeletonized. */
 function cell(provider: string, resources: Record<string, JsonObject>): Skeleton {
-  const step: StepRecord = {
-    index: 0,
-    phase: 'converge',
-    calls: 1,
-    requirements: {},
-    satisfied: [],
-    status: {},
-    resources: Object.fromEntries(Object.entries(resources).map(([key, resource]) => [key, { resource, ready: 'True' as const }])),
-    results: [],
-    dropped: [],
-    xrReady: true,
-    xr: { apiVersion: 'example.org/v1', kind: 'XCluster', metadata: { name: XR.name, namespace: XR.namespace } },
-    names: {},
-  };
-  const trace: Trace = { provider, scenario: 'converge', xr: XR, steps: [step], converged: { step: 0, xrReady: true }, perturbations: [] };
+  const trace = convergedTrace(provider, resources);
   return skeletonize({ trace, adapter: { roles: {}, values: {} }, pools: ['gpu'] });
 }
 
