@@ -45,6 +45,11 @@ const sorted = (values: Iterable<string>) => [...new Set(values)].sort();
 const bare = (name: string) => name.replace(/^_+/, '');
 const isPrivate = (name: string) => name.startsWith('_');
 
+/** The subject of a provider that takes part: every placeKey is asked only about those. */
+function subjectOf(subjects: readonly CodeSubject[], provider: string): CodeSubject {
+  return subjects.find((subject) => subject.provider === provider)!;
+}
+
 /** Each provider's helpers by job, computed once. */
 function jobsOf(subject: CodeSubject): Map<string, Helper[]> {
   const out = new Map<string, Helper[]>();
@@ -116,7 +121,7 @@ export function codeFacets(subjects: readonly CodeSubject[], add: AddFacet): voi
           facet: 'def-order',
           describe: 'the order of defs in the composer class (public and private runs)',
           placeKey: (p, convention) => {
-            const other = subjects.find((s) => s.provider === p)!;
+            const other = subjectOf(subjects, p);
             const own = composerOrder(other.outline, composerClass, other.composers).runs;
             const wanted = convention as string[];
             let run = 0;
@@ -144,7 +149,7 @@ export function codeFacets(subjects: readonly CodeSubject[], add: AddFacet): voi
             facet: 'helper-placement',
             describe: 'where a helper only one role composer calls sits',
             placeKey: (p, convention) => {
-              const other = subjects.find((s) => s.provider === p)!;
+              const other = subjectOf(subjects, p);
               const placed = composerOrder(other.outline, composerClass, other.composers).placed;
               const odd = placed.find((entry) => !(convention as string[]).includes(entry.where)) ?? placed[0];
               return odd ? `def:${odd.def.qualified}` : '';
@@ -165,7 +170,7 @@ export function codeFacets(subjects: readonly CodeSubject[], add: AddFacet): voi
           facet: 'annotations',
           describe: 'how container types are annotated',
           placeKey: (p) => {
-            const bareOne = runtimeDefs(subjects.find((s) => s.provider === p)!.outline).find((def) => BARE_CONTAINER.test(def.outline.signature));
+            const bareOne = runtimeDefs(subjectOf(subjects, p).outline).find((def) => BARE_CONTAINER.test(def.outline.signature));
             return bareOne ? `def:${bareOne.qualified}` : annotated[0] ? `def:${annotated[0].qualified}` : '';
           },
         },
@@ -186,7 +191,7 @@ export function codeFacets(subjects: readonly CodeSubject[], add: AddFacet): voi
           facet: 'method-kinds',
           describe: 'the kinds of method in the composer class',
           placeKey: (p, convention) => {
-            const odd = kinds(subjects.find((s) => s.provider === p)!.outline).find(({ kind }) => !(convention as string[]).includes(kind));
+            const odd = kinds(subjectOf(subjects, p).outline).find(({ kind }) => !(convention as string[]).includes(kind));
             return odd ? `def:${odd.def.qualified}` : `class:${composerClass}`;
           },
         },
@@ -200,7 +205,7 @@ export function codeFacets(subjects: readonly CodeSubject[], add: AddFacet): voi
           subject: 'composer',
           facet: 'comment-sections',
           describe: 'comments between the composer class\'s defs (section banners)',
-          placeKey: (p) => (sectionComments(subjects.find((s) => s.provider === p)!.outline, composerClass) > 0 ? `comment:${composerClass}` : `class:${composerClass}`),
+          placeKey: (p) => (sectionComments(subjectOf(subjects, p).outline, composerClass) > 0 ? `comment:${composerClass}` : `class:${composerClass}`),
         },
         comments > 0 ? 'section comments' : 'none',
       );
@@ -221,7 +226,7 @@ export function codeFacets(subjects: readonly CodeSubject[], add: AddFacet): voi
           facet: 'gate-placement',
           describe: `where the gate of ${role} is checked`,
           placeKey: (p) => {
-            const other = subjects.find((s) => s.provider === p)!;
+            const other = subjectOf(subjects, p);
             for (const [key, r] of other.keys) {
               const found = r === role ? composerOf(other.outline, key) : undefined;
               if (found && other.outline.gates[found.pattern]) return `gate:${found.pattern}`;
@@ -243,7 +248,7 @@ export function codeFacets(subjects: readonly CodeSubject[], add: AddFacet): voi
           facet: 'docstrings',
           describe: 'docstrings on public and role-composing defs',
           placeKey: (p) => {
-            const other = subjects.find((s) => s.provider === p)!;
+            const other = subjectOf(subjects, p);
             const missing = runtimeDefs(other.outline).find((def) => !/^__.*__$/.test(def.name) && (!isPrivate(def.name) || other.composers.has(def.name)) && !def.outline.docstring);
             return missing ? `def:${missing.qualified}` : looked[0] ? `def:${looked[0].qualified}` : '';
           },
@@ -337,7 +342,7 @@ function constantFacets(subjects: readonly CodeSubject[], add: AddFacet): void {
       if (!own && !usesLiteral) continue;
       const placeKey = (p: string) => {
         const constant = byProvider.get(p);
-        const other = subjects.find((s) => s.provider === p)!;
+        const other = subjectOf(subjects, p);
         return constant && !other.usesLiteral(value) ? `const:${constant.file}:${constant.name}` : `literal:${value}`;
       };
       add(provider, { subject, facet: 'constant-literal', describe: `the value ${subject}: a named constant or a literal`, placeKey }, own && usesLiteral ? 'named, and written as a literal too' : own ? 'named' : 'literal');
@@ -370,7 +375,7 @@ function constantFacets(subjects: readonly CodeSubject[], add: AddFacet): void {
       add(provider, { subject: alias, facet: 'type-alias', describe: `the type ${alias}: an alias or written out`, placeKey: (p) => {
             const constant = byProvider.get(p);
             if (constant) return `const:${constant.file}:${constant.name}`;
-            const writer = runtimeDefs(subjects.find((s) => s.provider === p)!.outline).find((def) => def.outline.signature.includes(alias));
+            const writer = runtimeDefs(subjectOf(subjects, p).outline).find((def) => def.outline.signature.includes(alias));
             return writer ? `def:${writer.qualified}` : '';
           } }, own ? `alias ${own.name}` : 'written out');
     }
