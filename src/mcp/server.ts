@@ -46,8 +46,8 @@ function buildServer(tools: DriftTools, version: string): McpServer {
   server.registerTool(
     'expect',
     {
-      description: "What the other providers' conventions and the locked conventions require of one provider (drift expect -p), one line per scenario × subject × facet with met / not met / accepted; renders the provider fresh.",
-      inputSchema: { provider: name, subject: z.string().max(200).optional(), facet: z.string().max(63).optional(), scenario: name.optional(), unmet: z.boolean().optional().describe('only the lines not met'), ...paging },
+      description: "What drift diff -p holds one provider to (drift expect -p): the others' conventions, accepted ways, locked conventions, contract rules and style conventions, one line per requirement with its id (the id of the finding diff raises when it is not met) and scenarios, each met / not met / accepted; renders the provider fresh.",
+      inputSchema: { provider: name, subject: z.string().max(200).optional(), facet: z.string().max(63).optional(), scenario: name.optional(), unmet: z.boolean().optional().describe('only the lines not met: what diff -p fails on'), ...paging },
       outputSchema: { provider: z.string(), rendered: z.boolean(), ...pageOut },
       annotations: readOnly,
     },
