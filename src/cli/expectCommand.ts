@@ -19,7 +19,7 @@ async function asYaml(document: object): Promise<string> {
   visit(yaml, {
     Seq(_key, node, path) {
       const parent = path.at(-1);
-      if (isPair(parent) && isScalar(parent.key) && parent.key.value === 'scenarios') node.flow = true;
+      if (isPair(parent) && isScalar(parent.key) && (parent.key.value === 'scenarios' || parent.key.value === 'notMetIn')) node.flow = true;
     },
   });
   return yaml.toString({ lineWidth: 0 });
