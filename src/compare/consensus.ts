@@ -98,17 +98,6 @@ export function judge(values: ReadonlyMap<string, unknown>, texts: ReadonlyMap<s
 }
 
 /**
- * The convention a set of providers holds on their own, as the established hold one under `-p`: a
- * clear majority of at least three, or two that agree. What `drift expect` asks of a provider that
- * takes no part in the vote.
- */
-export function conventionAmong(values: ReadonlyMap<string, unknown>, texts: ReadonlyMap<string, string>): ValueGroup | undefined {
-  const groups = groupValues(values, texts);
-  if (values.size === 2 && groups.length === 1) return groups[0];
-  return conventionOf(groups, values.size);
-}
-
-/**
  * What `judge` holds one judged provider to on a facet under `-p`, read from the established providers'
  * values alone (the provider's own takes no part): their convention (a clear majority, or two that
  * agree); for a newcomer, one of their ways where each is held by two or more; the value of the only
