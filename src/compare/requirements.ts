@@ -168,30 +168,34 @@ export function expectLines({ provider, requirements, findings, scenarios }: Lin
     return line;
   };
   const judged = findings?.filter((finding) => finding.type !== 'golden' && (finding.provider === provider || (finding.provider === undefined && finding.type === 'split'))) ?? [];
-  const raised = new Map<ExpectLine, Finding[]>();
-  const byId = new Map<string, ExpectLine[]>();
-  const requirementOf = new Map<ExpectLine, Requirement[]>();
+  // Each rule's own line (`rule:<rule-id>:<provider>`), which keeps the scenarios where nothing violates it.
+  const ruleLines = new Map<string, ExpectLine>();
   for (const requirement of requirements) {
     const line = add(requirement);
-    requirementOf.set(line, [...(requirementOf.get(line) ?? []), requirement]);
+    if (requirement.id === `rule:${requirement.facet}:${provider}`) ruleLines.set(requirement.facet, line);
   }
+  const byId = new Map<string, ExpectLine[]>();
   for (const line of lines.values()) byId.set(line.id, [...(byId.get(line.id) ?? []), line]);
+  const raised = new Map<ExpectLine, Finding[]>();
+  const raise = (line: ExpectLine, finding: Finding) => raised.set(line, [...(raised.get(line) ?? []), finding]);
   for (const finding of judged) {
     const id = lineIdOf(finding.id, known);
     const candidates = byId.get(id) ?? [];
-    let line = candidates.find((candidate) => finding.scenario === undefined || candidate.scenarios.length === 0 || candidate.scenarios.includes(finding.scenario));
+    // A finding without a scenario (style, a locked convention) is about every line with its id.
+    const here = finding.scenario === undefined ? candidates : candidates.filter((candidate) => candidate.scenarios.length === 0 || candidate.scenarios.includes(finding.scenario!));
+    if (here.length) {
+      for (const line of here) raise(line, finding);
+      continue;
+    }
     // A split blames nobody: it is the provider's only where a requirement of its own names it.
-    if (!line && finding.provider === undefined) continue;
-    line ??= add(fromFinding(finding, id));
-    raised.set(line, [...(raised.get(line) ?? []), finding]);
+    if (finding.provider === undefined) continue;
+    raise(add(fromFinding(finding, id)), finding);
+    // A rule violated in a scenario is its subject's line there, no longer the rule's own.
+    const rule = finding.type === 'rule' ? ruleLines.get(finding.facet ?? '') : undefined;
+    if (rule) rule.scenarios = rule.scenarios.filter((scenario) => scenario !== finding.scenario);
   }
-  // A rule violated in a scenario is its subject's line there; the rule's own line covers the rest.
-  for (const [line, found] of raised) {
-    if (!line.id.startsWith('rule:')) continue;
-    const general = lines.get(keyOf(`rule:${line.facet}:${provider}`, { expect: line.expect, by: line.by } as Requirement));
-    if (general) general.scenarios = general.scenarios.filter((scenario) => !found.some((finding) => finding.scenario === scenario));
-  }
-  const out = [...lines.values()].filter((line) => !(line.id.startsWith('rule:') && requirementOf.has(line) && line.scenarios.length === 0));
+  const violatedEverywhere = new Set([...ruleLines.values()].filter((line) => line.scenarios.length === 0));
+  const out = [...lines.values()].filter((line) => !violatedEverywhere.has(line));
   return out
     .map((line) => {
       const scenariosOf = [...line.scenarios].sort(compareText);

@@ -116,6 +116,26 @@ describe('expectLines', () => {
   });
 });
 
+describe('expectLines, findings without a scenario and rules that hold elsewhere', () => {
+  it("keeps a rule's own line for the scenarios where nothing violates it", () => {
+    const rules = ruleRequirements(['converge', 'two-pools'], 'new').filter((requirement) => requirement.facet === 'nothing-dropped');
+    const violation: Finding = { id: 'rule:nothing-dropped:new/two-pools:nodepool-gpu', type: 'rule', class: 'contract', provider: 'new', scenario: 'two-pools', subject: 'nodepool-gpu', facet: 'nothing-dropped', message: 'dropped', hint: 'keep it' };
+    const lines = expectLines({ provider: 'new', requirements: rules, scenarios: ['converge', 'two-pools'], findings: [violation] });
+    expect(lines.map((line) => [line.id, line.status, line.scenarios])).toEqual([
+      ['rule:nothing-dropped:new', 'met', ['converge']],
+      ['rule:nothing-dropped:new:nodepool-gpu', 'not met', ['two-pools']],
+    ]);
+  });
+
+  it('lets a locked finding, which names no scenario, fail its line', () => {
+    const locked = [{ facet: 'labels', subject: 'node-pool', values: { converge: 2, 'two-pools': 2 }, reason: 'pools are found by it' }];
+    const requirements = lockedRequirements(locked, ['converge', 'two-pools'], 'new');
+    const finding: Finding = { id: 'locked:labels:node-pool:new', type: 'locked', class: 'contract', provider: 'new', subject: 'node-pool', facet: 'labels', message: 'differs in two-pools', hint: 'follow it' };
+    const lines = expectLines({ provider: 'new', requirements, scenarios: ['converge', 'two-pools'], findings: [finding] });
+    expect(lines).toEqual([expect.objectContaining({ id: 'locked:labels:node-pool:new', scenarios: ['converge', 'two-pools'], status: 'not met', message: 'differs in two-pools' })]);
+  });
+});
+
 describe('lineIdOf', () => {
   const known = new Set(['converge']);
   it("drops a finding id's scenario, and leaves an id without one as it is", () => {
