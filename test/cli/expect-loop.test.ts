@@ -3,10 +3,11 @@
  *   - in new-provider mode (a provider's goldens removed), the lines of `drift expect -p X --unmet` are
  *     the findings of `drift diff -p X`, by id, for every bundled provider and every mutation seed
  *     (each seed over the scenarios it lists);
- *   - a copy of each bundled provider without its goldens, and a newcomer whose ways an accepted split
- *     pins only for others, go from `drift expect -p` to exit 0 of `drift diff -p`, then `drift update -p`,
+ *   - a copy of each bundled provider without its goldens, and a newcomer whose ways accepted splits
+ *     pin only for others and with one difference its cloud forces, go from `drift expect -p` to exit 0 of `drift diff -p`, then `drift update -p`,
  *     then a clean `drift diff -p`, with exactly the steps the generated skill names.
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync, cpSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -15,7 +16,7 @@ import { lineIdOf } from '../../src/compare/requirements.js';
 import type { Report } from '../../src/report/model.js';
 import { runDrift } from '../helpers/drift.js';
 import { PROVIDERS, SEEDS, seeded } from '../helpers/mutationSeeds.js';
-import { copyProject, replaceExactly } from '../helpers/project.js';
+import { copyProject, mutate, REPO, replaceExactly } from '../helpers/project.js';
 
 const SLOW = 300_000;
 const SCENARIOS = ['cluster-lost', 'cluster-regresses', 'converge', 'credentials-broken', 'credentials-lost', 'credentials-missing', 'custom-credentials', 'fact-withdrawn', 'never-ready', 'two-pools'];
@@ -111,24 +112,37 @@ describe("the skill's loop ends clean", () => {
     }, SLOW);
   }
 
-  it('a newcomer (nebius under another name) is told each accepted way it joins; accepting each as its hint says, it ends clean', async () => {
+  it('a newcomer (nebius under another name, with one difference its cloud forces) is told each accepted way it joins and the difference; accepting each as its hint says, it ends clean', async () => {
     const dir = copy();
     cpSync(path.join(dir, 'providers/nebius'), path.join(dir, 'providers/acme'), { recursive: true });
     const adapter = path.join(dir, 'providers/acme/provider.yaml');
     writeFileSync(adapter, replaceExactly(readFileSync(adapter, 'utf8'), '\nname: nebius\n', '\nname: acme\n'));
-    const { expected } = await agree(dir, 'acme');
-    // Nebius's ways of the pinned splits: accepted for nebius, not for acme.
-    expect(expected.doc.requirements.map((line) => line.id)).toContain('div:requirements:requires:acme');
+    // acme's scheduler places H100 nodes by a label of its own (only two-pools asks for an H100), written in the house style.
+    mutate(dir, 'acme', 'function/composer.py', (text) =>
+      replaceExactly(text, '            labels["modelplane.ai/gpu"] = pool["gpu"]["type"]\n', '            labels["modelplane.ai/gpu"] = pool["gpu"]["type"]\n            if pool["gpu"]["type"].startswith("nvidia-h100"):\n                labels["acme.cloud/h100"] = "true"\n'),
+    );
+    const format = spawnSync(path.join(REPO, '.venv/bin/ruff'), ['format', '--quiet', path.join(dir, 'providers/acme/function/composer.py')]);
+    expect(format.status, String(format.stderr)).toBe(0);
+    const { expected, judged: first } = await agree(dir, 'acme');
+    // Nebius's ways of the pinned splits (accepted for nebius, not for acme), and the label.
+    const unmet = expected.doc.requirements.map((line) => line.id);
+    expect(unmet).toContain('div:requirements:requires:acme');
+    expect(expected.doc.requirements.find((line) => line.id === 'div:node-pool:labels:acme')).toMatchObject({ notMetIn: ['two-pools'] });
     expect(expected.exitCode).toBe(1);
     for (const line of expected.doc.requirements) {
-      const id = /drift accept '([^']+)'/.exec(line.hint ?? '')?.[1];
+      // A joined way's hint prints its drift accept; a plain divergence (acme alone differs) is accepted by its finding's id, as the skill says.
+      const printed = /drift accept '([^']+)'/.exec(line.hint ?? '')?.[1];
+      const id = printed ?? first.report.findings.find((finding) => lineIdOf(finding.id, new Set(SCENARIOS)) === line.id)?.id;
       expect(id, line.hint).toBeDefined();
-      const accept = await runDrift(['accept', id!, '--reason', 'acme reads its identity Secret from its ProviderConfig, as Nebius does'], dir);
+      expect(printed === undefined).toBe(line.facet === 'labels');
+      const reason = line.facet === 'labels' ? "acme's scheduler places H100 nodes by acme.cloud/h100" : 'acme reads its identity Secret from its ProviderConfig, as Nebius does';
+      const accept = await runDrift(['accept', id!, '--reason', reason], dir);
       expect(accept.exitCode, accept.all).toBe(0);
     }
     const after = await expectOf(dir, 'acme', [], false);
     expect(after.doc['not met'], after.stdout).toBe(0);
     expect(after.doc.requirements.filter((line) => line.id === 'div:requirements:requires:acme').every((line) => line.status === 'accepted')).toBe(true);
+    expect(after.doc.requirements.find((line) => line.id === 'div:node-pool:labels:acme' && line.scenarios.includes('two-pools'))).toMatchObject({ status: 'accepted', accepted: "acme's scheduler places H100 nodes by acme.cloud/h100" });
     const { judged } = await agree(dir, 'acme');
     expect(judged.exitCode, judged.all).toBe(0);
     await updateThenClean(dir, 'acme');
