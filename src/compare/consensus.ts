@@ -98,12 +98,23 @@ export function judge(values: ReadonlyMap<string, unknown>, texts: ReadonlyMap<s
 }
 
 /**
- * The convention a set of providers holds on their own, as the established hold one under `-p`: a
- * clear majority of at least three, or two that agree. What `drift expect` asks of a provider that
- * takes no part in the vote.
+ * What `judge` holds one judged provider to on a facet under `-p`, read from the established providers'
+ * values alone (the provider's own takes no part): their convention (a clear majority, or two that
+ * agree); for a newcomer, one of their ways where each is held by two or more; the value of the only
+ * other provider that has the subject (differing from it makes a split). Undefined where `judge` would
+ * blame the provider for nothing. What `drift expect` prints as the target.
  */
-export function conventionAmong(values: ReadonlyMap<string, unknown>, texts: ReadonlyMap<string, string>): ValueGroup | undefined {
-  const groups = groupValues(values, texts);
-  if (values.size === 2 && groups.length === 1) return groups[0];
-  return conventionOf(groups, values.size);
+export type Requirement =
+  | { kind: 'convention'; convention: ValueGroup; compared: number }
+  | { kind: 'ways'; ways: ValueGroup[] }
+  | { kind: 'pair'; other: ValueGroup };
+
+export function requiredOf(standIns: ReadonlyMap<string, unknown>, texts: ReadonlyMap<string, string>, newcomer: boolean): Requirement | undefined {
+  if (standIns.size === 0) return undefined;
+  const groups = groupValues(standIns, texts);
+  if (standIns.size === 1) return { kind: 'pair', other: groups[0]! };
+  const convention = standIns.size === 2 && groups.length === 1 ? groups[0] : conventionOf(groups, standIns.size);
+  if (convention) return { kind: 'convention', convention, compared: standIns.size };
+  if (newcomer && groups.every((group) => group.providers.length >= 2)) return { kind: 'ways', ways: groups };
+  return undefined;
 }

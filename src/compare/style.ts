@@ -3,7 +3,7 @@ import { composerOf } from '../outline/outline.js';
 import { STYLE_FACET_BY_ID } from '../facets/styleFacets.js';
 import type { Outline, Places } from '../outline/types.js';
 import { stableStringify } from '../util/objects.js';
-import { judge, MIN_CONVENTION, type ValueGroup } from './consensus.js';
+import { judge, MIN_CONVENTION, requiredOf, type ValueGroup } from './consensus.js';
 import type { Finding } from './findings.js';
 import { codeFacets } from './styleCode.js';
 
@@ -287,6 +287,29 @@ export function compareStyle({ subjects, established }: StyleInput): Finding[] {
     }
   }
   return findings;
+}
+
+/**
+ * What the style facets require of one provider (`drift expect`), from the other subjects' values alone
+ * (consensus.ts `requiredOf`), as compareStyle judges it: a convention; a helper only the convention
+ * does without; the value of the only other provider that has it (a split). Once the provider is
+ * outlined (`rendered`), only the facets it has.
+ */
+export function styleRequirements(subjects: readonly StyleSubject[], provider: string, rendered = true): Array<{ id: string; subject: string; facet: string; expect: string; by: string }> {
+  const out: Array<{ id: string; subject: string; facet: string; expect: string; by: string }> = [];
+  for (const facet of styleFacets(subjects)) {
+    if (rendered && !facet.values.has(provider)) continue;
+    const others = new Map([...facet.values].filter(([name]) => name !== provider));
+    const required = requiredOf(others, new Map([...others].map(([name, value]) => [name, stableStringify(value)])), false);
+    const about = { subject: facet.subject, facet: facet.facet };
+    if (required?.kind === 'convention' && (!facet.presence || required.convention.value === 'absent')) {
+      out.push({ id: `style:${facet.subject}:${facet.facet}:${provider}`, ...about, expect: facet.presence ? `no ${facet.subject} (${facet.describe})` : text(required.convention.value), by: `style convention of ${required.convention.providers.join(', ')}: ${facet.describe}` });
+    }
+    if (required?.kind === 'pair' && !facet.presence && !facet.conventionOnly) {
+      out.push({ id: `style:${facet.subject}:${facet.facet}`, ...about, expect: text(required.other.value), by: `only ${required.other.providers.join(', ')} has it besides: a difference is a split (${facet.describe})` });
+    }
+  }
+  return out;
 }
 
 /** A style facet every outlined provider shares, at least three of them: what the contract states as the code's convention. */

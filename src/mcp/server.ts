@@ -46,8 +46,8 @@ function buildServer(tools: DriftTools, version: string): McpServer {
   server.registerTool(
     'expect',
     {
-      description: "What the other providers' conventions and the locked conventions require of one provider (drift expect -p), one line per scenario × subject × facet with met / not met / accepted; renders the provider fresh.",
-      inputSchema: { provider: name, subject: z.string().max(200).optional(), facet: z.string().max(63).optional(), scenario: name.optional(), unmet: z.boolean().optional().describe('only the lines not met'), ...paging },
+      description: "What drift diff -p holds one provider to (drift expect -p): the others' conventions, accepted ways, locked conventions, contract rules and style conventions, one line per requirement with its id (the id of the finding diff raises when it is not met) and scenarios, each met / not met / accepted; renders the provider fresh.",
+      inputSchema: { provider: name, subject: z.string().max(200).optional(), facet: z.string().max(63).optional(), scenario: name.optional(), unmet: z.boolean().optional().describe('only the lines not met: what diff -p fails on'), ...paging },
       outputSchema: { provider: z.string(), rendered: z.boolean(), ...pageOut },
       annotations: readOnly,
     },
@@ -136,7 +136,7 @@ function buildServer(tools: DriftTools, version: string): McpServer {
         `2. If the list tool does not show ${provider}, draft its adapter in a shell: drift new-provider ${provider} --xrd <definition.yaml>, then fill in what it prints; another provider's adapter (drift://adapter/NAME) shows a finished one.`,
         `3. Call expect with provider ${provider} and unmet true: what the other providers require of it. Implement the function until each line is met, the way CONTRACT.md says the code is written.`,
         `4. Call diff with provider ${provider} (one scenario while iterating). For a finding you do not understand, call explain with its id: it names the facet's fix and a place in another provider's code that does it. render shows a step's output.`,
-        `5. Repeat 3-4 until diff has no finding but golden-missing ones; then call update with provider ${provider} (goldens and contract), and diff once more: it must be clean. Accept a difference only if the cloud forces it, and leave that to a human (drift accept).`,
+        `5. Repeat 3-4 until diff has no finding (expect with unmet true lists the same, as targets; a provider without goldens gets a note, not a finding); then call update with provider ${provider} (goldens and contract), and diff once more: it must be clean. Accept a difference only if the cloud forces it, and leave that to a human (drift accept).`,
       ].join('\n');
       return { messages: [{ role: 'user', content: { type: 'text', text } }] };
     },

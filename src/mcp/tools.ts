@@ -7,7 +7,7 @@ import path from 'node:path';
 import { loadProject, selectProject } from '../config/load.js';
 import { checkName, checkSubject } from '../config/names.js';
 import type { Project } from '../config/types.js';
-import type { Expectation } from '../compare/expectations.js';
+import type { ExpectLine } from '../compare/requirements.js';
 import type { Finding } from '../compare/findings.js';
 import { RULE_METAS } from '../compare/rules/index.js';
 import { DriftError } from '../errors.js';
@@ -115,7 +115,7 @@ export class DriftTools {
     };
   }
 
-  async expect(input: { provider: string; subject?: string; facet?: string; scenario?: string; unmet?: boolean } & Paged): Promise<Page<Expectation> & Record<string, unknown>> {
+  async expect(input: { provider: string; subject?: string; facet?: string; scenario?: string; unmet?: boolean } & Paged): Promise<Page<ExpectLine> & Record<string, unknown>> {
     const project = await this.project();
     const name = this.provider(project, input.provider);
     if (input.subject !== undefined) checkSubject(input.subject);
@@ -125,12 +125,12 @@ export class DriftTools {
     return this.paged(
       { tool: 'expect', ...query },
       async () => {
-        const result = await this.rendering([name], `expect -p ${name}`, () => expectProject(project, name));
-        const items = result.expectations.filter(
+        const result = await this.rendering([name], `expect -p ${name}`, () => expectProject(project, name, input.scenario !== undefined ? { scenarios: [input.scenario] } : {}));
+        const items = result.lines.filter(
           (line) =>
             (input.subject === undefined || line.subject === input.subject) &&
             (input.facet === undefined || line.facet === input.facet) &&
-            (input.scenario === undefined || line.scenario === input.scenario) &&
+            (input.scenario === undefined || line.scenarios.includes(input.scenario)) &&
             (!input.unmet || line.status === 'not met'),
         );
         return { items, about: { provider: name, rendered: result.rendered } };

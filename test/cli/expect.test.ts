@@ -1,30 +1,32 @@
 /**
- * drift expect on a copy of one bundled provider under another name, its goldens absent: it lists what
- * the others' conventions require and meets all of it; two drifts seeded into the copy are exactly
- * the two lines that then read "not met"; an accepted divergence of it reads "accepted".
+ * drift expect on a copy of one bundled provider under another name, its goldens absent: one line per
+ * requirement drift diff -p judges (conventions, accepted ways, rules, style), each with its scenarios;
+ * what it does not meet is only the accepted ways it joins; two drifts seeded into the copy are exactly
+ * the lines that then read "not met" beside them; an accepted divergence of it reads "accepted".
  */
+import { spawnSync } from 'node:child_process';
 import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import type { ExpectLine } from '../../src/compare/requirements.js';
 import { runDrift } from '../helpers/drift.js';
-import { copyProject, mutate, replaceExactly, type ProjectCopy } from '../helpers/project.js';
+import { copyProject, mutate, REPO, replaceExactly, type ProjectCopy } from '../helpers/project.js';
 
 const SLOW = 300_000;
-
-type Status = 'met' | 'not met' | 'accepted';
 
 interface Expected {
   provider: string;
   met: number;
   'not met': number;
   accepted: number;
-  scenarios: Record<string, Record<string, Record<string, { expect: string; by: string; status?: Status; accepted?: string }>>>;
+  rendered?: false;
+  requirements: ExpectLine[];
 }
 
-const lines = (doc: Expected) =>
-  Object.entries(doc.scenarios).flatMap(([scenario, subjects]) => Object.entries(subjects).flatMap(([subject, facets]) => Object.entries(facets).map(([facet, line]) => ({ scenario, subject, facet, ...line }))));
-const where = (line: { scenario: string; subject: string; facet: string }) => `${line.scenario} ${line.subject} ${line.facet}`;
+// The StorageClass that forgets its filesystem ID is dropped, which the contract forbids too.
+const DRIFTED = ['div:node-pool:labels:fourth', 'div:then[0] withdraw-fact external-name:outcome:fourth', 'rule:nothing-dropped:fourth:storage-class-rwx'];
+const unmetIds = (doc: Expected) => doc.requirements.filter((line) => line.status === 'not met').map((line) => line.id);
 
 describe('drift expect', () => {
   let project: ProjectCopy;
@@ -37,20 +39,26 @@ describe('drift expect', () => {
   });
   afterAll(() => project.remove());
 
-  it('lists every convention of the others for a provider without goldens, and after two drifts exactly those two lines read "not met"', { timeout: SLOW }, async () => {
+  it('lists each requirement once with its scenarios; only the accepted ways it joins are not met, and after two drifts exactly what they break too', { timeout: SLOW }, async () => {
     const before = await runDrift(['expect', '-p', 'fourth'], project.dir);
-    expect(before.exitCode, before.stderr).toBe(0);
+    expect(before.exitCode, before.stderr).toBe(1);
     const clean = parse(before.stdout) as Expected;
     expect(clean.provider).toBe('fourth');
-    const all = lines(clean);
-    expect(clean['not met']).toBe(0);
-    expect(all.length).toBe(clean.met + clean.accepted);
-    expect(all.every((line) => line.status === 'met')).toBe(true);
-    // The conventions drift diff judges by: every scenario, and both kinds of facet (a role's and a cell's).
+    const all = clean.requirements;
+    expect(all.length).toBe(clean.met + clean['not met'] + clean.accepted);
+    // Not met: nebius's ways of the accepted splits, which the entries accept for nebius alone.
+    const joined = all.filter((line) => line.status === 'not met');
+    expect(joined.length).toBeGreaterThan(0);
+    for (const line of joined) expect(line, line.id).toMatchObject({ by: expect.stringMatching(/^accepted split, entry \d+: /), message: expect.stringContaining('fourth joins the accepted way of'), hint: expect.stringContaining('drift accept') });
+    // Every scenario, and each kind of requirement diff judges: a role's convention, a cell's, a rule, the code's style.
     const scenarios = readdirSync(path.join(project.dir, 'scenarios')).map((file) => file.replace(/\.yaml$/, ''));
-    expect([...new Set(all.map((line) => line.scenario))].sort()).toEqual(scenarios.sort());
-    expect(all).toContainEqual(expect.objectContaining({ scenario: 'two-pools', subject: 'node-pool', facet: 'labels', expect: '["modelplane.ai/gpu","modelplane.ai/pool"]' }));
-    expect(all).toContainEqual(expect.objectContaining({ scenario: 'fact-withdrawn', subject: 'then[0] withdraw-fact external-name', facet: 'outcome' }));
+    expect([...new Set(all.flatMap((line) => line.scenarios))].sort()).toEqual(scenarios.sort());
+    expect(all).toContainEqual(expect.objectContaining({ id: 'div:node-pool:labels:fourth', expect: '[modelplane.ai/gpu, modelplane.ai/pool]', by: expect.stringMatching(/^convention of /), scenarios: expect.arrayContaining(['converge', 'two-pools']), status: 'met' }));
+    expect(all).toContainEqual(expect.objectContaining({ id: 'div:then[0] withdraw-fact external-name:outcome:fourth', scenarios: ['fact-withdrawn'], status: 'met' }));
+    expect(all).toContainEqual(expect.objectContaining({ id: 'rule:nothing-dropped:fourth', by: 'contract rule', status: 'met' }));
+    expect(all.some((line) => line.id.startsWith('style:') && line.id.endsWith(':fourth') && line.scenarios.length === 0 && line.status === 'met')).toBe(true);
+    // One line per distinct requirement.
+    expect(new Set(all.map((line) => `${line.id} ${line.expect} ${line.by}`)).size).toBe(all.length);
 
     // Two drifts, each visible in one scenario only: a label on the H100 pools (only two-pools asks
     // for one), and the StorageClass forgetting its filesystem ID once the cloud stops reporting it.
@@ -60,30 +68,35 @@ describe('drift expect', () => {
     mutate(project.dir, 'fourth', 'function/composer.py', (text) =>
       replaceExactly(text, ') or self._observed_fact(\n            "storage-class-rwx", "spec", "forProvider", "manifest", "parameters", "filesystemId"\n        )', ')'),
     );
-    const after = await runDrift(['expect', '-p', 'fourth'], project.dir);
+    // Written in the house style, so only the behaviour differs.
+    const format = spawnSync(path.join(REPO, '.venv/bin/ruff'), ['format', '--quiet', path.join(project.dir, 'providers/fourth/function/composer.py')]);
+    expect(format.status, String(format.stderr)).toBe(0);
+    const only = ['-s', 'two-pools', '-s', 'fact-withdrawn'];
+    const after = await runDrift(['expect', '-p', 'fourth', ...only, '--unmet', '--format', 'json'], project.dir);
     expect(after.exitCode).toBe(1);
-    const drifted = parse(after.stdout) as Expected;
-    const unmet = lines(drifted).filter((line) => line.status === 'not met');
-    expect(unmet.map(where).sort()).toEqual(['fact-withdrawn then[0] withdraw-fact external-name outcome', 'two-pools node-pool labels']);
-    expect(drifted['not met']).toBe(2);
-    // The same lines are listed; every other one still reads met.
-    expect(lines(drifted).map(where).sort()).toEqual(all.map(where).sort());
+    const drifted = JSON.parse(after.stdout) as Expected;
+    const inTheseScenarios = joined.filter((line) => line.scenarios.some((scenario) => scenario === 'two-pools' || scenario === 'fact-withdrawn')).map((line) => line.id);
+    expect(unmetIds(drifted).sort()).toEqual([...new Set([...inTheseScenarios, ...DRIFTED])].sort());
+    expect(drifted.requirements.find((line) => line.id === 'div:node-pool:labels:fourth')).toMatchObject({ notMetIn: ['two-pools'], hint: expect.stringContaining('modelplane.ai/large') });
 
     // An accepted divergence of the copy is honoured: shown as accepted, with its reason, not as not met.
     const acceptedFile = path.join(project.dir, 'goldens/accepted.yaml');
     writeFileSync(acceptedFile, `${readFileSync(acceptedFile, 'utf8').replace(/\n?$/, '\n')}  - facet: labels\n    subject: node-pool\n    scenario: two-pools\n    providers: [fourth]\n    reason: fourth marks its H100 pools as large\n`);
-    const accepted = parse((await runDrift(['expect', '-p', 'fourth'], project.dir)).stdout) as Expected;
-    const labels = lines(accepted).find((line) => where(line) === 'two-pools node-pool labels');
-    expect(labels).toMatchObject({ status: 'accepted', accepted: 'fourth marks its H100 pools as large' });
-    expect(accepted['not met']).toBe(1);
+    const accepted = parse((await runDrift(['expect', '-p', 'fourth', '-s', 'two-pools'], project.dir)).stdout) as Expected;
+    expect(accepted.requirements.find((line) => line.id === 'div:node-pool:labels:fourth' && line.scenarios.includes('two-pools'))).toMatchObject({ status: 'accepted', accepted: 'fourth marks its H100 pools as large' });
+    expect(unmetIds(accepted)).not.toContain('div:node-pool:labels:fourth');
   });
 
   it('lists what is required of a provider the project does not have yet, without rendering anything', async () => {
     const run = await runDrift(['expect', '-p', 'nobody'], project.dir);
     expect(run.exitCode).toBe(0);
-    const doc = parse(run.stdout) as Expected & { rendered: boolean };
+    const doc = parse(run.stdout) as Expected;
     expect(doc.rendered).toBe(false);
-    expect(lines(doc).every((line) => line.status === undefined)).toBe(true);
-    expect(lines(doc).length).toBeGreaterThan(100);
+    expect(doc.requirements.every((line) => line.status === undefined)).toBe(true);
+    expect(doc.requirements.length).toBeGreaterThan(100);
+    // Rules and the code's style are required of it too; the accepted ways want an entry naming it.
+    expect(doc.requirements).toContainEqual(expect.objectContaining({ id: 'rule:nothing-dropped:nobody', by: 'contract rule' }));
+    expect(doc.requirements.some((line) => line.id.startsWith('style:'))).toBe(true);
+    expect(doc.requirements).toContainEqual(expect.objectContaining({ id: 'div:requirements:requires:nobody', expect: expect.stringMatching(/^an accepted entry naming nobody, for one of: /) }));
   });
 });

@@ -75,8 +75,7 @@ describe('drift mcp', () => {
       } while (next);
       expect(pages).toBeGreaterThan(1);
       const cli = await runDrift(['expect', '-p', 'gke'], copy.dir);
-      const tree = parse(cli.stdout) as { scenarios: Record<string, Record<string, Record<string, Record<string, unknown>>>> };
-      const flat = Object.entries(tree.scenarios).flatMap(([scenario, subjects]) => Object.entries(subjects).flatMap(([subject, facets]) => Object.entries(facets).map(([facet, line]) => ({ scenario, subject, facet, ...line }))));
+      const flat = (parse(cli.stdout) as { requirements: unknown[] }).requirements;
       const key = (line: unknown) => JSON.stringify(line, Object.keys(line as object).sort());
       expect(lines.map(key).sort()).toEqual(flat.map(key).sort());
       const unmet = await call('expect', { provider: 'gke', unmet: true, scenario: 'converge' });
