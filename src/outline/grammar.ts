@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Language, Query } from 'web-tree-sitter';
-import type { ParseText, QueryFact } from './outline.js';
+import type { ParseText, QueryFact } from './types.js';
 
 /**
  * Edge module: loads tree-sitter grammars (WebAssembly) and the outline's queries for the outliner.

@@ -1,3 +1,5 @@
+import type { Tree } from 'web-tree-sitter';
+
 /**
  * The source outline: what a contributor learns when they open a provider's code, reduced to a
  * deterministic structure that is compared across providers like a skeleton. Positions never enter
@@ -127,3 +129,12 @@ export interface SourceText {
   path: string;
   text: string;
 }
+
+/** One query match as the grammar reports it: each capture's node by its range and type. */
+export interface QueryFact {
+  query: string;
+  captures: Record<string, { start: number; end: number; type: string }>;
+}
+
+/** Parses one file's text and runs the language's queries on it; the grammar is loaded by the caller (see grammar.ts). */
+export type ParseText = (text: string) => { tree: Tree; facts: () => QueryFact[] };

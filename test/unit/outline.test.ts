@@ -187,6 +187,23 @@ describe('outline: determinism and positions', () => {
     expect(toCanonicalOutline(forward.outline)).not.toMatch(/:\d+\b.*composer\.py|composer\.py:\d/);
   });
 
+  it('takes the tree the depth check parsed when the sources were read: one parse per file', async () => {
+    const parse = await parserFor('.py');
+    let parses = 0;
+    const counting: typeof parse = (text) => {
+      parses += 1;
+      return parse(text);
+    };
+    const read = await readSources(fixtureAdapter('alpha'));
+    const once = buildOutline('alpha', read, counting);
+    expect(parses).toBe(0);
+    // The tree is the outline's to free: the same sources outlined again are parsed anew, to the same outline.
+    const again = buildOutline('alpha', read, counting);
+    expect(parses).toBe(read.length);
+    expect(toCanonicalOutline(again.outline)).toBe(toCanonicalOutline(once.outline));
+    expect([...again.places]).toEqual([...once.places]);
+  });
+
   it('outlines a file with a syntax error as far as it can, and says where the error is', async () => {
     const result = await fixtureOutline('broken-syntax');
     expect(result.syntaxErrors).toEqual([{ file: 'function/composer.py', line: 38, column: expect.any(Number) }]);
