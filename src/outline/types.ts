@@ -32,6 +32,8 @@ export interface ConstantOutline {
   /** Written with a type annotation (`SYSTEM_POOL: dict[str, Any] = ...`). */
   annotated?: true;
   value?: string;
+  /** Where a string constant's value goes in function bodies (`"name":`, `argument of update`), sorted: see useOf in python.ts. */
+  usedAs?: string[];
   alias?: string;
   shape?: string;
 }

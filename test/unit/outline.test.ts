@@ -22,7 +22,7 @@ describe('outline: layout and definitions', () => {
     ]);
     const composer = outline.files['function/composer.py']!;
     expect(Object.fromEntries(Object.entries(composer.constants).map(([name, constant]) => [name, constant.style]))).toEqual({ COMPUTE: 'UPPER_SNAKE', KUBERNETES: 'UPPER_SNAKE', READY_WHEN_COMPOSED: 'UPPER_SNAKE', SYSTEM_POOL: 'UPPER_SNAKE' });
-    expect(composer.constants.KUBERNETES).toEqual({ style: 'UPPER_SNAKE', value: 'kubernetes.m.crossplane.io/v1alpha1' });
+    expect(composer.constants.KUBERNETES).toEqual({ style: 'UPPER_SNAKE', value: 'kubernetes.m.crossplane.io/v1alpha1', usedAs: ['"apiVersion":'] });
     expect(composer.constants.READY_WHEN_COMPOSED).toEqual({ style: 'UPPER_SNAKE', shape: 'tuple' });
     expect(composer.imports).toEqual(['crossplane.function.proto.v1.run_function_pb2 as fnv1', 'crossplane.function.resource', 'crossplane.function.response', 'typing.Any']);
     expect(composer.sdkCalls).toEqual(['resource.get_condition', 'resource.struct_to_dict', 'resource.update', 'response.normal']);
@@ -168,6 +168,31 @@ describe('outline: the link to behaviour', () => {
     expect(keyMatches('nodepool-{}', 'nodepool-')).toBe(false);
     expect(keyMatches('subnet-{}-{}', 'subnet-a-1')).toBe(true);
     expect(keyMatches('cluster', 'cluster-auth')).toBe(false);
+  });
+});
+
+describe('outline: where a string constant is used', () => {
+  it('says where the value goes in function bodies, never from a string or a comment, never a local shadow at module level', async () => {
+    const { outline } = await outlineOf({
+      'function/composer.py': [
+        'RANGE = "10.0.0.0/16"',
+        'LABEL = "modelplane.ai/zone"',
+        'UNUSED = "nothing"',
+        'OTHER = RANGE',
+        '',
+        'def body(rsp):',
+        '    # RANGE in a comment, and "RANGE" in a string, are no use',
+        '    rsp.update({"cidrBlock": [RANGE], LABEL: "a"}, region=RANGE)',
+        '    check(LABEL)',
+        '    if LABEL == rsp.label:',
+        '        return',
+        '',
+      ].join('\n'),
+    });
+    const constants = outline.files['function/composer.py']!.constants;
+    expect(constants.RANGE!.usedAs).toEqual(['"cidrBlock":', 'region=']);
+    expect(constants.LABEL!.usedAs).toEqual(['a dict key', 'argument of check', 'comparison operator']);
+    expect(constants.UNUSED!.usedAs).toBeUndefined();
   });
 });
 
