@@ -70,7 +70,7 @@ function loadQueries(QueryOf: typeof Query, language: Language, folder: string):
   return { query, names };
 }
 
-/** A parser for the language of `extension` (e.g. `.py`) with its queries, loaded once per process. */
+/** A parser for the language of `extension` (e.g. `.py`) with its queries, each loaded once per process. */
 export function parserFor(extension: string): Promise<ParseText> {
   const grammar = GRAMMARS[extension];
   if (!grammar) throw new Error(`no grammar for ${extension} files`);
@@ -82,19 +82,23 @@ export function parserFor(extension: string): Promise<ParseText> {
       initialized ??= Parser.init();
       await initialized;
       const language = await Language.load(readFileSync(require.resolve(grammar.wasm)));
-      const queries = loadQueries(Query, language, grammar.queries);
+      // Compiled on the first match, not with the grammar: the sources' depth check parses every file
+      // in every run, and a run whose outlines come from the cache never matches a query.
+      let queries: ReturnType<typeof loadQueries> | undefined;
       const instance = new Parser();
       instance.setLanguage(language);
       return (text: string) => {
         const tree = instance.parse(text);
         if (!tree) throw new Error('tree-sitter returned no tree');
         // Matched on demand, while the tree lives: a caller that only walks the tree pays nothing for them.
-        const facts = (): QueryFact[] =>
-          queries.query.matches(tree.rootNode).map((match) => {
+        const facts = (): QueryFact[] => {
+          const { query, names } = (queries ??= loadQueries(Query, language, grammar.queries));
+          return query.matches(tree.rootNode).map((match) => {
             const captures: QueryFact['captures'] = {};
             for (const { name, node } of match.captures) captures[name] ??= { start: node.startIndex, end: node.endIndex, type: node.type };
-            return { query: queries.names[match.patternIndex]!, captures };
+            return { query: names[match.patternIndex]!, captures };
           });
+        };
         return { tree, facts };
       };
     })();
