@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
 import type { Language, Query } from 'web-tree-sitter';
 import type { ParseText, QueryFact } from './types.js';
 
@@ -78,6 +79,10 @@ export function parserFor(extension: string): Promise<ParseText> {
   if (!parser) {
     parser = (async () => {
       // Loaded on the first parse, not with the module: a run whose outlines all come from the cache never loads it.
+      // Baseline-compiled WebAssembly only: a drift run parses a few dozen files once, and V8's
+      // optimizing recompile of tree-sitter's hot functions, in background threads, cost more CPU than
+      // it saved (docs/style.md, "Cost"). Set before the grammar's module is compiled.
+      setFlagsFromString('--liftoff-only');
       const { Language, Parser, Query } = await import('web-tree-sitter');
       initialized ??= Parser.init();
       await initialized;
