@@ -318,7 +318,7 @@ function classOfComposers(defs: readonly Def[], composers: ReadonlyMap<string, R
 
 /** Constants matched by value: the same string named the same way, or written as a literal; type aliases. */
 function constantFacets(subjects: readonly CodeSubject[], add: AddFacet): void {
-  const named = new Map<string, Map<string, { name: string; file: string }>>();
+  const named = new Map<string, Map<string, { name: string; file: string; usedAs?: string[] }>>();
   const aliases = new Map<string, Map<string, { name: string; file: string }>>();
   for (const { provider, outline } of subjects) {
     for (const [file, module] of Object.entries(outline.files)) {
@@ -328,7 +328,7 @@ function constantFacets(subjects: readonly CodeSubject[], add: AddFacet): void {
         const value = constant.value ?? constant.alias;
         if (!into || value === undefined || value.length < 3) continue;
         const entry = into.get(value) ?? new Map();
-        if (!entry.has(provider)) entry.set(provider, { name, file });
+        if (!entry.has(provider)) entry.set(provider, { name, file, ...(constant.usedAs ? { usedAs: constant.usedAs } : {}) });
         into.set(value, entry);
       }
     }
@@ -346,7 +346,11 @@ function constantFacets(subjects: readonly CodeSubject[], add: AddFacet): void {
         return constant && !other.usesLiteral(value) ? `const:${constant.file}:${constant.name}` : `literal:${value}`;
       };
       add(provider, { subject, facet: 'constant-literal', describe: `the value ${subject}: a named constant or a literal`, placeKey }, own && usesLiteral ? 'named, and written as a literal too' : own ? 'named' : 'literal');
-      if (own) add(provider, { subject, facet: 'constant-name', describe: `the name of the constant holding ${subject}`, placeKey, conventionOnly: true }, own.name.replace(/^_+/, ''));
+      // Named for the same job: the same value used in the same places (a VPC's range and a subnet's are two constants).
+      if (own) {
+        const uses = (own.usedAs ?? []).join(', ') || 'unused';
+        add(provider, { subject, facet: 'constant-name', key: uses, describe: `the name of the constant holding ${subject} (used as ${uses})`, placeKey, conventionOnly: true }, own.name.replace(/^_+/, ''));
+      }
     }
   }
   // Structured constants of the same name (SYSTEM_POOL, DEFAULT_CREDENTIALS): annotated or not.

@@ -147,7 +147,7 @@ export const STYLE_FACETS: readonly StyleFacetMeta[] = [
     id: 'constant-name',
     class: 'stylistic',
     description: 'The name of the constant holding the same value (a prefix, an alias).',
-    compares: 'the constant’s name, leading underscores aside, per string value; a convention’s outliers only, never a split (a value shared by chance is not one constant)',
+    compares: 'the constant’s name, leading underscores aside, per string value and where function bodies use it (`"apiVersion":`, `argument of update`): a value shared by chance, used elsewhere, is another constant; a convention’s outliers only, never a split',
     example: 'acme names it ACME_STORAGE_CLASS where the others use STORAGE_CLASS',
     fix: 'rename the constant to the convention’s name',
   },

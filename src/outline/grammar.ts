@@ -2,8 +2,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
 import type { Language, Query } from 'web-tree-sitter';
-import type { ParseText, QueryFact } from './outline.js';
+import type { ParseText, QueryFact } from './types.js';
 
 /**
  * Edge module: loads tree-sitter grammars (WebAssembly) and the outline's queries for the outliner.
@@ -70,7 +71,7 @@ function loadQueries(QueryOf: typeof Query, language: Language, folder: string):
   return { query, names };
 }
 
-/** A parser for the language of `extension` (e.g. `.py`) with its queries, loaded once per process. */
+/** A parser for the language of `extension` (e.g. `.py`) with its queries, each loaded once per process. */
 export function parserFor(extension: string): Promise<ParseText> {
   const grammar = GRAMMARS[extension];
   if (!grammar) throw new Error(`no grammar for ${extension} files`);
@@ -78,23 +79,31 @@ export function parserFor(extension: string): Promise<ParseText> {
   if (!parser) {
     parser = (async () => {
       // Loaded on the first parse, not with the module: a run whose outlines all come from the cache never loads it.
+      // Baseline-compiled WebAssembly only: a drift run parses a few dozen files once, and V8's
+      // optimizing recompile of tree-sitter's hot functions, in background threads, cost more CPU than
+      // it saved (docs/style.md, "Cost"). Set before the grammar's module is compiled.
+      setFlagsFromString('--liftoff-only');
       const { Language, Parser, Query } = await import('web-tree-sitter');
       initialized ??= Parser.init();
       await initialized;
       const language = await Language.load(readFileSync(require.resolve(grammar.wasm)));
-      const queries = loadQueries(Query, language, grammar.queries);
+      // Compiled on the first match, not with the grammar: the sources' depth check parses every file
+      // in every run, and a run whose outlines come from the cache never matches a query.
+      let queries: ReturnType<typeof loadQueries> | undefined;
       const instance = new Parser();
       instance.setLanguage(language);
       return (text: string) => {
         const tree = instance.parse(text);
         if (!tree) throw new Error('tree-sitter returned no tree');
         // Matched on demand, while the tree lives: a caller that only walks the tree pays nothing for them.
-        const facts = (): QueryFact[] =>
-          queries.query.matches(tree.rootNode).map((match) => {
+        const facts = (): QueryFact[] => {
+          const { query, names } = (queries ??= loadQueries(Query, language, grammar.queries));
+          return query.matches(tree.rootNode).map((match) => {
             const captures: QueryFact['captures'] = {};
             for (const { name, node } of match.captures) captures[name] ??= { start: node.startIndex, end: node.endIndex, type: node.type };
-            return { query: queries.names[match.patternIndex]!, captures };
+            return { query: names[match.patternIndex]!, captures };
           });
+        };
         return { tree, facts };
       };
     })();

@@ -1,17 +1,8 @@
-import type { Tree } from 'web-tree-sitter';
 import { escapeRegExp } from '../util/objects.js';
+import { takeParsed } from './parsed.js';
 import { nodeAt, toSyntax } from './syntax.js';
 import { outlinePythonFile, sortedRecord, type Argument, type FileFacts, type FunctionFact, type Match, type SiteGate } from './python.js';
-import { OUTLINE_VERSION, type FunctionOutline, type Idioms, type Outline, type OutlineResult, type Places, type SourceText } from './types.js';
-
-/** One query match as the grammar reports it: each capture's node by its range and type. */
-export interface QueryFact {
-  query: string;
-  captures: Record<string, { start: number; end: number; type: string }>;
-}
-
-/** Parses one file's text and runs the language's queries on it; the grammar is loaded by the caller (see grammar.ts). */
-export type ParseText = (text: string) => { tree: Tree; facts: () => QueryFact[] };
+import { OUTLINE_VERSION, type FunctionOutline, type Idioms, type Outline, type OutlineResult, type ParseText, type Places, type QueryFact, type SourceText } from './types.js';
 
 /**
  * A provider's outline from its source files. Pure given `parse`: the same files give the same
@@ -22,7 +13,7 @@ export function buildOutline(provider: string, sources: SourceText[], parse: Par
   const ordered = [...sources].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const facts = new Map<string, FileFacts>();
   for (const source of ordered) {
-    const { tree, facts: matchQueries } = parse(source.text);
+    const { tree, facts: matchQueries } = takeParsed(source) ?? parse(source.text);
     let root;
     let found: QueryFact[];
     try {

@@ -1,4 +1,5 @@
-import { descendants, type SyntaxNode as Node } from './syntax.js';
+import { escapeRegExp } from '../util/objects.js';
+import { descendants, nodeAt, type SyntaxNode as Node } from './syntax.js';
 import type { ClassOutline, ConstantOutline, FileKind, FunctionOutline, ModuleOutline, NamingStyle } from './types.js';
 
 /**
@@ -430,6 +431,32 @@ function constantOutline(name: string, value: Node | undefined, annotation: Node
   return { ...style, shape: shapes[value.type] ?? 'other' };
 }
 
+/** Containers a value sits in on its way to where it is used. */
+const CONTAINERS = new Set(['list', 'tuple', 'set', 'parenthesized_expression', 'expression_list']);
+
+/**
+ * Where a constant's value goes, in words that do not depend on the names around it: the dict key it
+ * is the value of (`"name":`), the keyword it is passed as (`storage_class=`), an argument of a call
+ * (`argument of get_required_resource`), else the kind of statement or expression that holds it.
+ */
+function useOf(identifier: Node): string {
+  let at = identifier;
+  while (at.parent && CONTAINERS.has(at.parent.type)) at = at.parent;
+  const parent = at.parent;
+  if (!parent) return 'module';
+  if (parent.type === 'pair' && parent.childForFieldName('key') === at) return 'a dict key';
+  if (parent.type === 'pair') {
+    const key = parent.childForFieldName('key')!;
+    return `${key.type === 'string' ? JSON.stringify(keyPatternOf(key) ?? '') : compact(key.text)}:`;
+  }
+  if (parent.type === 'keyword_argument') return `${parent.childForFieldName('name')?.text ?? ''}=`;
+  if (parent.type === 'argument_list') {
+    const callee = parent.parent?.childForFieldName('function');
+    return `argument of ${callee ? (dotted(callee) ?? compact(callee.text)).split('.').pop() : 'a call'}`;
+  }
+  return parent.type.replaceAll('_', ' ');
+}
+
 /** Reduces one parsed Python file, from its query matches. `path` is relative to the provider's source root. */
 export function outlinePythonFile(path: string, root: Node, matches: readonly Match[]): FileFacts {
   const grouped = new Map<string, Match[]>();
@@ -643,6 +670,19 @@ export function outlinePythonFile(path: string, root: Node, matches: readonly Ma
     if (!sdkCalls.has(name)) lines.push([`sdk:${name}`, lineOf(node)]);
     sdkCalls.add(name);
     if (base === 'response' && RESULT_HELPERS.has(member) && node.type === 'call') forms.push({ idiom: 'results', form: `${name}()`, line: lineOf(node) });
+  }
+
+  // Where each string constant is used: a value two constants hold by chance (a VPC's range in one
+  // cloud, a subnet's in another) lands in different places. An occurrence of the name counts only
+  // where the tree holds an identifier (not in a string or a comment), inside a function.
+  for (const [name, constant] of Object.entries(constants)) {
+    if (constant.value === undefined) continue;
+    const uses = new Set<string>();
+    for (const occurrence of root.text.matchAll(new RegExp(`(?<![\\w.])${escapeRegExp(name)}\\b`, 'g'))) {
+      const identifier = nodeAt(root, occurrence.index, occurrence.index + name.length, 'identifier');
+      if (identifier && ownerFunction(identifier)) uses.add(useOf(identifier));
+    }
+    if (uses.size > 0) constants[name] = { ...constant, usedAs: [...uses].sort() };
   }
 
   const qualified = [...new Set(literals.map((literal) => literal.value).filter((value) => QUALIFIED_NAME.test(value)))].sort();

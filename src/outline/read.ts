@@ -7,6 +7,7 @@ import { bytes, MAX_SOURCE_BYTES, MAX_SOURCE_DEPTH } from '../util/limits.js';
 import { tooDeep } from './bounds.js';
 import { GRAMMARS, parserFor } from './grammar.js';
 import { buildOutline } from './outline.js';
+import { keepParsed } from './parsed.js';
 import type { OutlineResult, SourceText } from './types.js';
 
 /**
@@ -57,13 +58,20 @@ function readBounded(adapter: Adapter, root: string, file: string): string {
 async function checkDepth(root: string, sources: SourceText[]): Promise<void> {
   const parse = await parserFor(path.extname(sources[0]!.path));
   for (const source of sources) {
-    const { tree } = parse(source.text);
+    const parsed = parse(source.text);
     let deep;
     try {
-      deep = tooDeep(tree);
-    } finally {
-      tree.delete();
+      deep = tooDeep(parsed.tree);
+    } catch (error) {
+      parsed.tree.delete();
+      throw error;
     }
-    if (deep) throw new InputError(path.join(root, source.path), deep.line, deep.column, `nested deeper than ${MAX_SOURCE_DEPTH} syntax levels, drift's limit for a source file (docs/limits.md); flatten the code here`);
+    if (!deep) {
+      // The outline takes this tree (parsed.ts): one parse per file.
+      keepParsed(source, parsed);
+      continue;
+    }
+    parsed.tree.delete();
+    throw new InputError(path.join(root, source.path), deep.line, deep.column, `nested deeper than ${MAX_SOURCE_DEPTH} syntax levels, drift's limit for a source file (docs/limits.md); flatten the code here`);
   }
 }

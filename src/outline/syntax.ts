@@ -9,21 +9,26 @@ export class SyntaxNode {
   readonly children: SyntaxNode[] = [];
   parent: SyntaxNode | null = null;
   hasError = false;
+  /** Set by the copy once the node's children are known: a parent spans its first to its last child. */
+  startIndex = 0;
+  endIndex = 0;
 
   constructor(
-    private readonly source: string,
+    private readonly source: SourceLines,
     readonly type: string,
     readonly isNamed: boolean,
     readonly isMissing: boolean,
     /** The field this node fills in its parent (`name`, `body`, ...). */
     readonly field: string | null,
-    readonly startPosition: { row: number; column: number },
-    readonly startIndex: number,
-    readonly endIndex: number,
   ) {}
 
   get text(): string {
-    return this.source.slice(this.startIndex, this.endIndex);
+    return this.source.text.slice(this.startIndex, this.endIndex);
+  }
+
+  /** 0-based row and column (in UTF-16 units), from the text: asking tree-sitter costs a call per node. */
+  get startPosition(): { row: number; column: number } {
+    return this.source.position(this.startIndex);
   }
 
   get namedChildren(): SyntaxNode[] {
@@ -40,6 +45,25 @@ export class SyntaxNode {
 
   equals(other: SyntaxNode): boolean {
     return this === other;
+  }
+}
+
+/** A file's text with where its lines start, computed on the first position asked for. */
+class SourceLines {
+  private starts: number[] | undefined;
+
+  constructor(readonly text: string) {}
+
+  position(index: number): { row: number; column: number } {
+    const starts = (this.starts ??= [0, ...[...this.text.matchAll(/\n/g)].map((match) => match.index + 1)]);
+    let low = 0;
+    let high = starts.length - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >> 1;
+      if (starts[middle]! <= index) low = middle;
+      else high = middle - 1;
+    }
+    return { row: low, column: index - starts[low]! };
   }
 }
 
@@ -74,11 +98,21 @@ export function* descendants(root: SyntaxNode, skip?: (node: SyntaxNode) => bool
 
 /**
  * The whole tree as SyntaxNodes; `source` is the text it was parsed from (indices are UTF-16).
+ * Per node the cursor is asked only its type and field (names and namedness from the language's
+ * tables) and, for a leaf, its range: the calls into WebAssembly are what a copy costs.
  */
 export function toSyntax(tree: Tree, source: string): SyntaxNode {
+  const { language } = tree;
+  const named: boolean[] = [];
+  const lines = new SourceLines(source);
+  // A missing node exists only in a tree with errors: ask for it only then.
+  const errors = tree.rootNode.hasError;
   const cursor = tree.walk();
   const make = (parent: SyntaxNode | null): SyntaxNode => {
-    const node = new SyntaxNode(source, cursor.nodeType, cursor.nodeIsNamed, cursor.nodeIsMissing, parent ? cursor.currentFieldName : null, cursor.startPosition, cursor.startIndex, cursor.endIndex);
+    const id = cursor.nodeTypeId;
+    const isNamed = (named[id] ??= language.nodeTypeIsNamed(id));
+    const field = parent ? (language.fields[cursor.currentFieldId] ?? null) : null;
+    const node = new SyntaxNode(lines, language.types[id] ?? 'ERROR', isNamed, errors && cursor.nodeIsMissing, field);
     node.parent = parent;
     return node;
   };
@@ -94,11 +128,21 @@ export function toSyntax(tree: Tree, source: string): SyntaxNode {
       current = child;
       continue;
     }
+    current.startIndex = cursor.startIndex;
+    current.endIndex = cursor.endIndex;
     for (;;) {
       const done = stack.pop()!;
-      done.hasError = done.type === 'ERROR' || done.isMissing || done.children.some((child) => child.hasError);
+      const { children } = done;
+      if (children.length > 0) {
+        done.startIndex = children[0]!.startIndex;
+        done.endIndex = children[children.length - 1]!.endIndex;
+      }
+      done.hasError = errors && (done.type === 'ERROR' || done.isMissing || children.some((child) => child.hasError));
       if (stack.length === 0) {
         cursor.delete();
+        // The module alone spans more than its children: the file's trailing whitespace.
+        root.startIndex = tree.rootNode.startIndex;
+        root.endIndex = tree.rootNode.endIndex;
         return root;
       }
       const parent = stack[stack.length - 1]!;

@@ -1,3 +1,5 @@
+import type { Tree } from 'web-tree-sitter';
+
 /**
  * The source outline: what a contributor learns when they open a provider's code, reduced to a
  * deterministic structure that is compared across providers like a skeleton. Positions never enter
@@ -30,6 +32,8 @@ export interface ConstantOutline {
   /** Written with a type annotation (`SYSTEM_POOL: dict[str, Any] = ...`). */
   annotated?: true;
   value?: string;
+  /** Where a string constant's value goes in function bodies (`"name":`, `argument of update`), sorted: see useOf in python.ts. */
+  usedAs?: string[];
   alias?: string;
   shape?: string;
 }
@@ -127,3 +131,12 @@ export interface SourceText {
   path: string;
   text: string;
 }
+
+/** One query match as the grammar reports it: each capture's node by its range and type. */
+export interface QueryFact {
+  query: string;
+  captures: Record<string, { start: number; end: number; type: string }>;
+}
+
+/** Parses one file's text and runs the language's queries on it; the grammar is loaded by the caller (see grammar.ts). */
+export type ParseText = (text: string) => { tree: Tree; facts: () => QueryFact[] };

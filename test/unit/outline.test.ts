@@ -22,7 +22,7 @@ describe('outline: layout and definitions', () => {
     ]);
     const composer = outline.files['function/composer.py']!;
     expect(Object.fromEntries(Object.entries(composer.constants).map(([name, constant]) => [name, constant.style]))).toEqual({ COMPUTE: 'UPPER_SNAKE', KUBERNETES: 'UPPER_SNAKE', READY_WHEN_COMPOSED: 'UPPER_SNAKE', SYSTEM_POOL: 'UPPER_SNAKE' });
-    expect(composer.constants.KUBERNETES).toEqual({ style: 'UPPER_SNAKE', value: 'kubernetes.m.crossplane.io/v1alpha1' });
+    expect(composer.constants.KUBERNETES).toEqual({ style: 'UPPER_SNAKE', value: 'kubernetes.m.crossplane.io/v1alpha1', usedAs: ['"apiVersion":'] });
     expect(composer.constants.READY_WHEN_COMPOSED).toEqual({ style: 'UPPER_SNAKE', shape: 'tuple' });
     expect(composer.imports).toEqual(['crossplane.function.proto.v1.run_function_pb2 as fnv1', 'crossplane.function.resource', 'crossplane.function.response', 'typing.Any']);
     expect(composer.sdkCalls).toEqual(['resource.get_condition', 'resource.struct_to_dict', 'resource.update', 'response.normal']);
@@ -171,6 +171,31 @@ describe('outline: the link to behaviour', () => {
   });
 });
 
+describe('outline: where a string constant is used', () => {
+  it('says where the value goes in function bodies, never from a string or a comment, never a local shadow at module level', async () => {
+    const { outline } = await outlineOf({
+      'function/composer.py': [
+        'RANGE = "10.0.0.0/16"',
+        'LABEL = "modelplane.ai/zone"',
+        'UNUSED = "nothing"',
+        'OTHER = RANGE',
+        '',
+        'def body(rsp):',
+        '    # RANGE in a comment, and "RANGE" in a string, are no use',
+        '    rsp.update({"cidrBlock": [RANGE], LABEL: "a"}, region=RANGE)',
+        '    check(LABEL)',
+        '    if LABEL == rsp.label:',
+        '        return',
+        '',
+      ].join('\n'),
+    });
+    const constants = outline.files['function/composer.py']!.constants;
+    expect(constants.RANGE!.usedAs).toEqual(['"cidrBlock":', 'region=']);
+    expect(constants.LABEL!.usedAs).toEqual(['a dict key', 'argument of check', 'comparison operator']);
+    expect(constants.UNUSED!.usedAs).toBeUndefined();
+  });
+});
+
 describe('outline: determinism and positions', () => {
   it('is the same whatever order the files come in, and positions stay out of it', async () => {
     const sources = await readSources(fixtureAdapter('alpha'));
@@ -185,6 +210,23 @@ describe('outline: determinism and positions', () => {
     expect(forward.places.get('def:Composer.compose_node_pools')).toMatch(/^function\/composer\.py:\d+$/);
     expect(moved.places.get('def:Composer.compose_node_pools')).not.toBe(forward.places.get('def:Composer.compose_node_pools'));
     expect(toCanonicalOutline(forward.outline)).not.toMatch(/:\d+\b.*composer\.py|composer\.py:\d/);
+  });
+
+  it('takes the tree the depth check parsed when the sources were read: one parse per file', async () => {
+    const parse = await parserFor('.py');
+    let parses = 0;
+    const counting: typeof parse = (text) => {
+      parses += 1;
+      return parse(text);
+    };
+    const read = await readSources(fixtureAdapter('alpha'));
+    const once = buildOutline('alpha', read, counting);
+    expect(parses).toBe(0);
+    // The tree is the outline's to free: the same sources outlined again are parsed anew, to the same outline.
+    const again = buildOutline('alpha', read, counting);
+    expect(parses).toBe(read.length);
+    expect(toCanonicalOutline(again.outline)).toBe(toCanonicalOutline(once.outline));
+    expect([...again.places]).toEqual([...once.places]);
   });
 
   it('outlines a file with a syntax error as far as it can, and says where the error is', async () => {

@@ -6,7 +6,10 @@ import { describe, expect, it } from 'vitest';
 import type { Finding } from '../../src/compare/findings.js';
 import { syntaxFindings } from '../../src/compare/formatting.js';
 import { compareStyle } from '../../src/compare/style.js';
-import { fixtureOutline, fixtureSubjects, HOUSE } from '../helpers/style.js';
+import { parserFor } from '../../src/outline/grammar.js';
+import { buildOutline } from '../../src/outline/outline.js';
+import { readSources } from '../../src/outline/read.js';
+import { FIXTURE_KEYS, fixtureAdapter, fixtureOutline, fixtureSubjects, HOUSE } from '../helpers/style.js';
 
 const judged = async (drift: string, established?: string[]): Promise<Finding[]> =>
   compareStyle({ subjects: await fixtureSubjects([...HOUSE, drift]), ...(established ? { established: new Set(established) } : {}) });
@@ -65,6 +68,29 @@ describe('compareStyle: seeded drifts, each named on its provider with the file:
   it('is deterministic: the same findings whatever order the providers come in', async () => {
     const subjects = await fixtureSubjects([...HOUSE, 'moved-helper', 'builder']);
     expect(compareStyle({ subjects: [...subjects].reverse() })).toEqual(compareStyle({ subjects }));
+  });
+});
+
+describe('compareStyle: constants matched by value and by where the value goes', () => {
+  /** alpha's code as a fourth provider, its composer edited. */
+  const delta = async (edit: (text: string) => string) => {
+    const sources = (await readSources(fixtureAdapter('alpha'))).map((source) => (source.path === 'function/composer.py' ? { ...source, text: edit(source.text) } : { ...source }));
+    const { outline, places } = buildOutline('delta', sources, await parserFor('.py'));
+    return { provider: 'delta', outline, places, root: 'delta', keys: FIXTURE_KEYS };
+  };
+  const constantNames = async (edit: (text: string) => string) =>
+    compareStyle({ subjects: [...(await fixtureSubjects(HOUSE)), await delta(edit)] }).filter((finding) => finding.facet === 'constant-name');
+
+  it('names an outlier that holds the value for the same use under another name', async () => {
+    const findings = await constantNames((text) => text.replaceAll('KUBERNETES', 'ACME_KUBERNETES'));
+    expect(findings.map((finding) => finding.id)).toEqual(['style:"kubernetes.m.crossplane.io/v1alpha1":constant-name:delta']);
+    expect(findings[0]!.where?.[0]).toMatch(/^delta\/function\/composer\.py:\d+$/);
+  });
+
+  it('leaves alone a constant that holds the same value by chance, for another use', async () => {
+    const edit = (text: string) => text.replaceAll('KUBERNETES', 'ACME_KUBERNETES').replace('{"apiVersion": ACME_KUBERNETES,', '{"origin": ACME_KUBERNETES, "apiVersion": "v1",');
+    expect(edit('x = {"apiVersion": ACME_KUBERNETES, "kind": 1}')).not.toBe('x = {"apiVersion": ACME_KUBERNETES, "kind": 1}');
+    expect(await constantNames(edit)).toEqual([]);
   });
 });
 
