@@ -9,7 +9,7 @@ import { memoize } from '../functions/memo.js';
 import { FunctionProcess } from '../functions/process.js';
 import { compareText } from '../util/objects.js';
 import type { Caller } from '../world/simulate.js';
-import { runCell, unstartedCell, type CellJudge, type CellResult, type ProviderSession } from './cell.js';
+import { runCell, unstartedCell, type CellResult, type ProviderSession } from './cell.js';
 import { derivedFinder } from './twinRender.js';
 import type { OnEvent } from './events.js';
 import type { ProbeStart } from './coverageProbes.js';
@@ -19,8 +19,6 @@ export interface RunOptions {
   determinism?: boolean;
   /** Run the gating analysis on scenarios marked `ablate` (default true). */
   gating?: boolean;
-  /** Judges each cell as soon as it is built, while other providers still render. */
-  judge?: CellJudge;
   onEvent?: OnEvent;
   /** Where intent probes start (coverageProbes.ts): default the converged world, else DRIFT_PROBES. */
   probes?: ProbeStart;
@@ -96,7 +94,6 @@ async function runProvider(project: Project, adapter: Adapter, options: RunOptio
     maxSteps: project.config.maxSteps,
     determinism,
     gating: options.gating !== false,
-    ...(options.judge ? { judge: options.judge } : {}),
     // DRIFT_PROBES=empty: each intent probe simulated whole, what the converged-world probe is checked against.
     probes: options.probes ?? (project.env.DRIFT_PROBES === 'empty' ? 'empty' : 'converged'),
   };
