@@ -3,13 +3,15 @@ import type { Adapter, Project } from '../config/types.js';
 import type { RunFunctionResponse } from '@crossplane-org/function-sdk-typescript';
 import { cacheEnabled, cacheFolder } from '../config/cacheFolder.js';
 import { ProviderAnswers, requestHash } from '../functions/answerCache.js';
+import { providerKey } from '../functions/answerKey.js';
 import { answerBytes, type Send } from '../functions/client.js';
 import { encodeRequest } from '../functions/encode.js';
 import { memoize } from '../functions/memo.js';
 import { FunctionProcess } from '../functions/process.js';
 import { compareText } from '../util/objects.js';
 import type { Caller } from '../world/simulate.js';
-import { runCell, unstartedCell, type CellResult, type ProviderSession } from './cell.js';
+import { runCell, unstartedCell, type CellOptions, type CellResult, type ProviderSession } from './cell.js';
+import { ProviderCells } from './cellCache.js';
 import { derivedFinder } from './twinRender.js';
 import type { OnEvent } from './events.js';
 import type { ProbeStart } from './coverageProbes.js';
@@ -34,6 +36,8 @@ export interface ProviderRun {
   calls: number;
   /** Requests answered from the persistent answer cache (answerCache.ts); absent when it was off. */
   cached?: number;
+  /** Cells taken whole from the cell cache (cellCache.ts), neither simulated nor rendered; absent when it was off. */
+  cachedCells?: number;
 }
 
 export interface RunResult {
@@ -66,7 +70,9 @@ async function runProvider(project: Project, adapter: Adapter, options: RunOptio
   const emit = options.onEvent ?? (() => {});
   emit({ type: 'provider-starting', provider: adapter.name, scenarios: project.scenarios.length });
   const determinism = options.determinism !== false;
-  const cache = answersFor(project, adapter);
+  const folder = cacheFolderOf(project);
+  const key = folder === undefined ? undefined : providerKey(adapter);
+  const cache = key === undefined ? undefined : ProviderAnswers.open(folder!, adapter, key);
   const fn = new LazyFunction(project, adapter, emit);
   // What this run's function answered, by answer: the request's hash and the answer's bytes, kept
   // for the cache once a cell that used the answer has shown its replays agree.
@@ -90,17 +96,27 @@ async function runProvider(project: Project, adapter: Adapter, options: RunOptio
   // Answers of the provider's own analyses (the twin render), kept when every cell agreed.
   const shared = new Set<RunFunctionResponse>();
   const session: ProviderSession = { adapter, call, replay: memoize(send(true)), derived: derivedFinder(tracked(call, shared), adapter) };
-  const cellOptions = {
+  const cellOptions: CellOptions = {
     maxSteps: project.config.maxSteps,
     determinism,
     gating: options.gating !== false,
     // DRIFT_PROBES=empty: each intent probe simulated whole, what the converged-world probe is checked against.
     probes: options.probes ?? (project.env.DRIFT_PROBES === 'empty' ? 'empty' : 'converged'),
   };
+  // Whole cells only where their answers are kept: a cell cached carries its replays' verdict.
+  const known = key !== undefined && determinism ? ProviderCells.open(folder!, adapter, key, cellOptions) : undefined;
+  const fromCache = new Set<CellResult>();
   let cells: CellResult[];
   try {
     cells = await Promise.all(
       project.scenarios.map(async (scenario) => {
+        const hit = known?.get(scenario);
+        if (hit) {
+          fromCache.add(hit);
+          emit({ type: 'cell-rendered', provider: adapter.name, scenario: scenario.name, ms: 0, steps: hit.trace.steps.length });
+          emit({ type: 'cell-done', provider: adapter.name, scenario: scenario.name });
+          return hit;
+        }
         const used = new Set<RunFunctionResponse>();
         const cell = await runCell({ ...session, call: tracked(call, used) }, scenario, cellOptions, (trace, ms) =>
           emit({ type: 'cell-rendered', provider: adapter.name, scenario: scenario.name, ms, steps: trace.steps.length }),
@@ -117,9 +133,14 @@ async function runProvider(project: Project, adapter: Adapter, options: RunOptio
   if (failed !== undefined) {
     return { provider: { provider: adapter.name, startMs: fn.startMs, error: failed, calls: 0 }, cells: project.scenarios.map((scenario) => unstartedCell(adapter, scenario, failed)) };
   }
-  if (cache && determinism && cells.every(agreed)) for (const answer of shared) keep(cache, live, answer);
+  if (cache && determinism && cells.every(agreed)) {
+    for (const answer of shared) keep(cache, live, answer);
+    // A cell with a finding of its own (an ablation that timed out, a probe that failed) is analysed again next time.
+    if (known) project.scenarios.forEach((scenario, i) => cells[i]!.findings.length === 0 && !fromCache.has(cells[i]!) && known.add(scenario, cells[i]!));
+  }
   cache?.save();
-  return { provider: { provider: adapter.name, startMs: fn.startMs, calls: fn.calls, ...(cache ? { cached: hits } : {}) }, cells };
+  known?.save();
+  return { provider: { provider: adapter.name, startMs: fn.startMs, calls: fn.calls, ...(cache ? { cached: hits, cachedCells: fromCache.size } : {}) }, cells };
 }
 
 function keep(cache: ProviderAnswers, live: WeakMap<RunFunctionResponse, { hash: string; bytes: Uint8Array }>, answer: RunFunctionResponse): void {
@@ -136,14 +157,11 @@ function tracked(call: Caller, used: Set<RunFunctionResponse>): Caller {
   };
 }
 
-/**
- * The provider's cached answers, unless the cache is off (`--no-cache`; DRIFT_NO_CACHE when the
- * project names no folder) or the provider cannot be keyed.
- */
-function answersFor(project: Project, adapter: Adapter): ProviderAnswers | undefined {
+/** Where answers and cells are kept, unless the cache is off (`--no-cache`; DRIFT_NO_CACHE when the project names no folder). */
+function cacheFolderOf(project: Project): string | undefined {
   if (project.answerCache === false) return undefined;
   if (project.answerCache === undefined && !cacheEnabled(project.env)) return undefined;
-  return ProviderAnswers.open(project.answerCache ?? cacheFolder(project.config.root, project.env), adapter);
+  return project.answerCache ?? cacheFolder(project.config.root, project.env);
 }
 
 /**

@@ -27,15 +27,15 @@ interface Entry {
   formatter: FormatterReport;
 }
 
-let buildStamp: string | undefined;
+let stamped: string | undefined;
 
 /** drift's build: the hash of the sources it was built from when the build wrote one, else the package version. */
-function stamp(): string {
-  if (buildStamp === undefined) {
+export function buildStamp(): string {
+  if (stamped === undefined) {
     const written = packageFile('dist/.source-hash');
-    buildStamp = existsSync(written) ? readFileSync(written, 'utf8').trim() : (JSON.parse(readFileSync(packageFile('package.json'), 'utf8')) as { version: string }).version;
+    stamped = existsSync(written) ? readFileSync(written, 'utf8').trim() : (JSON.parse(readFileSync(packageFile('package.json'), 'utf8')) as { version: string }).version;
   }
-  return buildStamp;
+  return stamped;
 }
 
 function packageVersion(name: string): string {
@@ -74,7 +74,7 @@ export function sourceKey(adapter: Adapter, sources: SourceText[], env: Environm
   const hash = createHash('sha256');
   const root = adapter.source?.root ?? adapter.function.cwd;
   const ruff = ruffFor(adapter, env);
-  hash.update(`${FORMAT}\n${stamp()}\noutline ${OUTLINE_VERSION}\n${packageVersion('web-tree-sitter')} ${packageVersion('tree-sitter-python')}\n${adapter.name}\n`);
+  hash.update(`${FORMAT}\n${buildStamp()}\noutline ${OUTLINE_VERSION}\n${packageVersion('web-tree-sitter')} ${packageVersion('tree-sitter-python')}\n${adapter.name}\n`);
   hash.update(`ruff ${ruff ? fileIdentity(ruff) : 'none'}\n${ruffConfigs(root).join('\u0000')}\n`);
   for (const source of sources) hash.update(`${source.path}\u0000${source.text.length}\u0000${source.text}\u0000`);
   return hash.digest('hex');
