@@ -7,11 +7,13 @@ import type { Ajv, ErrorObject, Options, ValidateFunction } from 'ajv';
 import { Composer, isMap, isPair, isScalar, LineCounter, Parser, visit, type CST, type Document, type Node } from 'yaml';
 import { InputError } from '../errors.js';
 import { bytes, MAX_ALIASES, MAX_DOCUMENT_BYTES, MAX_DOCUMENT_DEPTH } from '../util/limits.js';
+import { documentKey, readCachedDocument, writeCachedDocument } from './documentCache.js';
 import { cachedValidator } from './validatorCache.js';
 
 /** How drift's own schemas are compiled, at build (scripts/compile-schemas.mjs) and at run time alike. */
 export const SCHEMA_OPTIONS: Options = { allErrors: false, strict: true };
 const validators = new Map<string, ValidateFunction>();
+const schemaDigests = new Map<string, string>();
 const require = createRequire(import.meta.url);
 let ajv: Ajv | undefined;
 
@@ -91,6 +93,30 @@ export function readYamlFile<T>(file: string, schemaPath: SchemaSource, text?: s
  * here, the file's size is checked first; a caller passing `text` has bounded it itself.
  */
 export function readLocatedYamlFile<T>(file: string, schemaPath: SchemaSource, text = readDocumentText(file)): LocatedYaml<T> {
+  // A text that parsed and passed this schema before (documentCache.ts): its data, and a locator that parses only when asked.
+  const key = documentKey(text, schemaIdentity(schemaPath));
+  const kept = key === undefined ? undefined : readCachedDocument(key);
+  if (kept !== undefined) {
+    let parsed: Locator | undefined;
+    return { data: kept as T, locate: (path) => (parsed ??= parseLocated<T>(file, schemaPath, text).locate)(path) };
+  }
+  const located = parseLocated<T>(file, schemaPath, text);
+  if (key !== undefined) writeCachedDocument(key, located.data);
+  return located;
+}
+
+/** What identifies a schema's text in a document's key: its file's text, or the object itself. */
+function schemaIdentity(schema: SchemaSource): string {
+  if (typeof schema !== 'string') return schemaDigest(JSON.stringify(schema));
+  let digest = schemaDigests.get(schema);
+  if (digest === undefined) {
+    digest = schemaDigest(readFileSync(schema, 'utf8'));
+    schemaDigests.set(schema, digest);
+  }
+  return digest;
+}
+
+function parseLocated<T>(file: string, schemaPath: SchemaSource, text: string): LocatedYaml<T> {
   const lineCounter = new LineCounter();
   const at = (offset: number) => lineCounter.linePos(offset);
   const doc = composeBounded(file, text, lineCounter);

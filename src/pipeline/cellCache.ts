@@ -3,7 +3,7 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, wri
 import path from 'node:path';
 import type { Adapter, Scenario } from '../config/types.js';
 import type { CellOptions, CellResult } from './cell.js';
-import { buildStamp } from './sourceCache.js';
+import { buildStamp } from '../config/documentCache.js';
 
 /**
  * A provider's analysed cells kept between runs, beside its answers: replaying cached answers still

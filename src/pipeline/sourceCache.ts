@@ -3,8 +3,8 @@ import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSyn
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Adapter, Project } from '../config/types.js';
-import { packageFile } from '../config/paths.js';
 import { cacheEnabled, cacheFolder } from '../config/cacheFolder.js';
+import { buildStamp } from '../config/documentCache.js';
 import { ruffFor, type FormatterReport } from '../outline/formatter.js';
 import { OUTLINE_VERSION, type OutlineResult, type SourceText } from '../outline/types.js';
 import type { Environment } from '../util/envVars.js';
@@ -27,16 +27,6 @@ interface Entry {
   formatter: FormatterReport;
 }
 
-let stamped: string | undefined;
-
-/** drift's build: the hash of the sources it was built from when the build wrote one, else the package version. */
-export function buildStamp(): string {
-  if (stamped === undefined) {
-    const written = packageFile('dist/.source-hash');
-    stamped = existsSync(written) ? readFileSync(written, 'utf8').trim() : (JSON.parse(readFileSync(packageFile('package.json'), 'utf8')) as { version: string }).version;
-  }
-  return stamped;
-}
 
 function packageVersion(name: string): string {
   try {
