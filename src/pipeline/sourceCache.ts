@@ -6,6 +6,7 @@ import type { Adapter, Project } from '../config/types.js';
 import { cacheEnabled, cacheFolder } from '../config/cacheFolder.js';
 import { buildStamp } from '../config/documentCache.js';
 import { ruffFor, type FormatterReport } from '../outline/formatter.js';
+import { rememberCanonicalOutline, toCanonicalOutline } from '../outline/canonicalOutline.js';
 import { OUTLINE_VERSION, type OutlineResult, type SourceText } from '../outline/types.js';
 import type { Environment } from '../util/envVars.js';
 
@@ -25,6 +26,8 @@ const require = createRequire(import.meta.url);
 interface Entry {
   result: Omit<OutlineResult, 'places'> & { places: Array<[string, string]> };
   formatter: FormatterReport;
+  /** The outline as its golden would hold it: a warm run compares it without writing YAML. */
+  canonical?: string;
 }
 
 
@@ -73,6 +76,7 @@ export function sourceKey(adapter: Adapter, sources: SourceText[], env: Environm
 export function readCachedSource(folder: string, key: string): { result: OutlineResult; formatter: FormatterReport } | undefined {
   try {
     const entry = JSON.parse(readFileSync(path.join(folder, `${key}.json`), 'utf8')) as Entry;
+    if (entry.canonical !== undefined) rememberCanonicalOutline(entry.result.outline, entry.canonical);
     return { result: { ...entry.result, places: new Map(entry.result.places) }, formatter: entry.formatter };
   } catch {
     return undefined;
@@ -81,7 +85,7 @@ export function readCachedSource(folder: string, key: string): { result: Outline
 
 export function writeCachedSource(folder: string, key: string, result: OutlineResult, formatter: FormatterReport): void {
   if (formatter.error !== undefined) return;
-  const entry: Entry = { result: { ...result, places: [...result.places] }, formatter };
+  const entry: Entry = { result: { ...result, places: [...result.places] }, formatter, canonical: toCanonicalOutline(result.outline) };
   const file = path.join(folder, `${key}.json`);
   try {
     mkdirSync(folder, { recursive: true });
