@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Adapter, Scenario } from '../config/types.js';
 import type { CellOptions, CellResult } from './cell.js';
 import { buildStamp } from '../config/documentCache.js';
+import { rememberCanonicalYaml, toCanonicalYaml } from '../skeleton/canonical.js';
 
 /**
  * A provider's analysed cells kept between runs, beside its answers: replaying cached answers still
@@ -18,11 +19,15 @@ import { buildStamp } from '../config/documentCache.js';
  * One file per provider key, `cells/<provider>-<key>.json`, written whole and renamed.
  */
 
-const FORMAT = 'drift-cells/1';
+const FORMAT = 'drift-cells/2';
 /** Older files of one provider beyond this many are removed when a new one is written (each build makes a new key). */
 const KEEP_PER_PROVIDER = 4;
 
-type Stored = Omit<CellResult, 'ms'>;
+/** A cell without its wall time, and its skeleton as canonical YAML: a warm run compares it with its golden without writing YAML. */
+interface Stored {
+  cell: Omit<CellResult, 'ms'>;
+  canonical: string;
+}
 
 /** The loaded object as JSON, paths under `base` made relative, so two checkouts of one tree share a key. */
 function portable(value: unknown, base: string): string {
@@ -56,13 +61,15 @@ export class ProviderCells {
   /** The cell an earlier run analysed from exactly this scenario; its wall time is not kept. */
   get(scenario: Scenario): CellResult | undefined {
     const stored = this.known.get(this.key(scenario));
-    return stored ? { ...stored, ms: 0 } : undefined;
+    if (!stored) return undefined;
+    rememberCanonicalYaml(stored.cell.skeleton, stored.canonical);
+    return { ...stored.cell, ms: 0 };
   }
 
   add(scenario: Scenario, cell: CellResult): void {
     const { ms: _ms, ...stored } = cell;
     const key = this.key(scenario);
-    if (!this.known.has(key)) this.fresh.set(key, stored);
+    if (!this.known.has(key)) this.fresh.set(key, { cell: stored, canonical: toCanonicalYaml(cell.skeleton) });
   }
 
   /** Writes the file when there is anything new; a failure to write only loses the entries. */

@@ -8,5 +8,18 @@ import type { Skeleton } from './types.js';
  * Written directly, not through a yaml Document (util/canonicalYaml.ts).
  */
 export function toCanonicalYaml(skeleton: Skeleton): string {
-  return toCanonicalText(skeleton);
+  let text = written.get(skeleton);
+  if (text === undefined) {
+    text = toCanonicalText(skeleton);
+    written.set(skeleton, text);
+  }
+  return text;
+}
+
+/** Skeletons already written, by identity: one from the cell cache comes with the text it was written as. */
+const written = new WeakMap<Skeleton, string>();
+
+/** Gives a skeleton read from the cache the text it was written as when it was kept (the bytes toCanonicalYaml writes). */
+export function rememberCanonicalYaml(skeleton: Skeleton, text: string): void {
+  written.set(skeleton, text);
 }
