@@ -269,10 +269,12 @@ function globParent(pattern: string): string {
  * and it says whether this is CI.
  */
 export async function loadProject(configPath: string | undefined, cwd = process.cwd(), env: Environment = {}): Promise<Project> {
-  const { config, roots, at } = readConfig(configPath, cwd);
-  const cache = cacheEnabled(env) ? cacheFolder(config.root, env) : undefined;
+  // The cache folder hangs on the config's folder, known before the config is read: the config is a cached document too.
+  const root = path.dirname(configPath ? path.resolve(cwd, configPath) : path.join(cwd, CONFIG_FILE));
+  const cache = cacheEnabled(env) ? cacheFolder(root, env) : undefined;
   useValidatorCache(cache);
   useDocumentCache(cache);
+  const { config, roots, at } = readConfig(configPath, cwd);
   const adapters = (await expand(config, roots, at, 'providers')).map((file) => readAdapter(file, roots));
   const scenarios = (await expand(config, roots, at, 'scenarios')).map(readScenario);
   const seen = new Map<string, string>();
