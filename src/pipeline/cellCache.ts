@@ -12,7 +12,8 @@ import { rememberCanonicalYaml, toCanonicalYaml } from '../skeleton/canonical.js
  * what the answers make of its scenario under drift's own code, so the key is the provider's answer
  * key (answerKey.ts: the function's source tree, its Python environment, the adapter, drift's version),
  * drift's build (its source hash: the simulator, skeletonizer and probes are drift's code), the adapter
- * as loaded (its XRD included), then per entry the scenario as loaded and the cell's options.
+ * as loaded (its XRD included), then per entry the scenario as loaded and the cell's options, paths
+ * relative to the project's root so two checkouts of one tree share entries.
  *
  * Only cells with no finding of their own are kept, and only when every cell of the provider replayed
  * its settled steps and agreed (run.ts decides), so a hit carries that verdict, as an answer does.
@@ -47,11 +48,14 @@ export class ProviderCells {
     private readonly options: string,
   ) {}
 
-  /** The provider's cached cells under its answer key (`providerKey`), for cells analysed with `options`. */
-  static open(folder: string, adapter: Adapter, providerKey: string, options: CellOptions): ProviderCells {
-    const key = sha([FORMAT, providerKey, `build ${buildStamp()}`, `adapter ${portable(adapter, adapter.dir)}`].join('\n'));
+  /**
+   * The provider's cached cells under its answer key (`providerKey`), for cells analysed with `options`;
+   * the adapter's and scenarios' paths enter the key relative to the project's `root`.
+   */
+  static open(folder: string, adapter: Adapter, providerKey: string, options: CellOptions, root: string): ProviderCells {
+    const key = sha([FORMAT, providerKey, `build ${buildStamp()}`, `adapter ${portable(adapter, root)}`].join('\n'));
     const file = path.join(folder, 'cells', `${adapter.name.replace(/[^A-Za-z0-9_.-]/g, '_')}-${key.slice(0, 32)}.json`);
-    return new ProviderCells(file, readEntries(file), adapter.dir, JSON.stringify(options));
+    return new ProviderCells(file, readEntries(file), root, JSON.stringify(options));
   }
 
   private key(scenario: Scenario): string {

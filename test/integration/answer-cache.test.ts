@@ -63,6 +63,20 @@ describe('the answer cache', () => {
     expect(cells(third.result)).toEqual(cells(first.result));
   });
 
+  it('shares cells between two checkouts of the same tree', async () => {
+    const folder = path.join(cache.dir, 'checkouts');
+    await run(await vultr(folder));
+    const other = copyProject({ prefix: 'drift-answer-cache-other-' });
+    try {
+      const project = { ...selectProject(await loadProject(undefined, other.dir), ['vultr'], ['converge', 'credentials-lost']), answerCache: folder };
+      const again = await run(project);
+      expect(again.started).toEqual([]);
+      expect(again.result.providers[0]!.cachedCells).toBe(2);
+    } finally {
+      other.remove();
+    }
+  });
+
   it('analyses a changed scenario again and keeps the unchanged one', async () => {
     const folder = path.join(cache.dir, 'scenario');
     await run(await vultr(folder));
