@@ -7,7 +7,7 @@
 //   marginal: drift's CPU of one more call: (full − full without determinism and gating) / (their calls' difference)
 //   fixed:    drift's CPU per run that no call explains: full − marginal × calls
 //   CLI:      `drift --no-cache diff` spawned, minus the in-process full run (CPU, paired); `drift diff`
-//             again on an unchanged tree with the answer cache warm; `drift list`; `drift --version`
+//             again on an unchanged tree with the caches warm, and with the cell cache emptied; `drift list`; `drift --version`
 //   scale:    synthetic adapters reusing the example functions under many names × a generated scenario set
 //   style:    comparing the providers' code (outline cold, every provider, the style judge), on against off
 // BENCH_REPS (default 9; BENCH_QUICK=1: 3), BENCH_SCALE (default 12x14,24x14,48x14; 0 skips), BENCH_CHANGED=0 skips the --changed line, BENCH_STYLE=0 the style line.
@@ -222,6 +222,7 @@ const bare = [];
 const renders = [];
 const ends = [];
 const cached = [];
+const answered = [];
 const lists = [];
 const versions = [];
 const nodes = [];
@@ -236,6 +237,11 @@ for (let i = 0; i < REPS; i += 1) {
   const again = await spawned(process.execPath, [drift, 'diff'], cachedEnv);
   sameReport &&= again.stdout === reference.stdout;
   cached.push(again);
+  // The same with the cells gone: every request answered from the answer cache, every cell simulated again (and kept again).
+  rmSync(path.join(cacheDir, 'cells'), { recursive: true, force: true });
+  const answersOnly = await spawned(process.execPath, [drift, 'diff'], cachedEnv);
+  sameReport &&= answersOnly.stdout === reference.stdout;
+  answered.push(answersOnly);
   lists.push(await spawned(process.execPath, [drift, 'list']));
   versions.push(await spawned(process.execPath, [drift, '--version']));
   nodes.push(await spawned(process.execPath, ['-e', '0']));
@@ -284,7 +290,8 @@ console.log(
     `in-process full run ${med(fulls, total).toFixed(0)} ms: end to end minus in-process ${over.toFixed(0)} ms CPU (paired median)`,
 );
 console.log(`CLI    the first in-process full run (nothing compiled yet): ${cold.ms.toFixed(0)} ms, CPU drift ${cold.driftCpu.toFixed(0)} ms + functions ${cold.functionsCpu.toFixed(0)} ms`);
-console.log(`CLI    drift diff again, unchanged tree, answer cache warm: median ${ms(cached).toFixed(0)} ms wall, CPU ${med(cached, 'cpu').toFixed(0)} ms; report ${sameReport ? 'the same' : 'DIFFERENT'} as --no-cache's`);
+console.log(`CLI    drift diff again, unchanged tree, caches warm: median ${ms(cached).toFixed(0)} ms wall, CPU ${med(cached, 'cpu').toFixed(0)} ms (runs: ${cached.map((run) => run.cpu.toFixed(0)).join(', ')}); report ${sameReport ? 'the same' : 'DIFFERENT'} as --no-cache's`);
+console.log(`CLI    the same with the cell cache emptied (answers only: every cell simulated against cached answers): median ${ms(answered).toFixed(0)} ms wall, CPU ${med(answered, 'cpu').toFixed(0)} ms`);
 console.log(`CLI    drift list median ${ms(lists).toFixed(0)} ms wall, CPU ${med(lists, 'cpu').toFixed(0)} ms; drift --version CPU ${med(versions, 'cpu').toFixed(0)} ms; node -e 0 CPU ${med(nodes, 'cpu').toFixed(0)} ms`);
 if (fulls.some((run) => run.findings > 0)) console.log('note: the full runs reported findings; the goldens are not current');
 const paired = median(fulls.map((run, i) => run.ms / floors[i].ms));

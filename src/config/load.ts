@@ -11,6 +11,7 @@ import type { Adapter, DriftConfig, Perturbation, Project, Scenario, ScenarioPoo
 import { mapIntent } from './intent.js';
 import { loadXrd } from './xrd.js';
 import { cacheEnabled, cacheFolder } from './cacheFolder.js';
+import { useDocumentCache } from './documentCache.js';
 import { useValidatorCache } from './validatorCache.js';
 import { readLocatedYamlFile, type Locator } from './yamlFile.js';
 
@@ -130,12 +131,23 @@ function readAdapter(file: string, roots: Roots): { adapter: Adapter; locate: Lo
 /** The XRD an adapter names, relative to the adapter, for the version its XR uses. */
 function xrdOf(file: string, raw: RawAdapter, locate: Locator): Adapter['xrd'] {
   if (raw.xrd === undefined) return undefined;
-  const { line, col } = locate(['xrd']);
+  // Where the adapter names its XRD, found only for an error: locating parses the adapter again when it came from the cache.
+  let position: { line: number; col: number } | undefined;
+  const where = () => (position ??= locate(['xrd']));
+  const named = {
+    file,
+    get line() {
+      return where().line;
+    },
+    get col() {
+      return where().col;
+    },
+  };
   const xrdFile = path.resolve(path.dirname(file), raw.xrd);
   if (!existsSync(xrdFile) || !statSync(xrdFile).isFile()) {
-    throw new InputError(file, line, col, `xrd "${raw.xrd}" is not a file (resolved to ${xrdFile}); give the path of the XR's CompositeResourceDefinition, relative to this file`);
+    throw new InputError(file, named.line, named.col, `xrd "${raw.xrd}" is not a file (resolved to ${xrdFile}); give the path of the XR's CompositeResourceDefinition, relative to this file`);
   }
-  return loadXrd(xrdFile, raw.xr.apiVersion, raw.xr.kind, { file, line, col });
+  return loadXrd(xrdFile, raw.xr.apiVersion, raw.xr.kind, named);
 }
 
 function adapterFrom(file: string, raw: RawAdapter, locate: Locator): Adapter {
@@ -257,8 +269,12 @@ function globParent(pattern: string): string {
  * and it says whether this is CI.
  */
 export async function loadProject(configPath: string | undefined, cwd = process.cwd(), env: Environment = {}): Promise<Project> {
+  // The cache folder hangs on the config's folder, known before the config is read: the config is a cached document too.
+  const root = path.dirname(configPath ? path.resolve(cwd, configPath) : path.join(cwd, CONFIG_FILE));
+  const cache = cacheEnabled(env) ? cacheFolder(root, env) : undefined;
+  useValidatorCache(cache);
+  useDocumentCache(cache);
   const { config, roots, at } = readConfig(configPath, cwd);
-  useValidatorCache(cacheEnabled(env) ? cacheFolder(config.root, env) : undefined);
   const adapters = (await expand(config, roots, at, 'providers')).map((file) => readAdapter(file, roots));
   const scenarios = (await expand(config, roots, at, 'scenarios')).map(readScenario);
   const seen = new Map<string, string>();

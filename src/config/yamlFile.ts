@@ -4,16 +4,25 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Ajv, ErrorObject, Options, ValidateFunction } from 'ajv';
-import { Composer, isMap, isPair, isScalar, LineCounter, Parser, visit, type CST, type Document, type Node } from 'yaml';
+import type { CST, Document, LineCounter, Node } from 'yaml';
 import { InputError } from '../errors.js';
 import { bytes, MAX_ALIASES, MAX_DOCUMENT_BYTES, MAX_DOCUMENT_DEPTH } from '../util/limits.js';
+import { documentKey, readCachedDocument, writeCachedDocument } from './documentCache.js';
 import { cachedValidator } from './validatorCache.js';
 
 /** How drift's own schemas are compiled, at build (scripts/compile-schemas.mjs) and at run time alike. */
 export const SCHEMA_OPTIONS: Options = { allErrors: false, strict: true };
 const validators = new Map<string, ValidateFunction>();
+const schemaDigests = new Map<string, string>();
 const require = createRequire(import.meta.url);
 let ajv: Ajv | undefined;
+let yamlLibrary: typeof import('yaml') | undefined;
+
+/** The yaml library, loaded at the first document the cache cannot answer: a warm `drift list` never loads it. */
+function yaml(): typeof import('yaml') {
+  yamlLibrary ??= require('yaml') as typeof import('yaml');
+  return yamlLibrary;
+}
 
 /** ajv, loaded only when a schema must be compiled here: a built drift with a warm cache never loads it. */
 function compiler(): Ajv {
@@ -91,7 +100,31 @@ export function readYamlFile<T>(file: string, schemaPath: SchemaSource, text?: s
  * here, the file's size is checked first; a caller passing `text` has bounded it itself.
  */
 export function readLocatedYamlFile<T>(file: string, schemaPath: SchemaSource, text = readDocumentText(file)): LocatedYaml<T> {
-  const lineCounter = new LineCounter();
+  // A text that parsed and passed this schema before (documentCache.ts): its data, and a locator that parses only when asked.
+  const key = documentKey(text, schemaIdentity(schemaPath));
+  const kept = key === undefined ? undefined : readCachedDocument(key);
+  if (kept !== undefined) {
+    let parsed: Locator | undefined;
+    return { data: kept as T, locate: (path) => (parsed ??= parseLocated<T>(file, schemaPath, text).locate)(path) };
+  }
+  const located = parseLocated<T>(file, schemaPath, text);
+  if (key !== undefined) writeCachedDocument(key, located.data);
+  return located;
+}
+
+/** What identifies a schema's text in a document's key: its file's text, or the object itself. */
+function schemaIdentity(schema: SchemaSource): string {
+  if (typeof schema !== 'string') return schemaDigest(JSON.stringify(schema));
+  let digest = schemaDigests.get(schema);
+  if (digest === undefined) {
+    digest = schemaDigest(readFileSync(schema, 'utf8'));
+    schemaDigests.set(schema, digest);
+  }
+  return digest;
+}
+
+function parseLocated<T>(file: string, schemaPath: SchemaSource, text: string): LocatedYaml<T> {
+  const lineCounter = new (yaml().LineCounter)();
   const at = (offset: number) => lineCounter.linePos(offset);
   const doc = composeBounded(file, text, lineCounter);
   const firstError = doc.errors[0];
@@ -134,6 +167,7 @@ function tooLarge(file: string, size: number): InputError {
  * RangeError that yaml would report as "not valid YAML"). The depth is walked with a stack of its own.
  */
 function composeBounded(file: string, text: string, lineCounter: LineCounter): Document {
+  const { Composer, Parser } = yaml();
   const tokens = [...new Parser(lineCounter.addNewLine).parse(text)];
   const deep = deepestOffset(tokens);
   if (deep !== undefined) {
@@ -176,6 +210,7 @@ function toData(doc: Document, file: string, at: (offset: number) => { line: num
   } catch (error) {
     if (!(error instanceof ReferenceError)) throw error;
     let offset = 0;
+    const { visit } = yaml();
     visit(doc, {
       Alias(_key, node) {
         offset = node.range?.[0] ?? 0;
@@ -204,6 +239,7 @@ function offsetOf(doc: Document, error: ErrorObject): number {
   const path = pathOf(error);
   const node = doc.getIn(path, true) as Node | undefined;
   const extra = (error.params as { additionalProperty?: string }).additionalProperty;
+  const { isMap, isPair, isScalar } = yaml();
   if (extra !== undefined && isMap(node)) {
     const pair = node.items.find((item) => isPair(item) && isScalar(item.key) && item.key.value === extra);
     const keyNode = pair?.key as Node | undefined;

@@ -35,9 +35,8 @@ export class ProviderAnswers {
     private readonly known: Map<string, Uint8Array>,
   ) {}
 
-  /** Opens the provider's entries; undefined when the provider cannot be keyed (see answerKey.ts). */
-  static open(folder: string, adapter: Adapter): ProviderAnswers | undefined {
-    const key = providerKey(adapter);
+  /** Opens the provider's entries under its key; undefined when the provider cannot be keyed (see answerKey.ts). */
+  static open(folder: string, adapter: Adapter, key = providerKey(adapter)): ProviderAnswers | undefined {
     if (key === undefined) return undefined;
     const file = path.join(folder, `${safeName(adapter.name)}-${key.slice(0, 32)}.answers`);
     return new ProviderAnswers(file, readEntries(file));

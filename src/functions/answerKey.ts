@@ -87,7 +87,7 @@ function version(): string {
 }
 
 /** Bump when what an entry holds or how the key is made changes. */
-const FORMAT = 'drift-answers/1';
+const FORMAT = 'drift-answers/2';
 
 /**
  * The provider's cache key, or undefined when it cannot be made (its tree is too large or
@@ -101,7 +101,8 @@ export function providerKey(adapter: Adapter): string | undefined {
       FORMAT,
       `drift ${version()}`,
       `adapter ${sha(readFileSync(adapter.file))}`,
-      `command ${JSON.stringify(command)} in ${relative(cwd)}`,
+      // The loader makes the interpreter's path absolute: relative to the adapter, two checkouts share a key.
+      `command ${JSON.stringify(command.map((part) => (path.isAbsolute(part) ? relative(part) : part)))} in ${relative(cwd)}`,
       `env ${JSON.stringify(Object.entries(env).sort())}`,
       `tree ${treeHash(cwd)}`,
       `python ${environmentHash(command[0] ?? '', cwd)}`,

@@ -45,9 +45,8 @@ export interface GoldenCell {
  * changed, and which goldens nothing produces. It reads and writes only through its environment and
  * knows no file format beyond the one parser and serializer (format.ts).
  *
- * `compare` and `read` change nothing here, so cells may call them while they are judged
- * concurrently; the counters change only through `record`, `save`, `refuse` and `prune`, which the
- * run calls once it has every cell's result, in matrix order.
+ * `read` and `standIn` change nothing; the counters change only through `match`, `save`, `refuse`
+ * and `prune`, which the run calls once it has every cell's result, in matrix order.
  */
 export class GoldenState {
   readonly counters: GoldenCounters = { matched: 0, unmatched: 0, added: 0, updated: 0, unchanged: 0, notWritten: 0, obsolete: 0, removed: 0 };
@@ -82,10 +81,13 @@ export class GoldenState {
     return (text) => parseGolden(text, name);
   }
 
-  /** The golden findings of one cell: none when its golden equals the skeleton. */
-  compare(skeleton: Skeleton): Finding[] {
+  /** The golden findings of one cell, counted as it is compared: matched when there are none. */
+  match(skeleton: Skeleton): Finding[] {
     const { provider, scenario } = skeleton;
-    return compareGolden({ provider, scenario, golden: this.read(provider, scenario), skeleton, parse: this.parser(provider, scenario) });
+    const findings = compareGolden({ provider, scenario, golden: this.read(provider, scenario), skeleton, parse: this.parser(provider, scenario) });
+    if (findings.length === 0) this.counters.matched += 1;
+    else this.counters.unmatched += 1;
+    return findings;
   }
 
   /** A committed golden as a stand-in for a provider the run did not render; undefined if it is not a current one. */
@@ -94,12 +96,6 @@ export class GoldenState {
     if (text === undefined) return undefined;
     const parsed = this.parser(provider, scenario)(text);
     return parsed.ok && !parsed.skeleton.error ? parsed.skeleton : undefined;
-  }
-
-  /** Counts one judged cell: matched when it had no golden finding. */
-  record(findings: readonly Finding[]): void {
-    if (findings.some((finding) => finding.type === 'golden')) this.counters.unmatched += 1;
-    else this.counters.matched += 1;
   }
 
   /** Writes a cell's golden unless it already says exactly that. */

@@ -22,7 +22,11 @@ export async function outlineAdapter(adapter: Adapter): Promise<OutlineResult | 
   return buildOutline(adapter.name, sources, parse);
 }
 
-export async function readSources(adapter: Adapter): Promise<SourceText[]> {
+/**
+ * `depth: false` leaves the nesting check to the caller (checkDepth): a caller holding the outline of
+ * exactly these texts from its cache knows they passed it, and parsing every file again is what it saves.
+ */
+export async function readSources(adapter: Adapter, { depth = true }: { depth?: boolean } = {}): Promise<SourceText[]> {
   // An adapter built in code may say nothing: the loader's default, the function's folder.
   const { root, include } = adapter.source ?? { root: adapter.function.cwd, include: ['**/*.py'] };
   // Never through a symlinked folder: a root holding a link to / would glob the whole machine.
@@ -37,7 +41,7 @@ export async function readSources(adapter: Adapter): Promise<SourceText[]> {
     );
   }
   const sources = files.map((file) => ({ path: file, text: readBounded(adapter, root, file) }));
-  if (sources.length > 0) await checkDepth(root, sources);
+  if (depth && sources.length > 0) await checkDepth(root, sources);
   return sources;
 }
 
@@ -55,7 +59,7 @@ function readBounded(adapter: Adapter, root: string, file: string): string {
 }
 
 /** Refuses, before anything renders, a file nested deeper than the outline can walk, naming the place. */
-async function checkDepth(root: string, sources: SourceText[]): Promise<void> {
+export async function checkDepth(root: string, sources: SourceText[]): Promise<void> {
   const parse = await parserFor(path.extname(sources[0]!.path));
   for (const source of sources) {
     const parsed = parse(source.text);

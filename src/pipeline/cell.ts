@@ -29,17 +29,12 @@ export interface ProviderSession {
   derived?: DerivedFinder;
 }
 
-/** Judges a cell's skeleton as soon as it is built: contract rules and the golden comparison. */
-export type CellJudge = (skeleton: Skeleton, scenario: Scenario, nondeterministic: string | undefined) => Finding[];
-
 export interface CellOptions {
   maxSteps: number;
   /** Replay the settled steps and report any answer that differs. */
   determinism: boolean;
   /** Run the gating analysis and the intent probes when the scenario is marked `ablate`. */
   gating: boolean;
-  /** Absent: the cell is not judged (`drift update`, `drift render`). */
-  judge?: CellJudge;
   /** Where intent probes start (coverageProbes.ts); default the converged world. */
   probes?: ProbeStart;
 }
@@ -58,7 +53,10 @@ export interface CellResult {
   /** The intent probes' result: key → the pool intent fields that reach it; absent when none ran or one failed. */
   coverage?: Record<string, string[]>;
   skeleton: Skeleton;
-  /** Its own findings: rendering errors, then rules and the golden comparison. */
+  /**
+   * Its own findings: what failed while rendering it (the render, a determinism replay, an ablation,
+   * an intent probe). Rules and the golden comparison are a later, pure step (judgeCell in diffRun.ts).
+   */
   findings: Finding[];
 }
 
@@ -109,9 +107,9 @@ function unknownFacets(analysed: boolean, gating: GateVerdict, coverage: Coverag
 
 /**
  * The pipeline of one cell: render (simulate the reconcile loop), then the determinism replays, the
- * gating ablations and the intent probes side by side, then the skeleton, then its own findings. Everything it
- * learns is in the value it returns; `rendered` lets the caller report progress once the main
- * render is done.
+ * gating ablations and the intent probes side by side, then the skeleton and the errors met on the
+ * way. Everything it learns is in the value it returns, unjudged; `rendered` lets the caller report
+ * progress once the main render is done.
  */
 export async function runCell(session: ProviderSession, scenario: Scenario, options: CellOptions, rendered?: (trace: Trace, ms: number) => void): Promise<CellResult> {
   const { adapter } = session;
@@ -142,8 +140,6 @@ export async function runCell(session: ProviderSession, scenario: Scenario, opti
     ...gating.errors,
     ...coverage.errors,
   ];
-  // An error finding says it all for a cell that did not render: rules and goldens would only echo it.
-  const judged = options.judge && !skeleton.error ? options.judge(skeleton, scenario, determinism.nondeterministic) : [];
   return {
     provider: adapter.name,
     scenario: scenario.name,
@@ -153,6 +149,6 @@ export async function runCell(session: ProviderSession, scenario: Scenario, opti
     ...(gating.gates ? { gates: gating.gates } : {}),
     ...(coverage.coverage ? { coverage: coverage.coverage } : {}),
     skeleton,
-    findings: [...errors, ...judged],
+    findings: errors,
   };
 }

@@ -3,14 +3,14 @@ import type { Finding } from '../compare/findings.js';
 import type { CandidateConvention } from '../compare/locked.js';
 import { obsoleteFinding } from '../compare/golden.js';
 import { checkRules } from '../compare/rules/index.js';
-import type { Project } from '../config/types.js';
+import type { Project, Scenario } from '../config/types.js';
 import { acceptedPath, loadAccepted } from '../goldens/acceptedStore.js';
 import { ConventionStore } from '../goldens/conventionStore.js';
 import type { GoldenEnvironment } from '../goldens/environment.js';
 import type { GoldenState } from '../goldens/state.js';
 import type { Skeleton } from '../skeleton/types.js';
 import { isCI } from '../util/ci.js';
-import type { CellJudge } from './cell.js';
+import type { CellResult } from './cell.js';
 import type { OnEvent } from './events.js';
 import { goldensOf, goldenStateFor, isFiltered, type Filters } from './goldens.js';
 import { judgeRun } from './judge.js';
@@ -49,8 +49,20 @@ function newProviders(full: Project, filters: Filters, goldens: GoldenState): st
 }
 
 /**
- * Everything `drift diff` checks: each cell judged (rendering errors, contract rules, its golden) as
- * soon as it is built, then divergences across providers, then accepted entries, then goldens
+ * A rendered cell judged on its own: its errors, then the contract rules, then its golden, counted
+ * matched or not as it is compared. A cell that did not render keeps its error finding alone: rules and
+ * goldens would only echo it.
+ */
+function judgeCell(cell: CellResult, scenario: Scenario, goldens: GoldenState): CellResult {
+  if (cell.skeleton.error) return cell;
+  const { skeleton, nondeterministic } = cell;
+  const rules = checkRules({ skeleton, scenario, ...(nondeterministic ? { nondeterministic } : {}) });
+  return { ...cell, findings: [...cell.findings, ...rules, ...goldens.match(skeleton)] };
+}
+
+/**
+ * Everything `drift diff` checks: every cell rendered, then each judged on its own (rendering errors,
+ * contract rules, its golden), then divergences across providers, then accepted entries, then goldens
  * nothing produces any more.
  */
 export async function diffProject({ full, project, filters, env: given, onEvent, changed = false }: DiffInput): Promise<DiffResult> {
@@ -60,19 +72,17 @@ export async function diffProject({ full, project, filters, env: given, onEvent,
   const env = goldensOf(project, given);
   const swept = env.sweep();
   const goldens = goldenStateFor(full, env, filters);
-  // Reads goldens and changes nothing, so cells of different providers can be judged at once.
-  const judge: CellJudge = (skeleton, scenario, nondeterministic) => [
-    ...checkRules({ skeleton, scenario, ...(nondeterministic ? { nondeterministic } : {}) }),
-    ...goldens.compare(skeleton),
-  ];
   // The providers' code is read before anything renders (source drift cannot read stops the run),
   // then outlined and formatted while the functions render.
   const outlining = outlineSources(await readProjectSources(project), project, onEvent);
-  const run = await runProject(project, { judge, ...(onEvent ? { onEvent } : {}) });
+  const rendered = await runProject(project, onEvent ? { onEvent } : {});
   const outlined = await outlining;
-  for (const cell of run.cells) if (!cell.skeleton.error) goldens.record(cell.findings);
-  const rendered = new Set(project.adapters.map((adapter) => adapter.name));
-  const others = full.adapters.map((adapter) => adapter.name).filter((name) => !rendered.has(name));
+  // Judged in matrix order once every cell is back: the rules and the golden comparison are pure, and
+  // judging them while others rendered bought nothing measurable (docs/performance.md).
+  const scenarios = new Map(project.scenarios.map((scenario) => [scenario.name, scenario]));
+  const run: RunResult = { ...rendered, cells: rendered.cells.map((cell) => judgeCell(cell, scenarios.get(cell.scenario)!, goldens)) };
+  const renderedProviders = new Set(project.adapters.map((adapter) => adapter.name));
+  const others = full.adapters.map((adapter) => adapter.name).filter((name) => !renderedProviders.has(name));
   const standIns = new Map<string, Skeleton[]>(project.scenarios.map((scenario) => [scenario.name, others.flatMap((provider) => goldens.standIn(provider, scenario.name) ?? [])]));
   const { findings, candidates } = judgeRun({
     project,

@@ -1,42 +1,13 @@
 import pLimit from 'p-limit';
 import type { Adapter, Project } from '../config/types.js';
-import type { RunFunctionResponse } from '@crossplane-org/function-sdk-typescript';
 import { cacheEnabled, cacheFolder } from '../config/cacheFolder.js';
-import { ProviderAnswers, requestHash } from '../functions/answerCache.js';
-import { answerBytes, type Send } from '../functions/client.js';
-import { encodeRequest } from '../functions/encode.js';
-import { memoize } from '../functions/memo.js';
-import { FunctionProcess } from '../functions/process.js';
+import { providerKey } from '../functions/answerKey.js';
 import { compareText } from '../util/objects.js';
-import type { Caller } from '../world/simulate.js';
-import { runCell, unstartedCell, type CellJudge, type CellResult, type ProviderSession } from './cell.js';
-import { derivedFinder } from './twinRender.js';
-import type { OnEvent } from './events.js';
-import type { ProbeStart } from './coverageProbes.js';
+import type { CellOptions, CellResult } from './cell.js';
+import { ProviderCells } from './cellCache.js';
+import type { ProviderRun, RunOptions } from './runTypes.js';
 
-export interface RunOptions {
-  /** Replay the settled steps of every cell and report any answer that differs (default true). */
-  determinism?: boolean;
-  /** Run the gating analysis on scenarios marked `ablate` (default true). */
-  gating?: boolean;
-  /** Judges each cell as soon as it is built, while other providers still render. */
-  judge?: CellJudge;
-  onEvent?: OnEvent;
-  /** Where intent probes start (coverageProbes.ts): default the converged world, else DRIFT_PROBES. */
-  probes?: ProbeStart;
-}
-
-export interface ProviderRun {
-  provider: string;
-  /** Wall time from spawn to the first answered call (or to giving up). */
-  startMs: number;
-  /** Why the function would not start; its cells then carry the same error. */
-  error?: string;
-  /** RunFunction calls that reached the function, the start-up probe included. */
-  calls: number;
-  /** Requests answered from the persistent answer cache (answerCache.ts); absent when it was off. */
-  cached?: number;
-}
+export type { ProviderRun, RunOptions } from './runTypes.js';
 
 export interface RunResult {
   providers: ProviderRun[];
@@ -59,152 +30,36 @@ export async function runProject(project: Project, options: RunOptions = {}): Pr
   return { providers, cells, calls: providers.reduce((sum, run) => sum + run.calls, 0) };
 }
 
-/** A cell whose settled steps were replayed and every replay agreed: its answers may be cached. */
-function agreed(cell: CellResult): boolean {
-  return !cell.trace.error && !cell.nondeterministic && !cell.findings.some((finding) => finding.subject === 'determinism replay');
-}
-
 async function runProvider(project: Project, adapter: Adapter, options: RunOptions): Promise<{ provider: ProviderRun; cells: CellResult[] }> {
   const emit = options.onEvent ?? (() => {});
   emit({ type: 'provider-starting', provider: adapter.name, scenarios: project.scenarios.length });
-  const determinism = options.determinism !== false;
-  const cache = answersFor(project, adapter);
-  const fn = new LazyFunction(project, adapter, emit);
-  // What this run's function answered, by answer: the request's hash and the answer's bytes, kept
-  // for the cache once a cell that used the answer has shown its replays agree.
-  const live = new WeakMap<RunFunctionResponse, { hash: string; bytes: Uint8Array }>();
-  let hits = 0;
-  const send = (replaying: boolean): Send => async (request) => {
-    const bytes = request instanceof Uint8Array ? request : encodeRequest(request);
-    const cached = cache?.get(bytes);
-    if (cached) {
-      hits += 1;
-      return cached;
-    }
-    const answer = await fn.call(bytes);
-    if (cache && !replaying) {
-      const wire = answerBytes(answer);
-      if (wire) live.set(answer, { hash: requestHash(bytes), bytes: wire });
-    }
-    return answer;
-  };
-  const call = memoize(send(false));
-  // Answers of the provider's own analyses (the twin render), kept when every cell agreed.
-  const shared = new Set<RunFunctionResponse>();
-  const session: ProviderSession = { adapter, call, replay: memoize(send(true)), derived: derivedFinder(tracked(call, shared), adapter) };
-  const cellOptions = {
+  const folder = cacheFolderOf(project);
+  const key = folder === undefined ? undefined : providerKey(adapter);
+  const cellOptions: CellOptions = {
     maxSteps: project.config.maxSteps,
-    determinism,
+    determinism: options.determinism !== false,
     gating: options.gating !== false,
-    ...(options.judge ? { judge: options.judge } : {}),
     // DRIFT_PROBES=empty: each intent probe simulated whole, what the converged-world probe is checked against.
     probes: options.probes ?? (project.env.DRIFT_PROBES === 'empty' ? 'empty' : 'converged'),
   };
-  let cells: CellResult[];
-  try {
-    cells = await Promise.all(
-      project.scenarios.map(async (scenario) => {
-        const used = new Set<RunFunctionResponse>();
-        const cell = await runCell({ ...session, call: tracked(call, used) }, scenario, cellOptions, (trace, ms) =>
-          emit({ type: 'cell-rendered', provider: adapter.name, scenario: scenario.name, ms, steps: trace.steps.length }),
-        );
-        if (cache && determinism && agreed(cell)) for (const answer of used) keep(cache, live, answer);
-        emit({ type: 'cell-done', provider: adapter.name, scenario: scenario.name });
-        return cell;
-      }),
-    );
-  } finally {
-    await fn.stop();
+  // Whole cells only where their answers are kept: a cell cached carries its replays' verdict.
+  const known = key !== undefined && cellOptions.determinism ? ProviderCells.open(folder!, adapter, key, cellOptions, project.config.root) : undefined;
+  const hits = known ? project.scenarios.map((scenario) => known.get(scenario)) : [];
+  if (known && hits.every((hit) => hit !== undefined)) {
+    // An unchanged provider: every cell from the cache, no process, nothing simulated, nothing more loaded.
+    for (const cell of hits) {
+      emit({ type: 'cell-rendered', provider: adapter.name, scenario: cell.scenario, ms: 0, steps: cell.trace.steps.length });
+      emit({ type: 'cell-done', provider: adapter.name, scenario: cell.scenario });
+    }
+    return { provider: { provider: adapter.name, startMs: 0, calls: 0, cached: 0, cachedCells: hits.length }, cells: hits };
   }
-  const failed = fn.startError;
-  if (failed !== undefined) {
-    return { provider: { provider: adapter.name, startMs: fn.startMs, error: failed, calls: 0 }, cells: project.scenarios.map((scenario) => unstartedCell(adapter, scenario, failed)) };
-  }
-  if (cache && determinism && cells.every(agreed)) for (const answer of shared) keep(cache, live, answer);
-  cache?.save();
-  return { provider: { provider: adapter.name, startMs: fn.startMs, calls: fn.calls, ...(cache ? { cached: hits } : {}) }, cells };
+  const { renderProvider } = await import('./providerRender.js');
+  return renderProvider(project, adapter, options, { folder, key, cellOptions, known });
 }
 
-function keep(cache: ProviderAnswers, live: WeakMap<RunFunctionResponse, { hash: string; bytes: Uint8Array }>, answer: RunFunctionResponse): void {
-  const entry = live.get(answer);
-  if (entry) cache.add(entry.hash, entry.bytes);
-}
-
-/** The caller, noting every answer it hands out in `used`. */
-function tracked(call: Caller, used: Set<RunFunctionResponse>): Caller {
-  return async (request) => {
-    const answer = await call(request);
-    used.add(answer);
-    return answer;
-  };
-}
-
-/**
- * The provider's cached answers, unless the cache is off (`--no-cache`; DRIFT_NO_CACHE when the
- * project names no folder) or the provider cannot be keyed.
- */
-function answersFor(project: Project, adapter: Adapter): ProviderAnswers | undefined {
+/** Where answers and cells are kept, unless the cache is off (`--no-cache`; DRIFT_NO_CACHE when the project names no folder). */
+function cacheFolderOf(project: Project): string | undefined {
   if (project.answerCache === false) return undefined;
   if (project.answerCache === undefined && !cacheEnabled(project.env)) return undefined;
-  return ProviderAnswers.open(project.answerCache ?? cacheFolder(project.config.root, project.env), adapter);
-}
-
-/**
- * The provider's function, started at the first request the cache cannot answer: an unchanged
- * provider starts no process. That first request is the start-up probe, and its answer is the
- * request's. A function that will not start fails every call with the reason, and the provider's
- * cells are then reported as never started, as before any rendering.
- */
-class LazyFunction {
-  private process: Promise<FunctionProcess> | undefined;
-  private started: FunctionProcess | undefined;
-  startError: string | undefined;
-  startMs = 0;
-
-  constructor(
-    private readonly project: Project,
-    private readonly adapter: Adapter,
-    private readonly emit: OnEvent,
-  ) {}
-
-  get calls(): number {
-    return this.started?.calls ?? 0;
-  }
-
-  async call(bytes: Uint8Array): Promise<RunFunctionResponse> {
-    if (!this.process) {
-      this.process = this.start(bytes);
-      const fn = await this.process;
-      const probed = fn.probed;
-      if (probed) return probed.response;
-      return fn.call(bytes);
-    }
-    return (await this.process).call(bytes);
-  }
-
-  private async start(probe: Uint8Array): Promise<FunctionProcess> {
-    const began = performance.now();
-    try {
-      this.started = await FunctionProcess.start(this.adapter, {
-        startMs: this.project.config.timeouts.startMs,
-        callMs: this.project.config.timeouts.callMs,
-        env: this.project.env,
-        probe,
-      });
-    } catch (error) {
-      this.startError = (error as Error).message;
-      this.startMs = performance.now() - began;
-      this.emit({ type: 'provider-failed', provider: this.adapter.name, ms: this.startMs, error: this.startError });
-      throw error;
-    }
-    this.startMs = performance.now() - began;
-    this.emit({ type: 'provider-started', provider: this.adapter.name, ms: this.startMs });
-    return this.started;
-  }
-
-  async stop(): Promise<void> {
-    if (!this.started) return;
-    await this.started.stop();
-    this.emit({ type: 'provider-stopped', provider: this.adapter.name, calls: this.started.calls });
-  }
+  return project.answerCache ?? cacheFolder(project.config.root, project.env);
 }

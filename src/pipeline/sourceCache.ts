@@ -3,9 +3,10 @@ import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSyn
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Adapter, Project } from '../config/types.js';
-import { packageFile } from '../config/paths.js';
 import { cacheEnabled, cacheFolder } from '../config/cacheFolder.js';
+import { buildStamp } from '../config/documentCache.js';
 import { ruffFor, type FormatterReport } from '../outline/formatter.js';
+import { rememberCanonicalOutline, toCanonicalOutline } from '../outline/canonicalOutline.js';
 import { OUTLINE_VERSION, type OutlineResult, type SourceText } from '../outline/types.js';
 import type { Environment } from '../util/envVars.js';
 
@@ -25,18 +26,10 @@ const require = createRequire(import.meta.url);
 interface Entry {
   result: Omit<OutlineResult, 'places'> & { places: Array<[string, string]> };
   formatter: FormatterReport;
+  /** The outline as its golden would hold it: a warm run compares it without writing YAML. */
+  canonical?: string;
 }
 
-let buildStamp: string | undefined;
-
-/** drift's build: the hash of the sources it was built from when the build wrote one, else the package version. */
-function stamp(): string {
-  if (buildStamp === undefined) {
-    const written = packageFile('dist/.source-hash');
-    buildStamp = existsSync(written) ? readFileSync(written, 'utf8').trim() : (JSON.parse(readFileSync(packageFile('package.json'), 'utf8')) as { version: string }).version;
-  }
-  return buildStamp;
-}
 
 function packageVersion(name: string): string {
   try {
@@ -74,7 +67,7 @@ export function sourceKey(adapter: Adapter, sources: SourceText[], env: Environm
   const hash = createHash('sha256');
   const root = adapter.source?.root ?? adapter.function.cwd;
   const ruff = ruffFor(adapter, env);
-  hash.update(`${FORMAT}\n${stamp()}\noutline ${OUTLINE_VERSION}\n${packageVersion('web-tree-sitter')} ${packageVersion('tree-sitter-python')}\n${adapter.name}\n`);
+  hash.update(`${FORMAT}\n${buildStamp()}\noutline ${OUTLINE_VERSION}\n${packageVersion('web-tree-sitter')} ${packageVersion('tree-sitter-python')}\n${adapter.name}\n`);
   hash.update(`ruff ${ruff ? fileIdentity(ruff) : 'none'}\n${ruffConfigs(root).join('\u0000')}\n`);
   for (const source of sources) hash.update(`${source.path}\u0000${source.text.length}\u0000${source.text}\u0000`);
   return hash.digest('hex');
@@ -83,6 +76,7 @@ export function sourceKey(adapter: Adapter, sources: SourceText[], env: Environm
 export function readCachedSource(folder: string, key: string): { result: OutlineResult; formatter: FormatterReport } | undefined {
   try {
     const entry = JSON.parse(readFileSync(path.join(folder, `${key}.json`), 'utf8')) as Entry;
+    if (entry.canonical !== undefined) rememberCanonicalOutline(entry.result.outline, entry.canonical);
     return { result: { ...entry.result, places: new Map(entry.result.places) }, formatter: entry.formatter };
   } catch {
     return undefined;
@@ -91,7 +85,7 @@ export function readCachedSource(folder: string, key: string): { result: Outline
 
 export function writeCachedSource(folder: string, key: string, result: OutlineResult, formatter: FormatterReport): void {
   if (formatter.error !== undefined) return;
-  const entry: Entry = { result: { ...result, places: [...result.places] }, formatter };
+  const entry: Entry = { result: { ...result, places: [...result.places] }, formatter, canonical: toCanonicalOutline(result.outline) };
   const file = path.join(folder, `${key}.json`);
   try {
     mkdirSync(folder, { recursive: true });

@@ -3,7 +3,7 @@ import type { Adapter, Project } from '../config/types.js';
 import { runFormatter, type FormatterReport } from '../outline/formatter.js';
 import { parserFor } from '../outline/grammar.js';
 import { buildOutline } from '../outline/outline.js';
-import { readSources } from '../outline/read.js';
+import { checkDepth, readSources } from '../outline/read.js';
 import type { OutlineResult, SourceText } from '../outline/types.js';
 import type { OnEvent, RunEvent } from './events.js';
 import { readCachedSource, sourceCacheFolder, sourceKey, writeCachedSource } from './sourceCache.js';
@@ -17,6 +17,8 @@ import { readCachedSource, sourceCacheFolder, sourceKey, writeCachedSource } fro
 export interface ProjectSources {
   adapter: Adapter;
   sources: SourceText[];
+  /** The outline and ruff report of exactly these texts, from the cache (sourceCache.ts). */
+  cached?: { result: OutlineResult; formatter: FormatterReport };
 }
 
 export interface OutlinedSource {
@@ -29,8 +31,19 @@ export interface OutlinedSource {
  * Reads every adapter's source. Fast, and done before anything renders: source drift cannot outline
  * (a language without a grammar) stops the run with exit 2, naming the adapter, and changes nothing.
  */
-export async function readProjectSources(project: Project): Promise<ProjectSources[]> {
-  const read = await Promise.all(project.adapters.map(async (adapter) => ({ adapter, sources: await readSources(adapter) })));
+export async function readProjectSources(project: Pick<Project, 'adapters' | 'answerCache' | 'config' | 'env'>): Promise<ProjectSources[]> {
+  const folder = sourceCacheFolder(project);
+  const read = await Promise.all(
+    project.adapters.map(async (adapter): Promise<ProjectSources> => {
+      const sources = await readSources(adapter, { depth: false });
+      if (sources.length === 0) return { adapter, sources };
+      // Texts the cache has an outline of passed the depth check when it was made: only a miss is parsed for it.
+      const cached = folder === undefined ? undefined : readCachedSource(folder, sourceKey(adapter, sources, project.env));
+      if (cached) return { adapter, sources, cached };
+      await checkDepth(adapter.source?.root ?? adapter.function.cwd, sources);
+      return { adapter, sources };
+    }),
+  );
   return read.filter((entry) => entry.sources.length > 0);
 }
 
@@ -39,10 +52,8 @@ export async function outlineSources(read: ProjectSources[], project: Pick<Proje
   const { env } = project;
   const folder = sourceCacheFolder(project);
   const outlined = await Promise.all(
-    read.map(async ({ adapter, sources }) => {
+    read.map(async ({ adapter, sources, cached }) => {
       // An unchanged provider's outline and ruff report from the cache (sourceCache.ts): no parse, no ruff.
-      const key = folder === undefined ? undefined : sourceKey(adapter, sources, env);
-      const cached = key === undefined ? undefined : readCachedSource(folder!, key);
       if (cached) {
         const hit = { adapter, ...cached };
         onEvent?.(outlinedEvent(hit));
@@ -55,7 +66,7 @@ export async function outlineSources(read: ProjectSources[], project: Pick<Proje
       await new Promise((resolve) => setImmediate(resolve));
       const result = buildOutline(adapter.name, sources, parse);
       const outlined = { adapter, result, formatter: await formatting };
-      if (key !== undefined) writeCachedSource(folder!, key, outlined.result, outlined.formatter);
+      if (folder !== undefined) writeCachedSource(folder, sourceKey(adapter, sources, env), outlined.result, outlined.formatter);
       onEvent?.(outlinedEvent(outlined));
       return outlined;
     }),

@@ -1,9 +1,10 @@
 /**
- * The persistent answer cache over real functions: a second run of an unchanged provider starts no
- * process and gives the same cells; a change to the function's source misses; a cell whose
- * determinism replays disagreed writes nothing, so its verdict is found again; off, it writes nothing.
+ * The persistent answer and cell caches over real functions: a second run of an unchanged provider
+ * starts no process, simulates nothing and gives the same cells; without the cells, the answers alone
+ * do the same; a change to the function's source misses; a cell whose determinism replays disagreed
+ * writes nothing, so its verdict is found again; off, it writes nothing.
  */
-import { cpSync, existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadProject, selectProject } from '../../src/config/load.js';
@@ -43,11 +44,46 @@ describe('the answer cache', () => {
     expect(first.result.calls).toBeGreaterThan(5);
     expect(readdirSync(folder).filter((name) => name.startsWith('vultr-'))).toHaveLength(1);
 
+    expect(readdirSync(path.join(folder, 'cells')).filter((name) => name.startsWith('vultr-'))).toHaveLength(1);
+
+    // Whole cells from the cell cache: no request is even asked of the answers.
     const second = await run(await vultr(folder));
     expect(second.started).toEqual([]);
     expect(second.result.calls).toBe(0);
-    expect(second.result.providers[0]!.cached).toBeGreaterThan(first.result.calls - 1);
+    expect(second.result.providers[0]).toMatchObject({ cached: 0, cachedCells: 2 });
     expect(cells(second.result)).toEqual(cells(first.result));
+
+    // Without the cells, every request is answered from the answers: simulated again, still no process.
+    rmSync(path.join(folder, 'cells'), { recursive: true });
+    const third = await run(await vultr(folder));
+    expect(third.started).toEqual([]);
+    expect(third.result.calls).toBe(0);
+    expect(third.result.providers[0]!.cachedCells).toBe(0);
+    expect(third.result.providers[0]!.cached).toBeGreaterThan(first.result.calls - 1);
+    expect(cells(third.result)).toEqual(cells(first.result));
+  });
+
+  it('shares cells between two checkouts of the same tree', async () => {
+    const folder = path.join(cache.dir, 'checkouts');
+    await run(await vultr(folder));
+    const other = copyProject({ prefix: 'drift-answer-cache-other-' });
+    try {
+      const project = { ...selectProject(await loadProject(undefined, other.dir), ['vultr'], ['converge', 'credentials-lost']), answerCache: folder };
+      const again = await run(project);
+      expect(again.started).toEqual([]);
+      expect(again.result.providers[0]!.cachedCells).toBe(2);
+    } finally {
+      other.remove();
+    }
+  });
+
+  it('analyses a changed scenario again and keeps the unchanged one', async () => {
+    const folder = path.join(cache.dir, 'scenario');
+    await run(await vultr(folder));
+    const project = await vultr(folder);
+    const changed = { ...project, scenarios: project.scenarios.map((scenario) => (scenario.name === 'converge' ? { ...scenario, description: `${scenario.description ?? ''} (changed)` } : scenario)) };
+    const after = await run(changed);
+    expect(after.result.providers[0]!.cachedCells).toBe(1);
   });
 
   it('misses once the function source changes, and starts the function again', async () => {

@@ -71,16 +71,16 @@ describe('golden files: one parser, one serializer', () => {
 });
 
 describe('GoldenState', () => {
-  it('compare: none for a matching golden, golden findings for a changed or missing one; nothing counted until record', () => {
+  it('match: none for a matching golden, golden findings for a changed or missing one, each counted as it is compared', () => {
     const { state } = stateOf({ 'gke/converge.yaml': serializeGolden(skeleton('gke', 'converge')), 'gke/two-pools.yaml': serializeGolden(skeleton('gke', 'two-pools')) });
-    const same = state.compare(skeleton('gke', 'converge'));
-    const changed = state.compare(skeleton('gke', 'two-pools', 2));
-    const missing = state.compare(skeleton('eks', 'converge'));
+    expect(state.counters).toMatchObject({ matched: 0, unmatched: 0 });
+    const same = state.match(skeleton('gke', 'converge'));
+    expect(state.counters).toMatchObject({ matched: 1, unmatched: 0 });
+    const changed = state.match(skeleton('gke', 'two-pools', 2));
+    const missing = state.match(skeleton('eks', 'converge'));
     expect(same).toEqual([]);
     expect(changed.map((f) => f.id)).toEqual(['golden:gke/two-pools:converged', 'golden:gke/two-pools:resources.cluster']);
     expect(missing.map((f) => f.id)).toEqual(['golden-missing:eks/converge']);
-    expect(state.counters).toMatchObject({ matched: 0, unmatched: 0 });
-    for (const findings of [same, changed, missing]) state.record(findings);
     expect(state.counters).toMatchObject({ matched: 1, unmatched: 2 });
   });
 
@@ -88,7 +88,7 @@ describe('GoldenState', () => {
     const text = serializeGolden(skeleton('gke', 'converge'));
     const { env, state } = stateOf({ 'gke/converge.yaml': text.replaceAll('\n', '\r\n') });
     expect(state.read('gke', 'converge')).toBe(text);
-    expect(state.compare(skeleton('gke', 'converge'))).toEqual([]);
+    expect(state.match(skeleton('gke', 'converge'))).toEqual([]);
     expect(state.save(skeleton('gke', 'converge'))).toBe('unchanged');
     expect(env.read('gke/converge.yaml')).toBe(text.replaceAll('\n', '\r\n'));
   });
@@ -153,6 +153,6 @@ describe('GoldenState', () => {
   it('names golden files in findings under its label', () => {
     const { state } = stateOf({ 'gke/converge.yaml': 'skeleton: [\n' });
     expect(state.name('gke/converge.yaml')).toBe('goldens/gke/converge.yaml');
-    expect(state.compare(skeleton('gke', 'converge'))[0]!.message).toContain('goldens/gke/converge.yaml:');
+    expect(state.match(skeleton('gke', 'converge'))[0]!.message).toContain('goldens/gke/converge.yaml:');
   });
 });

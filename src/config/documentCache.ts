@@ -1,0 +1,70 @@
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { packageFile } from './paths.js';
+
+/**
+ * Configuration documents (adapters, scenarios, XRDs) kept parsed and validated in drift's cache
+ * folder, by the hash of their text, the schema they passed and drift's build: parsing them with the
+ * yaml library cost most of loading a project, `drift list` included. A hit skips parsing and the schema
+ * check (the text passed it when it was kept); a document that fails either is never kept, so its
+ * error is always found again. The file:line locator of a hit parses the text only when asked.
+ */
+
+const FORMAT = 'drift-documents/1';
+let folder: string | undefined;
+let stamp: string | undefined;
+
+/** Where parsed documents are kept; undefined: parsed every time. loadProject sets it. */
+export function useDocumentCache(where: string | undefined): void {
+  folder = where;
+}
+
+/** drift's build: the hash of the sources it was built from when the build wrote one, else the package version. */
+export function buildStamp(): string {
+  if (stamp === undefined) {
+    const written = packageFile('dist/.source-hash');
+    stamp = existsSync(written) ? readFileSync(written, 'utf8').trim() : (JSON.parse(readFileSync(packageFile('package.json'), 'utf8')) as { version: string }).version;
+  }
+  return stamp;
+}
+
+/** The entry's key, or undefined when documents are not kept. `schema` identifies the schema's text. */
+export function documentKey(text: string, schema: string): string | undefined {
+  if (folder === undefined) return undefined;
+  return createHash('sha256').update(`${FORMAT}\n${buildStamp()}\n${schema}\n`).update(text).digest('hex');
+}
+
+function entryFile(key: string): string {
+  return path.join(folder!, 'documents', `${key}.json`);
+}
+
+export function readCachedDocument(key: string): unknown {
+  try {
+    return (JSON.parse(readFileSync(entryFile(key), 'utf8')) as { data: unknown }).data;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Keeps a parsed, valid document, unless JSON cannot hold it exactly (.inf, .nan, -0). */
+export function writeCachedDocument(key: string, data: unknown): void {
+  if (!jsonExact(data)) return;
+  const file = entryFile(key);
+  try {
+    mkdirSync(path.dirname(file), { recursive: true });
+    const temporary = `${file}.${process.pid}.tmp`;
+    writeFileSync(temporary, JSON.stringify({ data }));
+    renameSync(temporary, file);
+  } catch {
+    // Not kept: the next load parses it again.
+  }
+}
+
+function jsonExact(value: unknown): boolean {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return true;
+  if (typeof value === 'number') return Number.isFinite(value) && !Object.is(value, -0);
+  if (Array.isArray(value)) return value.every(jsonExact);
+  if (typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) return Object.values(value as object).every(jsonExact);
+  return false;
+}

@@ -1,0 +1,115 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Adapter, Scenario } from '../config/types.js';
+import type { CellOptions, CellResult } from './cell.js';
+import { buildStamp } from '../config/documentCache.js';
+import { rememberCanonicalYaml, toCanonicalYaml } from '../skeleton/canonical.js';
+
+/**
+ * A provider's analysed cells kept between runs, beside its answers: replaying cached answers still
+ * simulated every step, replay, ablation and probe, which cost most of an unchanged re-run. A cell is
+ * what the answers make of its scenario under drift's own code, so the key is the provider's answer
+ * key (answerKey.ts: the function's source tree, its Python environment, the adapter, drift's version),
+ * drift's build (its source hash: the simulator, skeletonizer and probes are drift's code), the adapter
+ * as loaded (its XRD included), then per entry the scenario as loaded and the cell's options, paths
+ * relative to the project's root so two checkouts of one tree share entries.
+ *
+ * Only cells with no finding of their own are kept, and only when every cell of the provider replayed
+ * its settled steps and agreed (run.ts decides), so a hit carries that verdict, as an answer does.
+ * One file per provider key, `cells/<provider>-<key>.json`, written whole and renamed.
+ */
+
+const FORMAT = 'drift-cells/2';
+/** Older files of one provider beyond this many are removed when a new one is written (each build makes a new key). */
+const KEEP_PER_PROVIDER = 4;
+
+/** A cell without its wall time, and its skeleton as canonical YAML: a warm run compares it with its golden without writing YAML. */
+interface Stored {
+  cell: Omit<CellResult, 'ms'>;
+  canonical: string;
+}
+
+/** The loaded object as JSON, paths under `base` made relative, so two checkouts of one tree share a key. */
+function portable(value: unknown, base: string): string {
+  const prefix = `${base}${path.sep}`;
+  return JSON.stringify(value, (_key, item: unknown) => (typeof item === 'string' && (item === base || item.startsWith(prefix)) ? path.relative(base, item) || '.' : item));
+}
+
+const sha = (text: string) => createHash('sha256').update(text).digest('hex');
+
+export class ProviderCells {
+  private readonly fresh = new Map<string, Stored>();
+
+  private constructor(
+    private readonly file: string,
+    private readonly known: Map<string, Stored>,
+    private readonly base: string,
+    private readonly options: string,
+  ) {}
+
+  /**
+   * The provider's cached cells under its answer key (`providerKey`), for cells analysed with `options`;
+   * the adapter's and scenarios' paths enter the key relative to the project's `root`.
+   */
+  static open(folder: string, adapter: Adapter, providerKey: string, options: CellOptions, root: string): ProviderCells {
+    const key = sha([FORMAT, providerKey, `build ${buildStamp()}`, `adapter ${portable(adapter, root)}`].join('\n'));
+    const file = path.join(folder, 'cells', `${adapter.name.replace(/[^A-Za-z0-9_.-]/g, '_')}-${key.slice(0, 32)}.json`);
+    return new ProviderCells(file, readEntries(file), root, JSON.stringify(options));
+  }
+
+  private key(scenario: Scenario): string {
+    return sha(`${this.options}\n${portable(scenario, this.base)}`);
+  }
+
+  /** The cell an earlier run analysed from exactly this scenario; its wall time is not kept. */
+  get(scenario: Scenario): CellResult | undefined {
+    const stored = this.known.get(this.key(scenario));
+    if (!stored) return undefined;
+    rememberCanonicalYaml(stored.cell.skeleton, stored.canonical);
+    return { ...stored.cell, ms: 0 };
+  }
+
+  add(scenario: Scenario, cell: CellResult): void {
+    const { ms: _ms, ...stored } = cell;
+    const key = this.key(scenario);
+    if (!this.known.has(key)) this.fresh.set(key, { cell: stored, canonical: toCanonicalYaml(cell.skeleton) });
+  }
+
+  /** Writes the file when there is anything new; a failure to write only loses the entries. */
+  save(): void {
+    if (this.fresh.size === 0) return;
+    const entries = new Map([...this.known, ...this.fresh]);
+    const sorted = Object.fromEntries([...entries.keys()].sort().map((key) => [key, entries.get(key)]));
+    try {
+      mkdirSync(path.dirname(this.file), { recursive: true });
+      const temporary = `${this.file}.${process.pid}.tmp`;
+      writeFileSync(temporary, JSON.stringify({ format: FORMAT, cells: sorted }));
+      renameSync(temporary, this.file);
+      prune(path.dirname(this.file), path.basename(this.file));
+    } catch {
+      // Not kept: the next run analyses the cells again.
+    }
+    this.fresh.clear();
+  }
+}
+
+/** The file's cells; none when it is missing, unreadable or of another format. */
+function readEntries(file: string): Map<string, Stored> {
+  try {
+    const data = JSON.parse(readFileSync(file, 'utf8')) as { format?: string; cells?: Record<string, Stored> };
+    return data.format === FORMAT && data.cells ? new Map(Object.entries(data.cells)) : new Map();
+  } catch {
+    return new Map();
+  }
+}
+
+/** Keeps the newest files of the provider just written. */
+function prune(folder: string, written: string): void {
+  const provider = written.slice(0, written.lastIndexOf('-') + 1);
+  const older = readdirSync(folder)
+    .filter((name) => name !== written && name.startsWith(provider) && name.endsWith('.json') && !name.slice(provider.length).includes('-'))
+    .map((name) => ({ name, mtime: statSync(path.join(folder, name)).mtimeMs }))
+    .sort((a, b) => b.mtime - a.mtime);
+  for (const { name } of older.slice(KEEP_PER_PROVIDER - 1)) rmSync(path.join(folder, name), { force: true });
+}

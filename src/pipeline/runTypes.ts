@@ -1,0 +1,28 @@
+import type { ProbeStart } from './coverageProbes.js';
+import type { OnEvent } from './events.js';
+
+/** What runProject (run.ts) is asked and tells of each provider; apart, so the renderer it loads lazily (providerRender.ts) shares them without a cycle. */
+
+export interface RunOptions {
+  /** Replay the settled steps of every cell and report any answer that differs (default true). */
+  determinism?: boolean;
+  /** Run the gating analysis on scenarios marked `ablate` (default true). */
+  gating?: boolean;
+  onEvent?: OnEvent;
+  /** Where intent probes start (coverageProbes.ts): default the converged world, else DRIFT_PROBES. */
+  probes?: ProbeStart;
+}
+
+export interface ProviderRun {
+  provider: string;
+  /** Wall time from spawn to the first answered call (or to giving up). */
+  startMs: number;
+  /** Why the function would not start; its cells then carry the same error. */
+  error?: string;
+  /** RunFunction calls that reached the function, the start-up probe included. */
+  calls: number;
+  /** Requests answered from the persistent answer cache (answerCache.ts); absent when it was off. */
+  cached?: number;
+  /** Cells taken whole from the cell cache (cellCache.ts), neither simulated nor rendered; absent when it was off. */
+  cachedCells?: number;
+}
