@@ -7,6 +7,7 @@ import { judge, type ValueGroup, type Verdict } from './consensus.js';
 import { INTENT_FIELDS } from './intentCoverage.js';
 import { facetValueInWords } from './summary.js';
 import type { Finding, FindingClass } from './findings.js';
+import { divergenceId, splitId } from './findingId.js';
 
 /** One comparable fact of a provider's cell: a role's facet, or a cell-level facet. */
 export interface Facet {
@@ -146,7 +147,7 @@ const label = (facet: Facet) => (facet.subject === facet.facet ? facet.subject :
 
 /** What a divergence of `provider` on `facet` says whatever the verdict: its id, facet and everyone's values. */
 export function blamed(scenario: string, facet: Facet, provider: string, message: string, hint: (id: string) => string): Finding {
-  const id = `div:${scenario}:${facet.subject}:${facet.facet}:${provider}`;
+  const id = divergenceId(facet.subject, facet.facet, provider);
   return {
     id,
     type: 'divergence',
@@ -195,7 +196,7 @@ function novelty(scenario: string, facet: Facet, texts: Map<string, string>, ver
 }
 
 function split(scenario: string, facet: Facet, groups: ValueGroup[]): Finding {
-  const id = `split:${scenario}:${facet.subject}:${facet.facet}`;
+  const id = splitId(facet.subject, facet.facet);
   const listed = groups.map((group) => `${group.providers.join(', ')}: ${shown(group.text)}`).join('; ');
   return {
     id,

@@ -6,7 +6,7 @@
  * reason); from then on it is enforced like a rule: a provider that differs is a `contract` finding
  * even when most providers differ, since many copies of one mistake must not outvote it.
  */
-import { stableStringify } from '../util/objects.js';
+import { compareText, stableStringify } from '../util/objects.js';
 import { MIN_CONVENTION } from './consensus.js';
 import type { Facet } from './cross.js';
 import type { Finding } from './findings.js';
@@ -89,6 +89,7 @@ export function checkLocked(locked: readonly LockedConvention[], perScenario: re
         type: 'locked',
         class: 'contract',
         provider,
+        scenarios: [...scenarios].sort(compareText),
         subject: convention.subject,
         facet: convention.facet,
         message: `${label} differs from the locked convention in ${scenarios.join(', ')}`,

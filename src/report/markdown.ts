@@ -231,7 +231,7 @@ function findingDetail(finding: Finding, maxDiff: number, providers: ReadonlySet
   const { headline, more } = splitMessage(finding.message);
   const parts = [
     `**${typeLabel(finding.type)}** ${codeSpan(clip(finding.subject, 500))}: ${inlineWithCode(clip(headline, 2_000))}<br>\n` +
-      `<sub>→ ${inlineWithCode(clip(finding.hint, 2_000))} · id ${codeSpan(clip(finding.id, 500))}</sub>`,
+      `<sub>→ ${inlineWithCode(clip(finding.hint, 2_000))}${(finding.scenarios?.length ?? 0) > 1 ? ` · in ${escapeInline(clip(finding.scenarios!.join(', '), 500))}` : ''} · id ${codeSpan(clip(finding.id, 500))}</sub>`,
   ];
   if (more !== undefined) parts.push(fence(clipDiff(more, maxDiff, 'output'), 'text'));
   const table = valuesTable(finding, providers);
@@ -246,7 +246,7 @@ function detailBlocks(findings: Finding[], details: string[]): string {
   findings.forEach((finding, i) => {
     const previous = groups.at(-1);
     const first = previous ? findings[previous[0]!]! : undefined;
-    if (previous && first && first.provider === finding.provider && first.scenario === finding.scenario) previous.push(i);
+    if (previous && first && where(first) === where(finding)) previous.push(i);
     else groups.push([i]);
   });
   return groups

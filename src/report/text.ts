@@ -58,6 +58,7 @@ export function renderText(report: Report, options: { color: boolean; verbose?: 
         for (const [provider, value] of Object.entries(finding.values)) out.push(`      ${provider}: ${JSON.stringify(value)}`);
       }
       if (finding.consensus !== undefined) out.push(`      convention: ${JSON.stringify(finding.consensus)}`);
+      if ((finding.scenarios?.length ?? 0) > 1) out.push(`      in ${finding.scenarios!.join(', ')}`);
       if (finding.diff) out.push(indent(finding.diff, '      '));
       out.push(paint('dim', `      → ${finding.hint}`));
     }

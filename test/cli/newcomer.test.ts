@@ -52,7 +52,7 @@ describe('the newcomer loop', () => {
     cpSync(path.join(dir, 'providers/vultr'), path.join(dir, 'providers/acme'), { recursive: true });
     const adapter = path.join(dir, 'providers/acme/provider.yaml');
     writeFileSync(adapter, readFileSync(adapter, 'utf8').replace(/^name: vultr$/m, 'name: acme'));
-    const id = 'div:converge:requirements:requires:acme';
+    const id = 'div:requirements:requires:acme';
 
     const before = await runDrift(['diff', '-p', 'acme', '-s', 'converge', '--format', 'json'], dir);
     const report = JSON.parse(before.stdout) as { findings: Array<{ id: string; message: string; hint: string; provider?: string }> };
@@ -75,7 +75,7 @@ describe('the newcomer loop', () => {
     const after = await runDrift(['diff', '-p', 'acme', '-s', 'converge', '--format', 'json'], dir);
     const ids = (JSON.parse(after.stdout) as { findings: Array<{ id: string }> }).findings.map((finding) => finding.id);
     expect(ids).not.toContain(id);
-    expect(ids).toContain('div:converge:status:identity-entry:acme');
+    expect(ids).toContain('div:status:identity-entry:acme');
   }, SLOW);
 });
 
