@@ -101,4 +101,22 @@ describe('drift migrate', () => {
     expect(readFileSync(file, 'utf8')).toBe(migrated);
     expect((await runDrift(['migrate'], dir, { CI: 'true' })).exitCode).toBe(2);
   }, SLOW);
+
+  it('rewrites accepted ids of an older drift in place, with the scenario they named beside them, without rendering; accept refuses such an id', async () => {
+    const dir = copy();
+    const file = path.join(dir, 'goldens/accepted.yaml');
+    const current = readFileSync(file, 'utf8').replace(/\n?$/, '\n');
+    writeFileSync(file, `${current}  - id: div:converge:subnet:key-pattern:eks # written by drift 0\n    reason: EKS composes two subnets.\n`);
+
+    const accept = await runDrift(['accept', 'rule:nothing-dropped:vultr/cluster-lost:nodepool-gpu', '--reason', 'an old id'], dir);
+    expect(accept.exitCode).toBe(2);
+    expect(accept.stderr).toContain('this drift reports it as rule:nothing-dropped:vultr:nodepool-gpu');
+
+    const first = await runDrift(['migrate'], dir);
+    expect(first.exitCode, first.all).toBe(0);
+    expect(first.stdout).toContain('div:converge:subnet:key-pattern:eks is now div:subnet:key-pattern:eks, kept to scenario converge');
+    expect(readFileSync(file, 'utf8')).toBe(`${current}  - id: div:subnet:key-pattern:eks # written by drift 0\n    scenario: converge\n    reason: EKS composes two subnets.\n`);
+    const again = await runDrift(['migrate'], dir);
+    expect(again.stdout).toContain('nothing to migrate');
+  }, SLOW);
 });
