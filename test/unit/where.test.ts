@@ -3,6 +3,9 @@ import { describe, expect, it } from 'vitest';
 import type { Finding } from '../../src/compare/findings.js';
 import { placeOfSubject, withWhere, type SourcePlaces } from '../../src/compare/where.js';
 import type { Outline } from '../../src/outline/types.js';
+import { renderMarkdown } from '../../src/report/markdown.js';
+import { buildReport } from '../../src/report/model.js';
+import { renderText } from '../../src/report/text.js';
 
 const source = (root: string, line: number): SourcePlaces => ({
   root,
@@ -64,5 +67,18 @@ describe('withWhere', () => {
   it('leaves a style finding’s own where as it is', () => {
     const style: Finding = { id: 'style:x:y:b', type: 'style', class: 'stylistic', provider: 'b', subject: 'node-pool', message: 'm', hint: 'h', where: ['providers/b/x.py:1'] };
     expect(withWhere([style], sources)).toEqual([style]);
+  });
+});
+
+describe('reports', () => {
+  it('print where and the scenarios of a cause several show; the matrix colors each of them', () => {
+    const finding: Finding = { ...divergence('labels', { a: ['x'], b: [] }, ['x']), scenarios: ['converge', 'two-pools'], where: ['providers/b/function/composer.py:50', 'a: providers/a/function/composer.py:30'] };
+    const report = buildReport(['a', 'b'], ['converge', 'two-pools', 'never-ready'], [finding]);
+    expect(report.cells).toEqual({ converge: { a: 'clean', b: 'divergent' }, 'two-pools': { a: 'clean', b: 'divergent' }, 'never-ready': { a: 'clean', b: 'clean' } });
+    const text = renderText(report, { color: false });
+    expect(text).toContain('  ✗ b/converge,two-pools  m  [div:node-pool:labels:b]');
+    expect(text).toContain('      in converge, two-pools\n      at providers/b/function/composer.py:50; a: providers/a/function/composer.py:30\n');
+    const markdown = renderMarkdown(report);
+    expect(markdown).toContain(' · in converge, two-pools · at `providers/b/function/composer.py:50`, `a: providers/a/function/composer.py:30` · id `div:node-pool:labels:b`');
   });
 });
