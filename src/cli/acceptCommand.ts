@@ -77,6 +77,9 @@ export function registerAccept(program: Command, cli: Invocation): void {
       const reason = options.reason.trim();
       if (reason.length < 3) throw new DriftError('--reason must say why the difference is intended');
       const project = await fullProject(command, cli);
+      const { legacyIdOf } = await import('../compare/findingId.js');
+      const legacy = legacyIdOf(id, new Set(project.scenarios.map((scenario) => scenario.name)));
+      if (legacy) throw new DriftError(`"${id}" is an id of an older drift, which named the scenario; this drift reports it as ${legacy.id} (one finding for every scenario that shows it): accept that id, or run \`drift migrate\` to rewrite the ids already in goldens/accepted.yaml. Nothing changed.`);
       // Loaded when the command runs, not at start: `drift --version` and `--help` need none of it.
       const [{ underLock }, { appendAcceptedEntry }, { acceptedPath }, { GoldenStore, refuseUnderCI }, { writeContract }] = await Promise.all([
         import('./fileLock.js'),

@@ -29,7 +29,8 @@ export interface AcceptedEntry {
 export const isLegacy = (entry: AcceptedEntry) => entry.id === undefined && entry.providers === undefined && entry.ways === undefined;
 
 export function matches(entry: AcceptedEntry, finding: Finding): boolean {
-  if (entry.id !== undefined) return entry.id === finding.id;
+  // An id names no scenario; an entry beside it may, to accept the cause in that scenario only.
+  if (entry.id !== undefined) return entry.id === finding.id && (entry.scenario === undefined || entry.scenario === finding.scenario);
   // A provider that left, joined or broke pinned ways is accepted only once an entry names it.
   if (finding.pinned !== undefined && entry.ways !== undefined) return false;
   if (entry.facet !== finding.facet) return false;
@@ -53,7 +54,7 @@ function aboutOf(entry: AcceptedEntry): { scenario?: string; subject?: string; f
   if (entry.id === undefined) return entry;
   const facts = factsOfId(entry.id);
   if (!facts || facts.type === 'rule') return undefined;
-  return { scenario: facts.scenario!, subject: facts.subject, facet: facts.facet!, ...(facts.provider ? { providers: [facts.provider] } : {}) };
+  return { ...(entry.scenario !== undefined ? { scenario: entry.scenario } : {}), subject: facts.subject, facet: facts.facet!, ...(facts.provider ? { providers: [facts.provider] } : {}) };
 }
 
 /**
@@ -102,7 +103,7 @@ function legacyFinding(entry: AcceptedEntry, index: number, file: string): Findi
 }
 
 export function describeEntry(entry: AcceptedEntry): string {
-  if (entry.id) return entry.id;
+  if (entry.id) return entry.scenario ? `${entry.id} in ${entry.scenario}` : entry.id;
   return [`facet ${entry.facet}`, entry.subject && `subject ${entry.subject}`, entry.scenario && `scenario ${entry.scenario}`, entry.providers && `providers ${entry.providers.join(',')}`]
     .filter(Boolean)
     .join(', ');

@@ -7,6 +7,7 @@ import { judge, type ValueGroup, type Verdict } from './consensus.js';
 import { INTENT_FIELDS } from './intentCoverage.js';
 import { facetValueInWords } from './summary.js';
 import type { Finding, FindingClass } from './findings.js';
+import { divergenceId, splitId } from './findingId.js';
 
 /** One comparable fact of a provider's cell: a role's facet, or a cell-level facet. */
 export interface Facet {
@@ -137,16 +138,12 @@ function cellFacets(skeleton: Skeleton): Array<Omit<Facet, 'values'> & { value: 
   return facets;
 }
 
-/** A value as a hint shows it: its canonical text, shortened (manifests can be long). */
-function shown(text: string): string {
-  return text.length <= 120 ? text : `${text.slice(0, 120)}…`;
-}
 
 const label = (facet: Facet) => (facet.subject === facet.facet ? facet.subject : `${facet.subject} ${facet.facet}`);
 
 /** What a divergence of `provider` on `facet` says whatever the verdict: its id, facet and everyone's values. */
 export function blamed(scenario: string, facet: Facet, provider: string, message: string, hint: (id: string) => string): Finding {
-  const id = `div:${scenario}:${facet.subject}:${facet.facet}:${provider}`;
+  const id = divergenceId(facet.subject, facet.facet, provider);
   return {
     id,
     type: 'divergence',
@@ -183,20 +180,22 @@ function divergence(scenario: string, facet: Facet, texts: Map<string, string>, 
 
 /** A newcomer judged with `-p` that follows none of the established providers' ways (see consensus.ts). */
 function novelty(scenario: string, facet: Facet, texts: Map<string, string>, verdict: Extract<Verdict, { kind: 'novel' }>, provider: string): Finding {
-  const ways = verdict.ways.map((way) => `${way.providers.join(', ')}: ${shown(way.text)}`).join('; ');
+  // Values in words, summarised structurally (manifests can be long): never cut mid-JSON.
+  const words = (value: unknown) => facetValueInWords(facet.subject, facet.facet, value);
+  const ways = verdict.ways.map((way) => `${way.providers.join(', ')}: ${words(way.value)}`).join('; ');
   const { hint, ...finding } = blamed(
     scenario,
     facet,
     provider,
     `${label(facet)} follows none of the ${verdict.ways.length} ways of the ${verdict.compared} established providers`,
-    (id) => `the established providers do ${ways}; ${provider} has ${shown(texts.get(provider)!)}. Make ${provider} follow one of them, or accept it with a reason: drift accept '${id}' --reason "..."`,
+    (id) => `the established providers do ${ways}; ${provider} has ${words(facet.values.get(provider))}. Make ${provider} follow one of them, or accept it with a reason: drift accept '${id}' --reason "..."`,
   );
   return { ...finding, ways: verdict.ways.map((way) => ({ value: way.value, providers: way.providers })), hint };
 }
 
 function split(scenario: string, facet: Facet, groups: ValueGroup[]): Finding {
-  const id = `split:${scenario}:${facet.subject}:${facet.facet}`;
-  const listed = groups.map((group) => `${group.providers.join(', ')}: ${shown(group.text)}`).join('; ');
+  const id = splitId(facet.subject, facet.facet);
+  const listed = groups.map((group) => `${group.providers.join(', ')}: ${facetValueInWords(facet.subject, facet.facet, group.value)}`).join('; ');
   return {
     id,
     type: 'split',

@@ -1,27 +1,57 @@
 import type { Finding } from './findings.js';
 
 /** What goldens/accepted.yaml entries match on, as a finding's id spells it. */
-export type IdFacts = Pick<Finding, 'id' | 'type' | 'facet' | 'subject' | 'scenario' | 'provider'>;
+export type IdFacts = Pick<Finding, 'id' | 'type' | 'facet' | 'subject' | 'provider'>;
+
+/** The id of a divergence: one cause, whatever scenarios show it (src/compare/cross.ts, pinned.ts). */
+export const divergenceId = (subject: string, facet: string, provider: string) => `div:${subject}:${facet}:${provider}`;
+/** The id of a split: one facet without a convention, whatever scenarios show it. */
+export const splitId = (subject: string, facet: string) => `split:${subject}:${facet}`;
+/** The id of a rule violation: one rule, provider and subject, whatever scenarios show it. */
+export const ruleId = (rule: string, provider: string, subject: string) => `rule:${rule}:${provider}:${subject}`;
 
 /**
  * Reads back the facts a divergence, split or rule id encodes, so `drift accept` can tell whether an entry
  * already covers the finding without rendering anything:
- *   div:<scenario>:<subject>:<facet>:<provider>       (src/compare/cross.ts)
- *   split:<scenario>:<subject>:<facet>                (src/compare/cross.ts)
- *   rule:<rule-id>:<provider>/<scenario>:<subject>    (src/compare/rules/index.ts)
- * Scenario, provider, facet and rule names have no colon; a subject may.
+ *   div:<subject>:<facet>:<provider>       (src/compare/cross.ts)
+ *   split:<subject>:<facet>                (src/compare/cross.ts)
+ *   rule:<rule-id>:<provider>:<subject>    (src/compare/rules/index.ts)
+ * Provider, facet and rule names have no colon; a subject may. Ids name no scenario: one cause is one
+ * finding, which lists the scenarios that show it.
  */
 export function factsOfId(id: string): IdFacts | undefined {
   const parts = id.split(':');
-  if (parts[0] === 'div' && parts.length >= 5) {
-    return { id, type: 'divergence', scenario: parts[1]!, subject: parts.slice(2, -2).join(':'), facet: parts.at(-2)!, provider: parts.at(-1)! };
+  if (parts[0] === 'div' && parts.length >= 4) {
+    return { id, type: 'divergence', subject: parts.slice(1, -2).join(':'), facet: parts.at(-2)!, provider: parts.at(-1)! };
   }
-  if (parts[0] === 'split' && parts.length >= 4) {
-    return { id, type: 'split', scenario: parts[1]!, subject: parts.slice(2, -1).join(':'), facet: parts.at(-1)! };
+  if (parts[0] === 'split' && parts.length >= 3) {
+    return { id, type: 'split', subject: parts.slice(1, -1).join(':'), facet: parts.at(-1)! };
   }
+  if (parts[0] === 'rule' && parts.length >= 4 && !parts[2]!.includes('/')) {
+    return { id, type: 'rule', facet: parts[1]!, provider: parts[2]!, subject: parts.slice(3).join(':') };
+  }
+  return undefined;
+}
+
+/** An id of drift before schemaVersion 2, which named the scenario, as `drift migrate` rewrites it. */
+export interface LegacyId {
+  id: string;
+  scenario: string;
+}
+
+/**
+ * The current id and the scenario an id of an older drift named, or undefined when `id` is not one:
+ *   div:<scenario>:<subject>:<facet>:<provider>    → div:<subject>:<facet>:<provider>
+ *   split:<scenario>:<subject>:<facet>             → split:<subject>:<facet>
+ *   rule:<rule-id>:<provider>/<scenario>:<subject> → rule:<rule-id>:<provider>:<subject>
+ * Both div forms can have the same number of parts (a subject may hold a colon), so the scenario is told
+ * by name: `scenarios` are the project's.
+ */
+export function legacyIdOf(id: string, scenarios: ReadonlySet<string>): LegacyId | undefined {
+  const parts = id.split(':');
+  if (parts[0] === 'div' && parts.length >= 5 && scenarios.has(parts[1]!)) return { id: divergenceId(parts.slice(2, -2).join(':'), parts.at(-2)!, parts.at(-1)!), scenario: parts[1]! };
+  if (parts[0] === 'split' && parts.length >= 4 && scenarios.has(parts[1]!)) return { id: splitId(parts.slice(2, -1).join(':'), parts.at(-1)!), scenario: parts[1]! };
   const cell = parts[2]?.split('/');
-  if (parts[0] === 'rule' && parts.length >= 4 && cell?.length === 2) {
-    return { id, type: 'rule', facet: parts[1]!, provider: cell[0]!, scenario: cell[1]!, subject: parts.slice(3).join(':') };
-  }
+  if (parts[0] === 'rule' && parts.length >= 4 && cell?.length === 2) return { id: ruleId(parts[1]!, cell[0]!, parts.slice(3).join(':')), scenario: cell[1]! };
   return undefined;
 }

@@ -10,6 +10,8 @@ export interface Finding {
   class: FindingClass;
   provider?: string;
   scenario?: string;
+  /** One cause shown by several scenarios (src/compare/grouping.ts): each of them, sorted; `scenario` is then absent. */
+  scenarios?: string[];
   /** What it is about: a composed key, a role and facet, a status field. */
   subject: string;
   /** The compared facet (divergences) or rule id (rules); accepted.yaml can match on it. */
@@ -30,7 +32,10 @@ export interface Finding {
   pinned?: { entry: number; ways: Array<{ summary: string; providers: string[] }>; joined?: string[] };
   /** A readable diff (golden findings). */
   diff?: string;
-  /** Style findings: the file:line that differs, then `<provider>: file:line` of one that follows the convention. */
+  /**
+   * Where the cause is, relative to the project root: the file:line that differs (the code composing the
+   * subject, or the adapter's provider.yaml line), then `<provider>: file:line` of one that follows the convention.
+   */
   where?: string[];
   /** What to do about it. */
   hint: string;
@@ -38,16 +43,22 @@ export interface Finding {
   accepted?: { reason: string };
 }
 
+/** The scenarios a finding is about: its one scenario, the scenarios of its cause, or none. */
+export function scenariosOf(finding: Finding): string[] {
+  return finding.scenario !== undefined ? [finding.scenario] : (finding.scenarios ?? []);
+}
+
 const CLASS_ORDER: Record<FindingClass, number> = { contract: 0, behavioral: 1, stylistic: 2 };
 
 /** Contract first, then behavior, then style; then by provider, scenario and id. Deterministic. */
 export function sortFindings(findings: Finding[]): Finding[] {
   const text = (value: string | undefined) => value ?? '';
+  const scenarioOf = (finding: Finding) => finding.scenario ?? finding.scenarios?.[0];
   return [...findings].sort(
     (a, b) =>
       CLASS_ORDER[a.class] - CLASS_ORDER[b.class] ||
       (text(a.provider) < text(b.provider) ? -1 : text(a.provider) > text(b.provider) ? 1 : 0) ||
-      (text(a.scenario) < text(b.scenario) ? -1 : text(a.scenario) > text(b.scenario) ? 1 : 0) ||
+      (text(scenarioOf(a)) < text(scenarioOf(b)) ? -1 : text(scenarioOf(a)) > text(scenarioOf(b)) ? 1 : 0) ||
       (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
   );
 }

@@ -6,10 +6,11 @@
  * reason); from then on it is enforced like a rule: a provider that differs is a `contract` finding
  * even when most providers differ, since many copies of one mistake must not outvote it.
  */
-import { stableStringify } from '../util/objects.js';
+import { compareText, stableStringify } from '../util/objects.js';
 import { MIN_CONVENTION } from './consensus.js';
 import type { Facet } from './cross.js';
 import type { Finding } from './findings.js';
+import { facetValueInWords } from './summary.js';
 
 /** The facets of one scenario, as `collectFacets` gives them. */
 export interface ScenarioFacets {
@@ -36,10 +37,12 @@ export interface CandidateConvention {
 
 const keyOf = (facet: { facet: string; subject: string }) => `${facet.facet}\u0000${facet.subject}`;
 
-function wordsOf(values: Record<string, unknown>): string {
-  const texts = Object.entries(values).map(([scenario, value]) => [scenario, stableStringify(value)] as const);
-  const distinct = new Set(texts.map(([, text]) => text));
-  return distinct.size === 1 ? texts[0]![1] : texts.map(([scenario, text]) => `${scenario}: ${text}`).join('; ');
+/** The values in words (summarised structurally, steps in words): one text when every scenario agrees, else each scenario's. */
+function wordsOf(values: Record<string, unknown>, subject: string, facet: string): string {
+  const entries = Object.entries(values);
+  const distinct = new Set(entries.map(([, value]) => stableStringify(value)));
+  const words = (value: unknown) => facetValueInWords(subject, facet, value);
+  return distinct.size === 1 ? words(entries[0]![1]) : entries.map(([scenario, value]) => `${scenario}: ${words(value)}`).join('; ');
 }
 
 /** Facets every provider agrees on in every scenario where they are compared, at least MIN_CONVENTION providers. */
@@ -57,7 +60,7 @@ export function candidateConventions(perScenario: readonly ScenarioFacets[], pro
   }
   return [...gathered.values()]
     .filter((entry) => entry.agreed && Object.keys(entry.values).length > 0)
-    .map((entry) => ({ facet: entry.facet, subject: entry.subject, values: entry.values, providers: [...providers].sort(), words: wordsOf(entry.values) }))
+    .map((entry) => ({ facet: entry.facet, subject: entry.subject, values: entry.values, providers: [...providers].sort(), words: wordsOf(entry.values, entry.subject, entry.facet) }))
     .sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : 0));
 }
 
@@ -89,11 +92,12 @@ export function checkLocked(locked: readonly LockedConvention[], perScenario: re
         type: 'locked',
         class: 'contract',
         provider,
+        scenarios: [...scenarios].sort(compareText),
         subject: convention.subject,
         facet: convention.facet,
         message: `${label} differs from the locked convention in ${scenarios.join(', ')}`,
         consensus: convention.values,
-        hint: `locked because: ${convention.reason}. Make ${provider} follow it (${wordsOf(convention.values)}), or record an exception with a reason in goldens/accepted.yaml (facet ${convention.facet}, subject ${convention.subject}, providers [${provider}]).`,
+        hint: `locked because: ${convention.reason}. Make ${provider} follow it (${wordsOf(convention.values, convention.subject, convention.facet)}), or record an exception with a reason in goldens/accepted.yaml (facet ${convention.facet}, subject ${convention.subject}, providers [${provider}]).`,
       });
     }
     if (matched.size === 0 && perScenario.some(({ scenario }) => scenario in convention.values)) {

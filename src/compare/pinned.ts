@@ -14,6 +14,7 @@ import { compareText, stableStringify } from '../util/objects.js';
 import type { AcceptedEntry, PinnedWay } from './acceptance.js';
 import { blamed, type Facet } from './cross.js';
 import type { Finding } from './findings.js';
+import { divergenceId } from './findingId.js';
 import { facetValueInWords } from './summary.js';
 
 /** Values longer than this (canonical text) are pinned by fingerprint, with a summary to read. */
@@ -108,7 +109,7 @@ export function judgePinned({ scenario, facets, entries, judged, file }: PinnedI
       if (mine && wayHolds(mine, text)) continue;
       const held = ways.find((way) => wayHolds(way, text));
       const mineNow = facetValueInWords(facet.subject, facet.facet, value);
-      const id = `div:${scenario}:${facet.subject}:${facet.facet}:${provider}`;
+      const id = divergenceId(facet.subject, facet.facet, provider);
       const accept = `drift accept '${id}' --reason "..."`;
       const others = ways.filter((way) => way !== held && way !== mine);
       const follow = others.length ? `, or follow ${others.map((way) => `${names(way.providers)} (${words(way)})`).join(' or ')}` : '';

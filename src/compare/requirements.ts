@@ -13,11 +13,12 @@ import { compareText, stableStringify } from '../util/objects.js';
 import type { AcceptedEntry } from './acceptance.js';
 import { requiredOf } from './consensus.js';
 import type { Facet } from './cross.js';
-import type { Finding } from './findings.js';
+import { scenariosOf, type Finding } from './findings.js';
 import type { LockedConvention } from './locked.js';
 import { pins, wayInWords, waysIn } from './pinned.js';
 import { RULE_METAS } from './rules/index.js';
 import { facetValueInWords } from './summary.js';
+import { divergenceId, splitId } from './findingId.js';
 
 export type Status = 'met' | 'not met' | 'accepted';
 
@@ -56,20 +57,6 @@ export interface ExpectLine {
   hint?: string;
 }
 
-/**
- * A finding id without its scenario: `div:<subject>:<facet>:<provider>`, `split:<subject>:<facet>`,
- * `rule:<rule-id>:<provider>:<subject>`; other ids unchanged. Today's divergence, split and rule ids still
- * carry the scenario; once they no longer do, this returns them as they are (a second part that is no
- * scenario is left alone) and can go.
- */
-export function lineIdOf(id: string, scenarios: ReadonlySet<string>): string {
-  const parts = id.split(':');
-  if ((parts[0] === 'div' || parts[0] === 'split') && scenarios.has(parts[1] ?? '')) return [parts[0], ...parts.slice(2)].join(':');
-  const cell = parts[0] === 'rule' ? parts[2]?.split('/') : undefined;
-  if (cell?.length === 2 && scenarios.has(cell[1]!)) return [parts[0], parts[1], cell[0], ...parts.slice(3)].join(':');
-  return id;
-}
-
 const words = (facet: { subject: string; facet: string }, value: unknown) => facetValueInWords(facet.subject, facet.facet, value);
 const names = (providers: readonly string[]) => providers.join(', ');
 
@@ -95,7 +82,7 @@ export function acrossRequirements({ scenario, facets, provider, newcomer, rende
   for (const facet of facets) {
     if (rendered && !facet.values.has(provider)) continue;
     if (locked.some((convention) => convention.facet === facet.facet && convention.subject === facet.subject && scenario in convention.values)) continue;
-    const div = { id: `div:${scenario}:${facet.subject}:${facet.facet}:${provider}`, subject: facet.subject, facet: facet.facet, scenario };
+    const div = { id: divergenceId(facet.subject, facet.facet, provider), subject: facet.subject, facet: facet.facet, scenario };
     const index = accepted.findIndex((entry) => pins(entry, scenario, facet.subject, facet.facet));
     if (index >= 0) {
       const entry = accepted[index]!;
@@ -115,7 +102,7 @@ export function acrossRequirements({ scenario, facets, provider, newcomer, rende
     if (required?.kind === 'convention') out.push({ ...div, expect: words(facet, required.convention.value), by: `convention of ${names(required.convention.providers)}` });
     if (required?.kind === 'ways') out.push({ ...div, expect: `one of: ${required.ways.map((way) => `${words(facet, way.value)} (${names(way.providers)})`).join('; ')}`, by: 'the established ways (no convention)' });
     if (required?.kind === 'pair') {
-      out.push({ id: `split:${scenario}:${facet.subject}:${facet.facet}`, subject: facet.subject, facet: facet.facet, scenario, expect: words(facet, required.other.value), by: `only ${names(required.other.providers)} has it besides: a difference is a split` });
+      out.push({ id: splitId(facet.subject, facet.facet), subject: facet.subject, facet: facet.facet, scenario, expect: words(facet, required.other.value), by: `only ${names(required.other.providers)} has it besides: a difference is a split` });
     }
   }
   return out;
@@ -136,10 +123,10 @@ export function ruleRequirements(scenarios: readonly string[], provider: string)
 }
 
 /** A finding no modelled requirement names, as the requirement it says is not met. */
-function fromFinding(finding: Finding, id: string): Requirement {
+function fromFinding(finding: Finding): Requirement {
   const rule = finding.type === 'rule' ? RULE_METAS.find((meta) => meta.id === finding.facet) : undefined;
   const expect = rule ? rule.description : finding.consensus !== undefined ? words({ subject: finding.subject, facet: finding.facet ?? '' }, finding.consensus) : finding.message;
-  return { id, subject: finding.subject, facet: finding.facet ?? finding.type, expect, by: rule ? 'contract rule' : finding.type, ...(finding.scenario ? { scenario: finding.scenario } : {}) };
+  return { id: finding.id, subject: finding.subject, facet: finding.facet ?? finding.type, expect, by: rule ? 'contract rule' : finding.type };
 }
 
 export interface LinesInput {
@@ -147,20 +134,17 @@ export interface LinesInput {
   requirements: readonly Requirement[];
   /** What diff judged; absent when the provider was not rendered (no status). */
   findings?: readonly Finding[];
-  /** The project's scenario names: what a finding id's scenario part is told by. */
-  scenarios: readonly string[];
 }
 
 /**
  * The distinct requirements with the scenarios each holds in and, from diff's findings, its status. A
  * finding counts for the provider when it names it, or when it is a split only the provider's value makes.
  */
-export function expectLines({ provider, requirements, findings, scenarios }: LinesInput): ExpectLine[] {
-  const known = new Set(scenarios);
+export function expectLines({ provider, requirements, findings }: LinesInput): ExpectLine[] {
   const lines = new Map<string, ExpectLine>();
   const keyOf = (id: string, requirement: Requirement) => `${id}\u0000${requirement.expect}\u0000${requirement.by}`;
   const add = (requirement: Requirement) => {
-    const id = lineIdOf(requirement.id, known);
+    const id = requirement.id;
     const key = keyOf(id, requirement);
     const line: ExpectLine = lines.get(key) ?? { id, subject: requirement.subject, facet: requirement.facet, expect: requirement.expect, by: requirement.by, scenarios: [], ...(requirement.accepted ? { accepted: requirement.accepted } : {}) };
     if (requirement.scenario !== undefined && !line.scenarios.includes(requirement.scenario)) line.scenarios.push(requirement.scenario);
@@ -179,27 +163,29 @@ export function expectLines({ provider, requirements, findings, scenarios }: Lin
   const raised = new Map<ExpectLine, Finding[]>();
   const raise = (line: ExpectLine, finding: Finding) => raised.set(line, [...(raised.get(line) ?? []), finding]);
   for (const finding of judged) {
-    const id = lineIdOf(finding.id, known);
-    const candidates = byId.get(id) ?? [];
-    // A finding without a scenario (style, a locked convention) is about every line with its id.
-    const here = finding.scenario === undefined ? candidates : candidates.filter((candidate) => candidate.scenarios.length === 0 || candidate.scenarios.includes(finding.scenario!));
+    const candidates = byId.get(finding.id) ?? [];
+    const shows = scenariosOf(finding);
+    // A finding without a scenario (style) is about every line with its id.
+    const here = shows.length === 0 ? candidates : candidates.filter((candidate) => candidate.scenarios.length === 0 || candidate.scenarios.some((scenario) => shows.includes(scenario)));
     if (here.length) {
       for (const line of here) raise(line, finding);
       continue;
     }
     // A split blames nobody: it is the provider's only where a requirement of its own names it.
     if (finding.provider === undefined) continue;
-    raise(add(fromFinding(finding, id)), finding);
+    const line = add(fromFinding(finding));
+    for (const scenario of shows) if (!line.scenarios.includes(scenario)) line.scenarios.push(scenario);
+    raise(line, finding);
     // A rule violated in a scenario is its subject's line there, no longer the rule's own.
     const rule = finding.type === 'rule' ? ruleLines.get(finding.facet ?? '') : undefined;
-    if (rule) rule.scenarios = rule.scenarios.filter((scenario) => scenario !== finding.scenario);
+    if (rule) rule.scenarios = rule.scenarios.filter((scenario) => !shows.includes(scenario));
   }
   const violatedEverywhere = new Set([...ruleLines.values()].filter((line) => line.scenarios.length === 0));
   const out = [...lines.values()].filter((line) => !violatedEverywhere.has(line));
   return out
     .map((line) => {
-      const scenariosOf = [...line.scenarios].sort(compareText);
-      if (!findings) return { ...line, scenarios: scenariosOf };
+      const sorted = [...line.scenarios].sort(compareText);
+      if (!findings) return { ...line, scenarios: sorted };
       const found = raised.get(line) ?? [];
       const failing = found.find((finding) => !finding.accepted);
       // A way an accepted split pins for the provider reads accepted while it holds it, as the split it belongs to is.
@@ -207,10 +193,10 @@ export function expectLines({ provider, requirements, findings, scenarios }: Lin
       const first = failing ?? found[0];
       const { accepted: pinnedFor, ...rest } = line;
       const reason = first?.accepted?.reason ?? pinnedFor;
-      const notMetIn = [...new Set(found.flatMap((finding) => (!finding.accepted && finding.scenario !== undefined ? [finding.scenario] : [])))].sort(compareText);
+      const notMetIn = [...new Set(found.flatMap((finding) => (finding.accepted ? [] : scenariosOf(finding))))].sort(compareText);
       return {
         ...rest,
-        scenarios: scenariosOf,
+        scenarios: sorted,
         status,
         ...(status === 'accepted' && reason ? { accepted: reason } : {}),
         ...(notMetIn.length ? { notMetIn } : {}),

@@ -98,7 +98,7 @@ export async function expectProject(full: Project, name: string, options: { scen
       ...common,
       ...styleRequirements(standInSubjects(others, (provider) => goldens.readOutline(provider), skeletons), name, false),
     ];
-    return { provider: name, rendered, lines: expectLines({ provider: name, requirements, scenarios }), notes: [] };
+    return { provider: name, rendered, lines: expectLines({ provider: name, requirements }), notes: [] };
   }
   const project = selectProject(full, [name], only);
   const diff = await diffProject({ full, project, filters: { providers: [name], scenarios: only }, ...(onEvent ? { onEvent } : {}) });
@@ -119,5 +119,5 @@ export async function expectProject(full: Project, name: string, options: { scen
     ...standInSubjects(others, (provider) => diff.goldens.readOutline(provider), skeletons),
   ];
   requirements.push(...styleRequirements(subjects, name));
-  return { provider: name, rendered, lines: expectLines({ provider: name, requirements, findings: diff.findings, scenarios }), notes: diff.notes };
+  return { provider: name, rendered, lines: expectLines({ provider: name, requirements, findings: diff.findings }), notes: diff.notes };
 }

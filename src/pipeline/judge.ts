@@ -3,6 +3,8 @@ import { judgePinned } from '../compare/pinned.js';
 import { collectFacets, judgeFacets } from '../compare/cross.js';
 import { cellId, missingGoldenId } from '../compare/golden.js';
 import type { Finding } from '../compare/findings.js';
+import { groupByCause } from '../compare/grouping.js';
+import { withWhere, type SourcePlaces } from '../compare/where.js';
 import { candidateConventions, checkLocked, type CandidateConvention, type LockedConvention, type ScenarioFacets } from '../compare/locked.js';
 import type { Project } from '../config/types.js';
 import path from 'node:path';
@@ -87,17 +89,20 @@ export function judgeRun({ project, cells, standIns, gating, accepted, acceptedF
   const providers = [...compared].sort();
   // Locked conventions are judged like rules, whatever the majority does; an accepted entry may hold a provider's exception.
   findings.push(...checkLocked(locked, perScenario, providers).filter(blamable));
+  const known = [...cells.map((cell) => cell.skeleton), ...[...standIns.values()].flat()];
   if (sources) {
     // Style findings have no scenario: judged once, on every skeleton the run knows; the providers it
     // did not render stand in through their outline goldens.
-    const skeletons = [...cells.map((cell) => cell.skeleton), ...[...standIns.values()].flat()];
-    findings.push(...judgeProjectSources({ project, outlined: sources.outlined, skeletons, golden: sources.golden, others: sources.others }));
+    findings.push(...judgeProjectSources({ project, outlined: sources.outlined, skeletons: known, golden: sources.golden, others: sources.others }));
   }
   const candidates = candidateConventions(perScenario, providers);
   // A filtered run cannot tell a stale entry; an entry without ways is reported whatever was rendered.
   const legacy = legacyEntries(accepted, acceptedFile);
-  if (filtered) return { findings: [...applyAccepted(findings, accepted, { strict: false, file: acceptedFile }).filter((finding) => finding.type !== 'accepted-stale'), ...legacy], candidates };
-  return { findings: [...applyAccepted(findings, accepted, { strict, file: acceptedFile }), ...legacy], candidates };
+  // Entries are matched scenario by scenario (one may name a scenario), then one cause is one finding,
+  // which says where its cause is when the provider's source was read.
+  const placed = (judged: Finding[]) => withWhere(groupByCause(judged), sourcePlaces(project, sources?.outlined ?? [], known));
+  if (filtered) return { findings: [...placed(applyAccepted(findings, accepted, { strict: false, file: acceptedFile }).filter((finding) => finding.type !== 'accepted-stale')), ...legacy], candidates };
+  return { findings: [...placed(applyAccepted(findings, accepted, { strict, file: acceptedFile })), ...legacy], candidates };
 }
 
 /** Each provider's composed keys and their roles, over every scenario's skeleton. */
@@ -123,9 +128,18 @@ interface SourceJudgement {
   others: string[];
 }
 
+/** A provider's source root as reports show it: relative to the project root, never absolute. */
+const rootOf = (project: Project, adapter: Adapter) => path.relative(project.config.root, adapter.source?.root ?? adapter.function.cwd).split(path.sep).join('/') || '.';
+
+/** The places of every provider whose source this run read: where its findings' causes are. */
+function sourcePlaces(project: Project, outlined: readonly OutlinedSource[], skeletons: Skeleton[]): Map<string, SourcePlaces> {
+  const keys = keysByProvider(skeletons);
+  return new Map(outlined.map(({ adapter, result }) => [adapter.name, { root: rootOf(project, adapter), outline: result.outline, places: result.places, keys: keys.get(adapter.name) ?? new Map<string, string>() }]));
+}
+
 function judgeProjectSources({ project, outlined, skeletons, golden, others }: SourceJudgement): Finding[] {
   const keys = keysByProvider(skeletons);
-  const root = (adapter: Adapter) => path.relative(project.config.root, adapter.source?.root ?? adapter.function.cwd) || '.';
+  const root = (adapter: Adapter) => rootOf(project, adapter);
   const providers: OutlinedProvider[] = outlined.map(({ adapter, result, formatter }) => ({
     provider: adapter.name,
     root: root(adapter),

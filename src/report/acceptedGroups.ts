@@ -1,4 +1,4 @@
-import type { Finding } from '../compare/findings.js';
+import { scenariosOf, type Finding } from '../compare/findings.js';
 
 /** Accepted findings that say the same thing about the same provider for the same reason, across scenarios. */
 export interface AcceptedGroup {
@@ -16,7 +16,7 @@ export function groupAccepted(findings: Finding[]): AcceptedGroup[] {
     const reason = finding.accepted?.reason ?? '';
     const key = JSON.stringify([finding.provider, finding.message, reason]);
     const group = groups.get(key) ?? { provider: finding.provider, message: finding.message, reason, scenarios: [], ids: [] };
-    if (finding.scenario) group.scenarios.push(finding.scenario);
+    group.scenarios.push(...scenariosOf(finding));
     group.ids.push(finding.id);
     groups.set(key, group);
   }

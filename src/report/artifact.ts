@@ -12,7 +12,9 @@ import { DriftError, InputError } from '../errors.js';
 import type { Report } from './model.js';
 
 /** The incompatible report versions this drift reads (schemas/report.schema.json's schemaVersion). */
-export const READABLE_SCHEMA_VERSIONS: readonly number[] = [1];
+// 1 stays readable: the comment job reads with the default branch's drift a report the pull request's
+// drift wrote, and version 1 is version 2 without a finding's `scenarios`.
+export const READABLE_SCHEMA_VERSIONS: readonly number[] = [1, 2];
 /** Far above any real report (GitHub's comment limit is 64 KiB), far below what could hurt. */
 export const REPORT_FILE_LIMIT = 8 * 1024 * 1024;
 

@@ -3,7 +3,7 @@ import { sortKeys } from '../util/objects.js';
 import type { ChangedRun, Report } from './model.js';
 
 /** The order every finding's keys are written in: the order of schemas/report.schema.json. */
-const FINDING_KEYS = ['id', 'type', 'class', 'provider', 'scenario', 'subject', 'facet', 'message', 'values', 'consensus', 'groups', 'diff', 'where', 'hint', 'accepted'] as const;
+const FINDING_KEYS = ['id', 'type', 'class', 'provider', 'scenario', 'scenarios', 'subject', 'facet', 'message', 'values', 'consensus', 'groups', 'diff', 'where', 'hint', 'accepted'] as const;
 
 function orderedFinding(finding: Finding): Record<string, unknown> {
   const out: Record<string, unknown> = {};

@@ -5,6 +5,7 @@
  * nothing in it can close a table cell or a fence, start HTML, or add a link.
  */
 import type { Finding, FindingClass } from '../compare/findings.js';
+import { summarise } from '../compare/summary.js';
 import { sortKeys } from '../util/objects.js';
 import { placeOf, type CellState, type Report } from './model.js';
 import { describeScenarios, groupAccepted, type AcceptedGroup } from './acceptedGroups.js';
@@ -193,7 +194,11 @@ function valueText(value: unknown): string {
 
 function valuesTable(finding: Finding, providers: ReadonlySet<string>): string | undefined {
   const rows: string[] = [];
-  const cell = (value: unknown) => codeSpan(clip(valueText(value), 1_000), { table: true });
+  // A long value is summarised structurally (src/compare/summary.ts), never cut in the middle of its JSON.
+  const cell = (value: unknown) => {
+    const text = valueText(value);
+    return codeSpan(text.length <= 1_000 ? text : clip(summarise(value), 1_000), { table: true });
+  };
   // A split reads best as its groups: who holds which value.
   if (finding.groups) {
     for (const group of finding.groups) rows.push(`| ${escapeInline(group.providers.join(', '))} | ${cell(group.value)} |`);
@@ -231,7 +236,7 @@ function findingDetail(finding: Finding, maxDiff: number, providers: ReadonlySet
   const { headline, more } = splitMessage(finding.message);
   const parts = [
     `**${typeLabel(finding.type)}** ${codeSpan(clip(finding.subject, 500))}: ${inlineWithCode(clip(headline, 2_000))}<br>\n` +
-      `<sub>→ ${inlineWithCode(clip(finding.hint, 2_000))} · id ${codeSpan(clip(finding.id, 500))}</sub>`,
+      `<sub>→ ${inlineWithCode(clip(finding.hint, 2_000))}${(finding.scenarios?.length ?? 0) > 1 ? ` · in ${escapeInline(clip(finding.scenarios!.join(', '), 500))}` : ''}${finding.where?.length ? ` · at ${finding.where.map((place) => codeSpan(clip(place, 300))).join(', ')}` : ''} · id ${codeSpan(clip(finding.id, 500))}</sub>`,
   ];
   if (more !== undefined) parts.push(fence(clipDiff(more, maxDiff, 'output'), 'text'));
   const table = valuesTable(finding, providers);
@@ -246,7 +251,7 @@ function detailBlocks(findings: Finding[], details: string[]): string {
   findings.forEach((finding, i) => {
     const previous = groups.at(-1);
     const first = previous ? findings[previous[0]!]! : undefined;
-    if (previous && first && first.provider === finding.provider && first.scenario === finding.scenario) previous.push(i);
+    if (previous && first && where(first) === where(finding)) previous.push(i);
     else groups.push([i]);
   });
   return groups

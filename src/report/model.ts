@@ -1,4 +1,4 @@
-import { sortFindings, type Finding } from '../compare/findings.js';
+import { scenariosOf, sortFindings, type Finding } from '../compare/findings.js';
 
 /** A candidate convention as a report shows it: a facet every provider agrees on, the value in words. */
 export interface Candidate {
@@ -40,7 +40,7 @@ export interface ChangedRun {
 
 export interface Report {
   /** Bumped when the JSON shape changes incompatibly; see schemas/report.schema.json. */
-  schemaVersion: 1;
+  schemaVersion: 2;
   tool: 'drift';
   providers: string[];
   scenarios: string[];
@@ -79,18 +79,21 @@ export function buildReport(providers: string[], scenarios: string[], all: Findi
   const cells: Report['cells'] = {};
   for (const scenario of scenarios) cells[scenario] = Object.fromEntries(providers.map((provider) => [provider, 'clean' as CellState]));
   for (const finding of findings) {
-    const row = finding.scenario ? cells[finding.scenario] : undefined;
-    if (!row) continue;
-    // A split is about the whole scenario: every provider's cell shows it.
-    const targets = finding.type === 'split' ? Object.keys(row) : finding.provider && finding.provider in row ? [finding.provider] : [];
-    const state = stateOf(finding);
-    for (const provider of targets) if (RANK[state] > RANK[row[provider]!]) row[provider] = state;
+    // One cause shown by several scenarios colors each of their rows.
+    for (const scenario of scenariosOf(finding)) {
+      const row = cells[scenario];
+      if (!row) continue;
+      // A split is about the whole scenario: every provider's cell shows it.
+      const targets = finding.type === 'split' ? Object.keys(row) : finding.provider && finding.provider in row ? [finding.provider] : [];
+      const state = stateOf(finding);
+      for (const provider of targets) if (RANK[state] > RANK[row[provider]!]) row[provider] = state;
+    }
   }
   // Findings about a provider's code belong to no scenario: they color its `source` cell.
   const sources = options.sources ? Object.fromEntries(providers.filter((p) => options.sources!.includes(p)).map((p) => [p, 'clean' as CellState])) : undefined;
   if (sources) {
     for (const finding of findings) {
-      if (finding.scenario) continue;
+      if (scenariosOf(finding).length) continue;
       // A style split is about every provider's code, as a scenario's split is about its cells.
       const targets = finding.type === 'split' ? Object.keys(sources) : finding.provider && finding.provider in sources ? [finding.provider] : [];
       const state = stateOf(finding);
@@ -99,7 +102,7 @@ export function buildReport(providers: string[], scenarios: string[], all: Findi
   }
   const count = (cls: Finding['class']) => findings.filter((finding) => finding.class === cls).length;
   return {
-    schemaVersion: 1,
+    schemaVersion: 2,
     tool: 'drift',
     providers,
     scenarios,
@@ -121,8 +124,14 @@ export function buildReport(providers: string[], scenarios: string[], all: Findi
   };
 }
 
-/** Where a finding is: `provider<separator>scenario`, or whichever of them it names, or `all`. */
+/**
+ * Where a finding is: `provider<separator>scenario`, or whichever of them it names, or `all`. A cause
+ * several scenarios show names them without a space (`converge,two-pools`; beyond three, the first two
+ * and how many more: `a,b,+3`); its message lists them all.
+ */
 export function placeOf(finding: Finding, separator: string, all: string): string {
-  if (finding.provider && finding.scenario) return `${finding.provider}${separator}${finding.scenario}`;
-  return finding.provider ?? finding.scenario ?? all;
+  const scenarios = scenariosOf(finding);
+  const scenario = scenarios.length === 0 ? undefined : scenarios.length <= 3 ? scenarios.join(',') : `${scenarios.slice(0, 2).join(',')},+${scenarios.length - 2}`;
+  if (finding.provider && scenario) return `${finding.provider}${separator}${scenario}`;
+  return finding.provider ?? scenario ?? all;
 }

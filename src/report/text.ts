@@ -58,6 +58,9 @@ export function renderText(report: Report, options: { color: boolean; verbose?: 
         for (const [provider, value] of Object.entries(finding.values)) out.push(`      ${provider}: ${JSON.stringify(value)}`);
       }
       if (finding.consensus !== undefined) out.push(`      convention: ${JSON.stringify(finding.consensus)}`);
+      if ((finding.scenarios?.length ?? 0) > 1) out.push(`      in ${finding.scenarios!.join(', ')}`);
+      // The cause's file:line, then one provider's that follows the convention.
+      if (finding.where?.length) out.push(`      at ${finding.where.join('; ')}`);
       if (finding.diff) out.push(indent(finding.diff, '      '));
       out.push(paint('dim', `      → ${finding.hint}`));
     }
@@ -74,7 +77,7 @@ export function renderText(report: Report, options: { color: boolean; verbose?: 
     const lock = '`drift lock <facet> --subject S --reason "..."` enforces one';
     if (options.verbose) {
       out.push('', paint('bold', `candidate conventions (${report.candidates.length}): every provider agrees; ${lock}`));
-      for (const candidate of report.candidates) out.push(`  ${candidate.subject} ${candidate.facet}: ${candidate.value.length <= 100 ? candidate.value : `${candidate.value.slice(0, 100)}…`}`);
+      for (const candidate of report.candidates) out.push(`  ${candidate.subject} ${candidate.facet}: ${candidate.value}`);
     } else out.push('', `${report.candidates.length} candidate conventions (every provider agrees): --verbose or --format json lists them; ${lock}`);
   }
   for (const note of report.notes ?? []) out.push('', paint('bold', `note: ${note}`));

@@ -37,7 +37,7 @@ describe('drift accept', () => {
     const { configFile, accepted } = project();
     const before = readFileSync(accepted, 'utf8');
     expect(before).toContain('providers: [eks]'); // a flow list a reformatting writer would respace
-    const ids = Array.from({ length: 8 }, (_, i) => `div:converge:widget-${i}:key-pattern:gke`);
+    const ids = Array.from({ length: 8 }, (_, i) => `div:widget-${i}:key-pattern:gke`);
     const runs = await Promise.all(ids.map((id, i) => accept(configFile, id, `widget ${i}: "quoted", #not-a-comment, and: a colon`, {}, true)));
     for (const run of runs) expect([run.exitCode, run.stderr]).toEqual([0, '']);
     const after = readFileSync(accepted, 'utf8');
@@ -52,19 +52,19 @@ describe('drift accept', () => {
   it('refuses an id an existing facet entry already covers (exit 2), naming that entry; nothing changes', async () => {
     const { configFile, accepted } = project();
     const before = readFileSync(accepted, 'utf8');
-    const run = await accept(configFile, 'div:converge:kubeconfig:writer:eks', 'EKS hands off the kubeconfig elsewhere');
+    const run = await accept(configFile, 'div:kubeconfig:writer:eks', 'EKS hands off the kubeconfig elsewhere');
     expect(run.exitCode).toBe(2);
-    expect(run.stderr).toMatch(/div:converge:kubeconfig:writer:eks is already accepted by entry 1 of \S*goldens\/accepted\.yaml \(line 6: facet writer, subject kubeconfig, providers eks; reason: EKS hands off/);
+    expect(run.stderr).toMatch(/div:kubeconfig:writer:eks is already accepted by entry 1 of \S*goldens\/accepted\.yaml \(line 6: facet writer, subject kubeconfig, providers eks; reason: EKS hands off/);
     expect(readFileSync(accepted, 'utf8')).toBe(before);
   }, 60_000);
 
   it('refuses an id accepted by id already, and a rule id a rule entry covers', async () => {
-    const { configFile, accepted } = project('accepted:\n  - id: div:converge:x:key-pattern:gke\n    reason: by design\n  - facet: key-naming\n    providers: [gke]\n    reason: legacy names\n');
+    const { configFile, accepted } = project('accepted:\n  - id: div:x:key-pattern:gke\n    reason: by design\n  - facet: key-naming\n    providers: [gke]\n    reason: legacy names\n');
     const before = readFileSync(accepted, 'utf8');
-    const byId = await accept(configFile, 'div:converge:x:key-pattern:gke', 'again');
+    const byId = await accept(configFile, 'div:x:key-pattern:gke', 'again');
     expect(byId.exitCode).toBe(2);
     expect(byId.stderr).toContain('already accepted by entry 1');
-    const rule = await accept(configFile, 'rule:key-naming:gke/converge:node-pool', 'again and again');
+    const rule = await accept(configFile, 'rule:key-naming:gke:node-pool', 'again and again');
     expect(rule.exitCode).toBe(2);
     expect(rule.stderr).toContain('already accepted by entry 2');
     expect(readFileSync(accepted, 'utf8')).toBe(before);
@@ -72,12 +72,12 @@ describe('drift accept', () => {
 
   it('keeps comments and flow lists of other layouts, and turns an empty [] into a block list', async () => {
     for (const [text, expected] of [
-      ['# keep me\naccepted: []\n', '# keep me\naccepted:\n  - id: div:converge:y:key-pattern:gke\n    reason: by design\n'],
-      ['accepted:\n- facet: writer   # odd spacing, kept\n  providers: [ eks ]\n  reason: kept as is\n# trailing comment\n', 'accepted:\n- facet: writer   # odd spacing, kept\n  providers: [ eks ]\n  reason: kept as is\n- id: div:converge:y:key-pattern:gke\n  reason: by design\n# trailing comment\n'],
-      ['accepted: [{facet: writer, providers: [eks], reason: kept}]\n', 'accepted: [{facet: writer, providers: [eks], reason: kept}, {"id":"div:converge:y:key-pattern:gke","reason":"by design"}]\n'],
+      ['# keep me\naccepted: []\n', '# keep me\naccepted:\n  - id: div:y:key-pattern:gke\n    reason: by design\n'],
+      ['accepted:\n- facet: writer   # odd spacing, kept\n  providers: [ eks ]\n  reason: kept as is\n# trailing comment\n', 'accepted:\n- facet: writer   # odd spacing, kept\n  providers: [ eks ]\n  reason: kept as is\n- id: div:y:key-pattern:gke\n  reason: by design\n# trailing comment\n'],
+      ['accepted: [{facet: writer, providers: [eks], reason: kept}]\n', 'accepted: [{facet: writer, providers: [eks], reason: kept}, {"id":"div:y:key-pattern:gke","reason":"by design"}]\n'],
     ] as const) {
       const { configFile, accepted } = project(text);
-      const run = await accept(configFile, 'div:converge:y:key-pattern:gke', 'by design');
+      const run = await accept(configFile, 'div:y:key-pattern:gke', 'by design');
       expect([run.exitCode, run.stderr]).toEqual([0, '']);
       expect(readFileSync(accepted, 'utf8')).toBe(expected);
     }
@@ -86,13 +86,13 @@ describe('drift accept', () => {
   it('creates goldens/accepted.yaml when there is none, and writes nothing under CI', async () => {
     const { configFile, accepted, dir } = project();
     rmSync(accepted);
-    const ci = await accept(configFile, 'div:converge:z:key-pattern:gke', 'by design', { CI: 'true' });
+    const ci = await accept(configFile, 'div:z:key-pattern:gke', 'by design', { CI: 'true' });
     expect(ci.exitCode).toBe(2);
     expect(ci.stderr).toContain('drift never writes goldens in CI');
     expect(existsSync(accepted)).toBe(false);
     expect(existsSync(path.join(dir, 'goldens/accepted.yaml.lock'))).toBe(false);
-    const run = await accept(configFile, 'div:converge:z:key-pattern:gke', 'by design');
+    const run = await accept(configFile, 'div:z:key-pattern:gke', 'by design');
     expect([run.exitCode, run.stderr]).toEqual([0, '']);
-    expect(readFileSync(accepted, 'utf8')).toBe('accepted:\n  - id: div:converge:z:key-pattern:gke\n    reason: by design\n');
+    expect(readFileSync(accepted, 'utf8')).toBe('accepted:\n  - id: div:z:key-pattern:gke\n    reason: by design\n');
   }, 60_000);
 });

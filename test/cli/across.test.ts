@@ -39,8 +39,8 @@ async function diffOf(built: FourthProject, scenarios: string[]): Promise<JsonRe
 }
 
 /**
- * The facet a finding is about, as its id encodes it (`div:<scenario>:<subject>:<facet>:<provider>`,
- * `rule:<rule-id>:<provider>/<scenario>:<subject>`). The ids asserted below therefore pin the facet;
+ * The facet a finding is about, as its id encodes it (`div:<subject>:<facet>:<provider>`,
+ * `rule:<rule-id>:<provider>:<subject>`). The ids asserted below therefore pin the facet;
  * where the JSON report also carries a `facet` field, it must agree.
  */
 function facetOf(finding: ReportFinding): string | undefined {
@@ -80,21 +80,21 @@ describe('a fourth provider that is a plain copy of gke', () => {
     // Nothing blames gcp2. GKE's accepted identity entry is two against two with gcp2 beside it: a
     // split, accepted with GKE's reason; every other accepted finding blames a bundled provider.
     expect(report.accepted.filter((finding) => finding.provider === FOURTH)).toEqual([]);
-    const split = report.accepted.find((finding) => finding.id === 'split:credentials-missing:status:identity-entry');
+    const split = report.accepted.find((finding) => finding.id === 'split:status:identity-entry');
     expect(split?.accepted?.reason).toMatch(/^GKE's identity is its own service-account key/);
     // The intent split (what each cloud's pool API lets the intent change) is accepted for everyone;
     // the style outlier the gke copy's second vote makes is accepted for the peer it blames. (EKS's
     // VPC range and GKE's subnet range hold one value, but go to different fields: two constants.)
     expect(report.accepted.filter((finding) => finding.type !== 'divergence').map((finding) => finding.id)).toEqual([
-      'split:converge:node-pool:intent',
-      'split:credentials-missing:status:identity-entry',
+      'split:node-pool:intent',
+      'split:status:identity-entry',
       'style:_identity_secret:helper-presence:nebius',
     ]);
     expectFacetsAgree(report);
   }, SLOW);
 
   it('under CI an accepted entry that matches nothing fails the run as accepted-stale; without CI it does not', async () => {
-    appendFileSync(plain.acceptedFile, `  - id: div:converge:node-pool:presence:${FOURTH}\n    reason: accepts a difference that does not exist\n`);
+    appendFileSync(plain.acceptedFile, `  - id: div:node-pool:presence:${FOURTH}\n    reason: accepts a difference that does not exist\n`);
     const entries = (parse(readFileSync(plain.acceptedFile, 'utf8')) as { accepted: unknown[] }).accepted.length;
 
     const ci = await plain.diff([], { CI: 'true' });
@@ -105,7 +105,7 @@ describe('a fourth provider that is a plain copy of gke', () => {
       id: `accepted-stale:${entries - 1}`,
       type: 'accepted-stale',
       subject: 'accepted',
-      message: expect.stringContaining(`entry ${entries} of goldens/accepted.yaml (div:converge:node-pool:presence:${FOURTH}) matches no finding`),
+      message: expect.stringContaining(`entry ${entries} of goldens/accepted.yaml (div:node-pool:presence:${FOURTH}) matches no finding`),
     });
     expect(ci.report.findings[0]!.accepted).toBeUndefined();
 
@@ -123,7 +123,7 @@ it(
     const built = await project(undefined, ['credentials-missing'], { gcp2LikeGke: false });
     const { exitCode, report } = await built.diff(['credentials-missing']);
     expect(exitCode).toBe(1);
-    expect(ids(report.findings)).toEqual(['split:credentials-missing:status:identity-entry']);
+    expect(ids(report.findings)).toEqual(['split:status:identity-entry']);
     const [finding] = report.findings;
     expect(finding).toMatchObject({ type: 'split', class: 'behavioral', subject: 'status', facet: 'identity-entry' });
     expect(finding!.provider).toBeUndefined();
@@ -153,25 +153,26 @@ describe('node-pool keys renamed nodepool-<pool> → node-pool-<pool> (user pool
     first = report;
     expect(stderr).toBe('');
     expect(exitCode).toBe(1);
-    expect(ids(report.findings)).toEqual([`div:converge:node-pool:key-pattern:${FOURTH}`, `div:two-pools:node-pool:key-pattern:${FOURTH}`]);
+    expect(ids(report.findings)).toEqual([`div:node-pool:key-pattern:${FOURTH}`]);
     for (const finding of report.findings) {
       expect(finding).toMatchObject({ type: 'divergence', class: 'stylistic', provider: FOURTH, subject: 'node-pool' });
       expect(facetOf(finding)).toBe('key-pattern');
       expect(finding.values).toEqual({ eks: ['nodepool-{pool}'], [FOURTH]: ['node-pool-{pool}'], gke: ['nodepool-{pool}'], nebius: ['nodepool-{pool}'] });
       expect(finding.consensus).toEqual(['nodepool-{pool}']);
     }
-    expect(report.summary).toMatchObject({ findings: 2, contract: 0, behavioral: 0, stylistic: 2, clean: false });
+    expect(report.summary).toMatchObject({ findings: 1, contract: 0, behavioral: 0, stylistic: 1, clean: false });
+    expect(report.findings[0]!.scenarios).toEqual([...scenarios].sort());
     expectFacetsAgree(report);
   }, SLOW);
 
   // BUG (src/report/json.ts FINDING_KEYS, schemas/report.schema.json): the JSON report drops each
   // finding's `facet`, the very field goldens/accepted.yaml matches on.
   it('the JSON report carries each finding’s facet', () => {
-    expect(first?.findings.map((finding) => finding.facet)).toEqual(['key-pattern', 'key-pattern']);
+    expect(first?.findings.map((finding) => finding.facet)).toEqual(['key-pattern']);
   });
 
   it('drift accept <div id> moves that one finding under accepted; the run no longer fails for it', async () => {
-    const id = `div:converge:node-pool:key-pattern:${FOURTH}`;
+    const id = `div:node-pool:key-pattern:${FOURTH}`;
     const accept = await built.drift(['accept', id, '--reason', 'gcp2 spells node-pool keys with a hyphen']);
     expect(accept.stderr).toBe('');
     expect(accept.exitCode).toBe(0);
@@ -184,10 +185,10 @@ describe('node-pool keys renamed nodepool-<pool> → node-pool-<pool> (user pool
     expect(converge.exitCode).toBe(0);
     expect(converge.report.accepted.find((finding) => finding.id === id)?.accepted).toEqual({ reason: 'gcp2 spells node-pool keys with a hyphen' });
 
-    // Accepting by id accepts that finding only: the same divergence in two-pools still fails.
+    // The id names no scenario: accepting it accepts the one cause wherever it shows (two-pools too).
     const both = await built.diff(scenarios);
-    expect(ids(both.report.findings)).toEqual([`div:two-pools:node-pool:key-pattern:${FOURTH}`]);
-    expect(both.exitCode).toBe(1);
+    expect(ids(both.report.findings)).toEqual([]);
+    expect(both.exitCode).toBe(0);
   }, SLOW);
 });
 
@@ -196,20 +197,20 @@ it(
   async () => {
     const report = await seededDiff(SEEDS.noHelmProviderConfig, ['converge']);
     expect(ids(report.findings)).toEqual([
-      `div:converge:kubeconfig:readers:${FOURTH}`,
-      `div:converge:provider-config-helm:presence:${FOURTH}`,
-      `rule:provider-configs-read-kubeconfig:${FOURTH}/converge:provider-config-helm`,
+      `div:kubeconfig:readers:${FOURTH}`,
+      `div:provider-config-helm:presence:${FOURTH}`,
+      `rule:provider-configs-read-kubeconfig:${FOURTH}:provider-config-helm`,
     ]);
-    const presence = find(report, `div:converge:provider-config-helm:presence:${FOURTH}`);
+    const presence = find(report, `div:provider-config-helm:presence:${FOURTH}`);
     expect(presence).toMatchObject({ class: 'behavioral', subject: 'provider-config-helm', consensus: 'composed' });
     expect(presence.values).toEqual({ eks: 'composed', [FOURTH]: 'absent', gke: 'composed', nebius: 'composed' });
-    expect(find(report, `rule:provider-configs-read-kubeconfig:${FOURTH}/converge:provider-config-helm`)).toMatchObject({
+    expect(find(report, `rule:provider-configs-read-kubeconfig:${FOURTH}:provider-config-helm`)).toMatchObject({
       type: 'rule',
       class: 'contract',
       subject: 'provider-config-helm',
     });
     // The same absence, seen from the kubeconfig: one reader fewer.
-    expect(find(report, `div:converge:kubeconfig:readers:${FOURTH}`).values![FOURTH]).toEqual(['provider-config-kubernetes']);
+    expect(find(report, `div:kubeconfig:readers:${FOURTH}`).values![FOURTH]).toEqual(['provider-config-kubernetes']);
   },
   SLOW,
 );
@@ -219,13 +220,13 @@ it(
   async () => {
     const report = await seededDiff(SEEDS.serviceAccountNeverReady, ['converge', 'never-ready']);
     expect(ids(report.findings)).toEqual([
-      `div:converge:converged:converged:${FOURTH}`,
-      `rule:readiness-coverage:${FOURTH}/converge:service-account`,
-      `rule:xr-converges:${FOURTH}/converge:converged`,
+      `div:converged:converged:${FOURTH}`,
+      `rule:readiness-coverage:${FOURTH}:service-account`,
+      `rule:xr-converges:${FOURTH}:converged`,
       // The seed is a special case inside the readiness loop, and the code reads so.
       `style:readiness:readiness-shape:${FOURTH}`,
     ]);
-    expect(find(report, `rule:readiness-coverage:${FOURTH}/converge:service-account`)).toMatchObject({
+    expect(find(report, `rule:readiness-coverage:${FOURTH}:service-account`)).toMatchObject({
       class: 'contract',
       subject: 'service-account',
       message: expect.stringContaining('service-account is never marked READY_TRUE'),
@@ -242,9 +243,9 @@ it(
   'a StorageClass Object with management policies ["*"]: contract in-cluster-no-delete',
   async () => {
     const report = await seededDiff(SEEDS.storageClassDeletes, ['converge']);
-    expect(ids(report.findings)).toEqual([`div:converge:cache-storage-class:management-policies:${FOURTH}`, `rule:in-cluster-no-delete:${FOURTH}/converge:storage-class-rwx`]);
-    expect(find(report, `rule:in-cluster-no-delete:${FOURTH}/converge:storage-class-rwx`)).toMatchObject({ class: 'contract', subject: 'storage-class-rwx' });
-    const policies = find(report, `div:converge:cache-storage-class:management-policies:${FOURTH}`);
+    expect(ids(report.findings)).toEqual([`div:cache-storage-class:management-policies:${FOURTH}`, `rule:in-cluster-no-delete:${FOURTH}:storage-class-rwx`]);
+    expect(find(report, `rule:in-cluster-no-delete:${FOURTH}:storage-class-rwx`)).toMatchObject({ class: 'contract', subject: 'storage-class-rwx' });
+    const policies = find(report, `div:cache-storage-class:management-policies:${FOURTH}`);
     expect(policies.class).toBe('behavioral');
     // One entry per distinct policy list among the role's resources.
     expect(policies.values![FOURTH]).toEqual([['*']]);
@@ -264,28 +265,28 @@ describe('the network desired only while the required ProviderConfig is present'
   it('is contract credentials-loss-drops-nothing in credentials-lost and a behavioral remove-credentials outcome', async () => {
     report = await diffOf(built, scenarios);
     expect(ids(report.findings)).toEqual([
-      `div:credentials-lost:then[0] remove-credentials:outcome:${FOURTH}`,
-      `rule:credentials-loss-drops-nothing:${FOURTH}/credentials-lost:network`,
+      `div:then[0] remove-credentials:outcome:${FOURTH}`,
+      `rule:credentials-loss-drops-nothing:${FOURTH}:network`,
     ]);
-    expect(find(report, `rule:credentials-loss-drops-nothing:${FOURTH}/credentials-lost:network`)).toMatchObject({
+    expect(find(report, `rule:credentials-loss-drops-nothing:${FOURTH}:network`)).toMatchObject({
       class: 'contract',
-      scenario: 'credentials-lost',
+      scenarios: ['credentials-lost'],
       subject: 'network',
     });
-    const outcome = find(report, `div:credentials-lost:then[0] remove-credentials:outcome:${FOURTH}`);
+    const outcome = find(report, `div:then[0] remove-credentials:outcome:${FOURTH}`);
     expect(outcome).toMatchObject({ type: 'divergence', class: 'behavioral', subject: 'then[0] remove-credentials' });
     expect(outcome.values![FOURTH]).toMatchObject({ dropped: ['network'], unmarked: ['network'] });
     expect(outcome.consensus).toMatchObject({ dropped: [], unmarked: [] });
     // eks's outcome is the same; only its events differ (no "Waiting for" event), a facet of their
     // own that goldens/accepted.yaml accepts, so eks's wording cannot turn gcp2's drop into a split.
     expect(outcome.values!.eks).toEqual(outcome.consensus);
-    expect(ids(report.accepted)).toContain('div:credentials-lost:then[0] remove-credentials:outcome-events:eks');
+    expect(ids(report.accepted)).toContain('div:then[0] remove-credentials:outcome-events:eks');
   }, SLOW);
 
   // BUG (src/cli/acceptCommand.ts): FINDING_ID is /^(div|rule):\S+$/, but outcome divergence ids carry a
   // space ("then[0] remove-credentials"), so the id drift diff prints cannot be accepted by id.
   it('drift accept takes the outcome divergence id drift diff printed', async () => {
-    const id = `div:credentials-lost:then[0] remove-credentials:outcome:${FOURTH}`;
+    const id = `div:then[0] remove-credentials:outcome:${FOURTH}`;
     const accept = await built.drift(['accept', id, '--reason', 'gcp2 may drop the network']);
     expect(accept.stderr).toBe('');
     expect(accept.exitCode).toBe(0);
@@ -299,9 +300,9 @@ it(
   async () => {
     // two-pools is not ablated: there pools still appear the step the cluster is Ready, and gates are not compared.
     const report = await seededDiff(SEEDS.poolsGatedOnClusterReady, ['converge', 'two-pools']);
-    expect(ids(report.findings)).toEqual([`div:converge:node-pool:gated-on:${FOURTH}`]);
+    expect(ids(report.findings)).toEqual([`div:node-pool:gated-on:${FOURTH}`]);
     const [finding] = report.findings;
-    expect(finding).toMatchObject({ class: 'behavioral', scenario: 'converge', subject: 'node-pool' });
+    expect(finding).toMatchObject({ class: 'behavioral', scenarios: ['converge'], subject: 'node-pool' });
     // Without credentials the cluster is never Ready, so pools that wait for Ready also wait for the credentials.
     expect(finding!.values).toEqual({ eks: ['cluster.exists'], [FOURTH]: ['cluster.ready', 'credentials'], gke: ['cluster.exists'], nebius: ['cluster.exists'] });
     expect(finding!.consensus).toEqual(['cluster.exists']);
@@ -314,19 +315,19 @@ it(
   async () => {
     const report = await seededDiff(SEEDS.requirementWithoutNamespace, ['custom-credentials']);
     expect(ids(report.findings)).toEqual([
-      `div:custom-credentials:events:events:${FOURTH}`,
-      `div:custom-credentials:requirements:requirements:${FOURTH}`,
-      `rule:namespaced-requirement:${FOURTH}/custom-credentials:requirements.gcp-provider-config`,
+      `div:events:events:${FOURTH}`,
+      `div:requirements:requirements:${FOURTH}`,
+      `rule:namespaced-requirement:${FOURTH}:requirements.gcp-provider-config`,
     ]);
-    expect(find(report, `rule:namespaced-requirement:${FOURTH}/custom-credentials:requirements.gcp-provider-config`)).toMatchObject({
+    expect(find(report, `rule:namespaced-requirement:${FOURTH}:requirements.gcp-provider-config`)).toMatchObject({
       class: 'contract',
       subject: 'requirements.gcp-provider-config',
     });
     // What the missing namespace does: the requirement is never answered, and gcp2 keeps waiting.
-    expect(find(report, `div:custom-credentials:requirements:requirements:${FOURTH}`).values![FOURTH]).toEqual([
+    expect(find(report, `div:requirements:requirements:${FOURTH}`).values![FOURTH]).toEqual([
       { kind: 'ProviderConfig', select: { name: 'team-a' }, satisfied: false },
     ]);
-    expect(find(report, `div:custom-credentials:events:events:${FOURTH}`).values![FOURTH]).toEqual(['Normal: Waiting for {cloud} ProviderConfig team-a']);
+    expect(find(report, `div:events:events:${FOURTH}`).values![FOURTH]).toEqual(['Normal: Waiting for {cloud} ProviderConfig team-a']);
   },
   SLOW,
 );
@@ -338,16 +339,16 @@ describe('the perturbation scenarios catch what only they show', () => {
     const seed = { composer: [...SEEDS.poolsNotKeptOnClusterLoss.composer, ...SEEDS.bindingDroppedOnUnusableCredentials.composer] };
     const report = await seededDiff(seed, scenarios);
     expect(ids(report.findings)).toEqual([
-      `div:cluster-lost:then[0] delete cluster:outcome:${FOURTH}`,
-      `div:credentials-broken:then[0] break-credentials:outcome:${FOURTH}`,
-      `rule:credentials-loss-drops-nothing:${FOURTH}/credentials-broken:iam-binding`,
-      `rule:nothing-dropped:${FOURTH}/cluster-lost:nodepool-gpu`,
-      `rule:nothing-dropped:${FOURTH}/cluster-lost:nodepool-system`,
+      `div:then[0] break-credentials:outcome:${FOURTH}`,
+      `div:then[0] delete cluster:outcome:${FOURTH}`,
+      `rule:credentials-loss-drops-nothing:${FOURTH}:iam-binding`,
+      `rule:nothing-dropped:${FOURTH}:nodepool-gpu`,
+      `rule:nothing-dropped:${FOURTH}:nodepool-system`,
     ]);
-    const lost = find(report, `div:cluster-lost:then[0] delete cluster:outcome:${FOURTH}`);
+    const lost = find(report, `div:then[0] delete cluster:outcome:${FOURTH}`);
     expect((lost.values as Record<string, { dropped: string[] }>)[FOURTH]!.dropped).toEqual(['node-pool', 'system-pool']);
     expect((lost.consensus as { dropped: string[] }).dropped).toEqual([]);
-    const broken = find(report, `div:credentials-broken:then[0] break-credentials:outcome:${FOURTH}`);
+    const broken = find(report, `div:then[0] break-credentials:outcome:${FOURTH}`);
     expect((broken.values as Record<string, { dropped: string[] }>)[FOURTH]!.dropped).toEqual(['cloud-resource']);
   }, SLOW);
 });
@@ -373,7 +374,7 @@ it(
   'a Helm Release through the per-cluster ProviderConfig with Delete: contract in-cluster-no-delete naming it, and nothing else',
   async () => {
     const report = await seededDiff(SEEDS.releaseDeletes, ['converge']);
-    expect(ids(report.findings)).toEqual([`rule:in-cluster-no-delete:${FOURTH}/converge:gpu-operator`]);
+    expect(ids(report.findings)).toEqual([`rule:in-cluster-no-delete:${FOURTH}:gpu-operator`]);
     expect(report.findings[0]!.message).toBe('in-cluster-no-delete: gpu-operator has management policies ["Observe","Create","Update","Delete"], which include Delete');
   },
   SLOW,

@@ -82,8 +82,8 @@ describe('drift diff --changed', () => {
       expect(report.providers).toEqual(['eks']);
       expect(report.changed).toEqual({ ref: 'main', base, run: 'partial', rendered: ['eks'], files: [{ file: 'providers/eks/function/composer.py', kind: 'function', provider: 'eks' }], ignored: 0 });
       expect(report.findings.map((finding) => finding.id)).toEqual([
-        'rule:in-cluster-no-delete:eks/two-pools:storage-class-rwx',
-        'div:two-pools:cache-storage-class:management-policies:eks',
+        'rule:in-cluster-no-delete:eks:storage-class-rwx',
+        'div:cache-storage-class:management-policies:eks',
         'golden:eks/two-pools:resources.storage-class-rwx',
       ]);
       // The convention it diverges from is the other four's, read from their goldens.

@@ -48,7 +48,7 @@ describe('drift contract', () => {
   it('drift accept rewrites the contract with the new entry and its reason', async () => {
     const copy = copyProject({ prefix: 'drift-contract-accept-' });
     try {
-      const run = await runDrift(['accept', 'div:converge:cluster:ready:gke', '--reason', 'a reason only this test gives'], copy.dir);
+      const run = await runDrift(['accept', 'div:cluster:ready:gke', '--reason', 'a reason only this test gives'], copy.dir);
       expect(run.exitCode).toBe(0);
       expect(run.stdout).toContain('written providers/CONTRACT.md');
       expect(readFileSync(path.join(copy.dir, 'providers/CONTRACT.md'), 'utf8')).toContain('a reason only this test gives');

@@ -12,14 +12,12 @@ import { existsSync, readFileSync, rmSync, writeFileSync, cpSync } from 'node:fs
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ExpectLine } from '../../src/compare/requirements.js';
-import { lineIdOf } from '../../src/compare/requirements.js';
 import type { Report } from '../../src/report/model.js';
 import { runDrift } from '../helpers/drift.js';
 import { PROVIDERS, SEEDS, seeded } from '../helpers/mutationSeeds.js';
 import { copyProject, mutate, REPO, replaceExactly } from '../helpers/project.js';
 
 const SLOW = 300_000;
-const SCENARIOS = ['cluster-lost', 'cluster-regresses', 'converge', 'credentials-broken', 'credentials-lost', 'credentials-missing', 'custom-credentials', 'fact-withdrawn', 'never-ready', 'two-pools'];
 
 interface Expected {
   provider: string;
@@ -58,11 +56,11 @@ async function expectOf(dir: string, provider: string, scenarios: readonly strin
 
 /**
  * The two commands agree: the ids of expect's unmet lines are the ids of diff's findings (golden ones
- * aside; today's ids without their scenario, see lineIdOf), and both exit alike.
+ * aside), and both exit alike.
  */
 async function agree(dir: string, provider: string, scenarios: readonly string[] = [], unmet = true) {
   const [judged, expected] = [await diff(dir, provider, scenarios), await expectOf(dir, provider, scenarios, unmet)];
-  const found = [...new Set(judged.report.findings.filter((finding) => finding.type !== 'golden').map((finding) => lineIdOf(finding.id, new Set(SCENARIOS))))].sort();
+  const found = [...new Set(judged.report.findings.filter((finding) => finding.type !== 'golden').map((finding) => finding.id))].sort();
   const notMet = expected.doc.requirements.filter((line) => line.status === 'not met');
   expect([...new Set(notMet.map((line) => line.id))].sort(), judged.all).toEqual(found);
   // --unmet prints exactly the lines not met.
@@ -132,7 +130,7 @@ describe("the skill's loop ends clean", () => {
     for (const line of expected.doc.requirements) {
       // A joined way's hint prints its drift accept; a plain divergence (acme alone differs) is accepted by its finding's id, as the skill says.
       const printed = /drift accept '([^']+)'/.exec(line.hint ?? '')?.[1];
-      const id = printed ?? first.report.findings.find((finding) => lineIdOf(finding.id, new Set(SCENARIOS)) === line.id)?.id;
+      const id = printed ?? first.report.findings.find((finding) => finding.id === line.id)?.id;
       expect(id, line.hint).toBeDefined();
       expect(printed === undefined).toBe(line.facet === 'labels');
       const reason = line.facet === 'labels' ? "acme's scheduler places H100 nodes by acme.cloud/h100" : 'acme reads its identity Secret from its ProviderConfig, as Nebius does';

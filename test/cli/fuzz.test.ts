@@ -67,7 +67,7 @@ const XRD = stringify({
   },
 });
 const ACCEPTED = `accepted:
-  - id: div:converge:cluster.appears
+  - id: div:cluster.appears
     reason: the cloud needs a moment
 `;
 const REPORT = `${JSON.stringify(syntheticReport(2, 1), null, 2)}\n`;

@@ -278,7 +278,7 @@ describe.concurrent('drift goldens through the CLI', () => {
       }
       expect(example.block).toContain(`drift update --provider ${m.provider} --scenario ${m.example.scenario}`);
       const rules = m.rule === undefined ? [] : [m.rule].flat();
-      for (const rule of rules) expect(shown.some((f) => f.id.startsWith(`rule:${rule}:${m.provider}/`)), diff.stdout).toBe(true);
+      for (const rule of rules) expect(shown.some((f) => f.id.startsWith(`rule:${rule}:${m.provider}:`)), diff.stdout).toBe(true);
       expect(hashGoldens(dir), 'drift diff never writes').toEqual(before);
 
       // drift update for one affected cell: exactly that golden changes
@@ -301,8 +301,8 @@ describe.concurrent('drift goldens through the CLI', () => {
       expect(left.filter((f) => f.id.startsWith('golden')).map((f) => f.id), again.stdout).toEqual(m.outline ?? []);
       const divergences = left.filter((f) => f.id.startsWith('div:') && f.id.endsWith(`:${m.provider}`));
       expect(again.exitCode, again.all).toBe(left.length ? 1 : 0);
-      for (const rule of rules) expect(left.some((f) => f.id.startsWith(`rule:${rule}:${m.provider}/`)), again.stdout).toBe(true);
-      const unexpected = left.filter((f) => !divergences.includes(f) && !rules.some((rule) => f.id.startsWith(`rule:${rule}:${m.provider}/`)) && !(m.outline ?? []).includes(f.id));
+      for (const rule of rules) expect(left.some((f) => f.id.startsWith(`rule:${rule}:${m.provider}:`)), again.stdout).toBe(true);
+      const unexpected = left.filter((f) => !divergences.includes(f) && !rules.some((rule) => f.id.startsWith(`rule:${rule}:${m.provider}:`)) && !(m.outline ?? []).includes(f.id));
       expect(unexpected.map((f) => f.id), again.stdout).toEqual([]);
     }, SLOW);
   }
@@ -433,7 +433,7 @@ describe.concurrent('drift goldens through the CLI', () => {
     const shown = findingsIn(diff.stdout);
     const reported = shown.filter((f) => f.message.includes('two renders of the same input differ'));
     expect(reported.map((f) => f.where), diff.stdout).toEqual(['nondeterministic/converge']);
-    expect(reported[0]!.id).toMatch(/^rule:deterministic-output:nondeterministic\/converge:/);
+    expect(reported[0]!.id).toMatch(/^rule:deterministic-output:nondeterministic:/);
 
     const update = await drift([...config, 'update', '--provider', 'nondeterministic', '--scenario', 'converge'], dir);
     expect(update.exitCode, update.all).toBe(1);

@@ -49,7 +49,7 @@ describe('drift lock', () => {
   it('locks a candidate, and every provider of a majority seeding one deviant change is flagged contract', { timeout: SLOW }, async () => {
     const clean = await diff(project.dir);
     expect(clean.findings).toEqual([]);
-    expect(clean.candidates).toContainEqual({ facet: 'labels', subject: 'node-pool', value: '["modelplane.ai/gpu","modelplane.ai/pool"]' });
+    expect(clean.candidates).toContainEqual({ facet: 'labels', subject: 'node-pool', value: '[modelplane.ai/gpu, modelplane.ai/pool]' });
 
     const lock = await runDrift(['lock', 'labels', '--subject', 'node-pool', '--reason', 'Schedulers find GPU pools by these labels.'], project.dir);
     expect(lock.exitCode, lock.stderr).toBe(0);

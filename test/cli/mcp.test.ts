@@ -16,7 +16,7 @@ import { BROKEN, brokenAdapter, copyProject, hashGoldens, mutate, REPO, replaceE
 const SLOW = 240_000;
 const TAG = 'mcp-test';
 const GPU_LABEL = '            labels["modelplane.ai/gpu"] = pool["gpu"]["type"]\n';
-const SEEDED = 'div:converge:node-pool:labels:gke';
+const SEEDED = 'div:node-pool:labels:gke';
 
 type Answer = { isError?: boolean; structuredContent?: Record<string, unknown>; content: Array<{ type: string; text?: string }> };
 

@@ -48,7 +48,7 @@ describe('the mutation suite over the five bundled providers', () => {
   it('spreads at least 15 seeds over all five, each provider at least twice, and at least 12 name their provider without goldens', () => {
     expect(SEEDS.length).toBeGreaterThanOrEqual(15);
     for (const provider of PROVIDERS) expect(SEEDS.filter((seed) => seed.provider === provider).length, provider).toBeGreaterThanOrEqual(2);
-    const naming = SEEDS.filter((seed) => seed.expected.some((id) => id.endsWith(`:${seed.provider}`) || id.includes(`:${seed.provider}/`)));
+    const naming = SEEDS.filter((seed) => seed.expected.some((id) => id.endsWith(`:${seed.provider}`) || id.includes(`:${seed.provider}:`)));
     expect(naming.length).toBeGreaterThanOrEqual(12);
     // Every seed names its provider today; one that cannot would state the split it expects instead.
     expect(naming.map((seed) => `${seed.provider}: ${seed.drift}`)).toEqual(SEEDS.map((seed) => `${seed.provider}: ${seed.drift}`));

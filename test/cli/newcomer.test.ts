@@ -52,7 +52,7 @@ describe('the newcomer loop', () => {
     cpSync(path.join(dir, 'providers/vultr'), path.join(dir, 'providers/acme'), { recursive: true });
     const adapter = path.join(dir, 'providers/acme/provider.yaml');
     writeFileSync(adapter, readFileSync(adapter, 'utf8').replace(/^name: vultr$/m, 'name: acme'));
-    const id = 'div:converge:requirements:requires:acme';
+    const id = 'div:requirements:requires:acme';
 
     const before = await runDrift(['diff', '-p', 'acme', '-s', 'converge', '--format', 'json'], dir);
     const report = JSON.parse(before.stdout) as { findings: Array<{ id: string; message: string; hint: string; provider?: string }> };
@@ -75,7 +75,7 @@ describe('the newcomer loop', () => {
     const after = await runDrift(['diff', '-p', 'acme', '-s', 'converge', '--format', 'json'], dir);
     const ids = (JSON.parse(after.stdout) as { findings: Array<{ id: string }> }).findings.map((finding) => finding.id);
     expect(ids).not.toContain(id);
-    expect(ids).toContain('div:converge:status:identity-entry:acme');
+    expect(ids).toContain('div:status:identity-entry:acme');
   }, SLOW);
 });
 
@@ -100,5 +100,23 @@ describe('drift migrate', () => {
     expect(again.stdout).toContain('nothing to migrate');
     expect(readFileSync(file, 'utf8')).toBe(migrated);
     expect((await runDrift(['migrate'], dir, { CI: 'true' })).exitCode).toBe(2);
+  }, SLOW);
+
+  it('rewrites accepted ids of an older drift in place, with the scenario they named beside them, without rendering; accept refuses such an id', async () => {
+    const dir = copy();
+    const file = path.join(dir, 'goldens/accepted.yaml');
+    const current = readFileSync(file, 'utf8').replace(/\n?$/, '\n');
+    writeFileSync(file, `${current}  - id: div:converge:subnet:key-pattern:eks # written by drift 0\n    reason: EKS composes two subnets.\n`);
+
+    const accept = await runDrift(['accept', 'rule:nothing-dropped:vultr/cluster-lost:nodepool-gpu', '--reason', 'an old id'], dir);
+    expect(accept.exitCode).toBe(2);
+    expect(accept.stderr).toContain('this drift reports it as rule:nothing-dropped:vultr:nodepool-gpu');
+
+    const first = await runDrift(['migrate'], dir);
+    expect(first.exitCode, first.all).toBe(0);
+    expect(first.stdout).toContain('div:converge:subnet:key-pattern:eks is now div:subnet:key-pattern:eks, kept to scenario converge');
+    expect(readFileSync(file, 'utf8')).toBe(`${current}  - id: div:subnet:key-pattern:eks # written by drift 0\n    scenario: converge\n    reason: EKS composes two subnets.\n`);
+    const again = await runDrift(['migrate'], dir);
+    expect(again.stdout).toContain('nothing to migrate');
   }, SLOW);
 });

@@ -45,35 +45,35 @@ export const SEEDS: MutationSeed[] = [
     composer: [{ search: NODE_POOL_LOOP, replace: '            if self._observed_ready("cluster") or key in self.observed_resources:\n' }],
     scenarios: ['converge'],
     // The gate decided by a helper (_observed_ready) where the others test the observed keys inline: style too.
-    expected: ['div:converge:node-pool:gated-on:aks', 'style:node-pool:gate-placement:aks'],
+    expected: ['div:node-pool:gated-on:aks', 'style:node-pool:gate-placement:aks'],
   },
   {
     provider: 'aks',
     drift: 'GPU label dropped',
     composer: [{ search: '        if "gpu" in pool:\n            labels["modelplane.ai/gpu"] = pool["gpu"]["type"]\n', replace: '' }],
     scenarios: ['converge'],
-    expected: ['div:converge:node-pool:labels:aks'],
+    expected: ['div:node-pool:labels:aks'],
   },
   {
     provider: 'aks',
     drift: 'a credential made unusable drops consumers (the node pools)',
     composer: [{ search: '        for pool in self.pools:\n            key = f"nodepool-{pool[\'name\']}"\n', replace: `${UNUSABLE_CREDENTIALS}        for pool in self.pools:\n            key = f"nodepool-{pool['name']}"\n` }],
     scenarios: ['credentials-broken'],
-    expected: ['div:credentials-broken:then[0] break-credentials:outcome:aks', 'rule:credentials-loss-drops-nothing:aks/credentials-broken:nodepool-gpu'],
+    expected: ['div:then[0] break-credentials:outcome:aks', 'rule:credentials-loss-drops-nothing:aks:nodepool-gpu'],
   },
   {
     provider: 'eks',
     drift: 'key prefix renamed: user pools keyed node-pool-<pool>',
     composer: [{ search: `            key = f"nodepool-{pool['name']}"\n`, replace: `            key = f"nodepool-{pool['name']}" if pool is SYSTEM_POOL else f"node-pool-{pool['name']}"\n` }],
     scenarios: ['converge'],
-    expected: ['div:converge:node-pool:key-pattern:eks'],
+    expected: ['div:node-pool:key-pattern:eks'],
   },
   {
     provider: 'eks',
     drift: 'status.cache missing',
     composer: [{ search: '        if "storage-class-rwx" in self.desired:\n            status["cache"] = {"storageClassName": STORAGE_CLASS}\n', replace: '' }],
     scenarios: ['converge'],
-    expected: ['div:converge:status:cache:eks', 'rule:cache-storage-class:eks/converge:status.cache'],
+    expected: ['div:status:cache:eks', 'rule:cache-storage-class:eks:status.cache'],
   },
   {
     provider: 'eks',
@@ -81,7 +81,7 @@ export const SEEDS: MutationSeed[] = [
     composer: [{ search: '        if labels:\n            body["metadata"] = {"labels": labels}\n', replace: '        body["metadata"] = {"namespace": self.namespace, **({"labels": labels} if labels else {})}\n' }],
     scenarios: ['converge'],
     // Stylistic, on every role whose resource it composes through _cloud (cloud-only keys are not compared by name).
-    expected: ['cluster', 'network', 'node-pool', 'subnet', 'system-pool'].map((role) => `div:converge:${role}:metadata-namespace:eks`),
+    expected: ['cluster', 'network', 'node-pool', 'subnet', 'system-pool'].map((role) => `div:${role}:metadata-namespace:eks`),
   },
   {
     provider: 'gke',
@@ -93,7 +93,7 @@ export const SEEDS: MutationSeed[] = [
       },
     ],
     scenarios: ['credentials-lost'],
-    expected: ['div:credentials-lost:then[0] remove-credentials:outcome:gke', 'rule:credentials-loss-drops-nothing:gke/credentials-lost:network'],
+    expected: ['div:then[0] remove-credentials:outcome:gke', 'rule:credentials-loss-drops-nothing:gke:network'],
   },
   {
     provider: 'gke',
@@ -103,8 +103,8 @@ export const SEEDS: MutationSeed[] = [
     // Only GKE, Nebius and AKS say "Waiting for"; EKS and Vultr say nothing. The four established
     // split two against two, and GKE's new wording follows neither way: blamed beside the split
     // (which goldens/accepted.yaml accepts for the facet).
-    expected: ['div:credentials-missing:events:events:gke'],
-    full: ['div:credentials-missing:events:events:gke'],
+    expected: ['div:events:events:gke'],
+    full: ['div:events:events:gke'],
   },
   // One seed per facet-wide accepted entry of goldens/accepted.yaml, moving one provider to a new way.
   {
@@ -112,8 +112,8 @@ export const SEEDS: MutationSeed[] = [
     drift: 'accepted split of outcome events: the wording on credential loss changed',
     composer: [{ search: 'f"Waiting for GCP {kind} {name}"', replace: 'f"GCP {kind} {name} not found yet"' }],
     scenarios: ['credentials-lost'],
-    expected: ['div:credentials-lost:then[0] remove-credentials:outcome-events:gke'],
-    full: ['div:credentials-lost:then[0] remove-credentials:outcome-events:gke'],
+    expected: ['div:then[0] remove-credentials:outcome-events:gke'],
+    full: ['div:then[0] remove-credentials:outcome-events:gke'],
   },
   {
     provider: 'gke',
@@ -121,38 +121,38 @@ export const SEEDS: MutationSeed[] = [
     composer: [{ search: '            GCP_PROVIDER_CONFIG,\n            kind,\n', replace: '            GCP_PROVIDER_CONFIG,\n            "ProviderConfig",\n' }],
     scenarios: ['converge'],
     // A namespaced ProviderConfig is looked for in the XR's namespace and not found: it waits, and the rule sees no namespace given.
-    expected: ['div:converge:events:events:gke', 'div:converge:requirements:requirements:gke', 'div:converge:requirements:requires:gke', 'rule:namespaced-requirement:gke/converge:requirements.gcp-provider-config'],
-    full: ['div:converge:requirements:requires:gke'],
+    expected: ['div:events:events:gke', 'div:requirements:requirements:gke', 'div:requirements:requires:gke', 'rule:namespaced-requirement:gke:requirements.gcp-provider-config'],
+    full: ['div:requirements:requires:gke'],
   },
   {
     provider: 'gke',
     drift: 'accepted split of identity-entry: the identity Secret no longer published',
     composer: [{ search: '        if "service-account-key" in self.desired:\n            secrets.append(\n', replace: '        if False:\n            secrets.append(\n' }],
     scenarios: ['converge'],
-    expected: ['div:converge:status:identity-entry:gke'],
-    full: ['div:converge:status:identity-entry:gke'],
+    expected: ['div:status:identity-entry:gke'],
+    full: ['div:status:identity-entry:gke'],
   },
   {
     provider: 'eks',
     drift: 'accepted split of system-pool presence: no system pool composed',
     composer: [{ search: SYSTEM_POOL_LOOP, replace: SYSTEM_POOL_LOOP_WITHOUT }],
     scenarios: ['converge'],
-    expected: ['div:converge:system-pool:presence:eks'],
-    full: ['div:converge:system-pool:presence:eks'],
+    expected: ['div:system-pool:presence:eks'],
+    full: ['div:system-pool:presence:eks'],
   },
   {
     provider: 'gke',
     drift: 'a status field added',
     composer: [{ search: '        status: dict[str, Any] = {"secrets": secrets}\n', replace: '        status: dict[str, Any] = {"secrets": secrets, "region": self.region}\n' }],
     scenarios: ['converge'],
-    expected: ['div:converge:status:fields:gke'],
+    expected: ['div:status:fields:gke'],
   },
   {
     provider: 'nebius',
     drift: 'helm ProviderConfig dropped',
     composer: [{ search: '            ("provider-config-helm", HELM),\n', replace: '' }],
     scenarios: ['converge'],
-    expected: ['div:converge:kubeconfig:readers:nebius', 'div:converge:provider-config-helm:presence:nebius', 'rule:provider-configs-read-kubeconfig:nebius/converge:provider-config-helm'],
+    expected: ['div:kubeconfig:readers:nebius', 'div:provider-config-helm:presence:nebius', 'rule:provider-configs-read-kubeconfig:nebius:provider-config-helm'],
   },
   {
     provider: 'nebius',
@@ -162,10 +162,10 @@ export const SEEDS: MutationSeed[] = [
     // Its ProviderConfig never found, Nebius publishes no identity Secret: it leaves the way of the
     // identity-entry split accepted for it (a facet-wide entry without ways used to absorb that).
     expected: [
-      'div:custom-credentials:events:events:nebius',
-      'div:custom-credentials:requirements:requirements:nebius',
-      'div:custom-credentials:status:identity-entry:nebius',
-      'rule:namespaced-requirement:nebius/custom-credentials:requirements.nebius-provider-config',
+      'div:events:events:nebius',
+      'div:requirements:requirements:nebius',
+      'div:status:identity-entry:nebius',
+      'rule:namespaced-requirement:nebius:requirements.nebius-provider-config',
     ],
   },
   {
@@ -173,7 +173,7 @@ export const SEEDS: MutationSeed[] = [
     drift: 'early ready: the cluster marked ready when composed',
     composer: [{ search: 'READY_WHEN_COMPOSED = ("provider-config-helm", "provider-config-kubernetes", "storage-class-rwx")', replace: 'READY_WHEN_COMPOSED = ("cluster", "provider-config-helm", "provider-config-kubernetes", "storage-class-rwx")' }],
     scenarios: ['never-ready'],
-    expected: ['div:never-ready:cluster:ready-by:nebius', 'div:never-ready:cluster:ready:nebius', 'rule:no-early-ready:nebius/never-ready:cluster'],
+    expected: ['div:cluster:ready-by:nebius', 'div:cluster:ready:nebius', 'rule:no-early-ready:nebius:cluster'],
   },
   {
     provider: 'vultr',
@@ -182,7 +182,7 @@ export const SEEDS: MutationSeed[] = [
     composer: ACROSS_SEEDS.releaseDeletes.composer,
     scenarios: ['converge'],
     // The seed is written in the house style (its new public composer has a docstring): only the rule.
-    expected: ['rule:in-cluster-no-delete:vultr/converge:gpu-operator'],
+    expected: ['rule:in-cluster-no-delete:vultr:gpu-operator'],
   },
   {
     provider: 'vultr',
@@ -194,14 +194,14 @@ export const SEEDS: MutationSeed[] = [
       },
     ],
     scenarios: ['converge'],
-    expected: ['div:converge:node-pool:provider-config-ref:vultr', 'rule:cloud-credentials-ref:vultr/converge:nodepool-gpu'],
+    expected: ['div:node-pool:provider-config-ref:vultr', 'rule:cloud-credentials-ref:vultr:nodepool-gpu'],
   },
   {
     provider: 'vultr',
     drift: 'pools not kept on cluster loss',
     composer: [{ search: NODE_POOL_LOOP, replace: '            if "cluster" in self.observed_resources:\n' }],
     scenarios: ['cluster-lost'],
-    expected: ['div:cluster-lost:then[0] delete cluster:outcome:vultr', 'rule:nothing-dropped:vultr/cluster-lost:nodepool-gpu'],
+    expected: ['div:then[0] delete cluster:outcome:vultr', 'rule:nothing-dropped:vultr:nodepool-gpu'],
   },
 ];
 

@@ -32,8 +32,8 @@ const drifted = (provider: string) => withPool(provider, { labels: ['modelplane.
 const otherwise = (provider: string) => withPool(provider, { labels: ['team'] });
 const noHelm = (provider: string) => goodSkeleton(provider, 'converge', { resources: { 'provider-config-helm': undefined } });
 
-const LABELS_SPLIT = 'split:converge:node-pool:labels';
-const blame = (provider: string) => `div:converge:node-pool:labels:${provider}`;
+const LABELS_SPLIT = 'split:node-pool:labels';
+const blame = (provider: string) => `div:node-pool:labels:${provider}`;
 
 const names = (n: number) => ['aks', 'eks', 'gke', 'linode', 'nebius', 'oci', 'scaleway', 'vultr'].slice(0, n);
 
@@ -97,7 +97,7 @@ describe('absence is a value only for presence', () => {
     const five = names(5);
     const findings = across(five.map((p, i) => (i < 3 ? noHelm(p) : goodSkeleton(p))));
     // The kubeconfig readers differ the same 3-2 way; nothing blames the two that compose it.
-    expect(ids(findings)).toEqual(['split:converge:kubeconfig:readers', 'split:converge:provider-config-helm:presence']);
+    expect(ids(findings)).toEqual(['split:kubeconfig:readers', 'split:provider-config-helm:presence']);
     expect(findings.every((finding) => finding.provider === undefined)).toBe(true);
   });
 
@@ -108,7 +108,7 @@ describe('absence is a value only for presence', () => {
     const skeletons = [noHelm(five[0]!), noHelm(five[1]!), goodSkeleton(five[2]!), goodSkeleton(five[3]!), reads(five[4]!)];
     const helm = across(skeletons).filter((finding) => finding.subject === 'provider-config-helm');
     // Presence is 3-2 (a split); reads are compared among the three that have it: 2 of 3 agree.
-    expect(ids(helm)).toEqual([`div:converge:provider-config-helm:reads:${five[4]}`, 'split:converge:provider-config-helm:presence']);
+    expect(ids(helm)).toEqual([`div:provider-config-helm:reads:${five[4]}`, 'split:provider-config-helm:presence']);
     expect(helm.find((finding) => finding.facet === 'reads')!.values).toEqual({ [five[2]!]: ['{namespace}/{xr}-kubeconfig:kubeconfig'], [five[3]!]: ['{namespace}/{xr}-kubeconfig:kubeconfig'], [five[4]!]: ['{namespace}/other:kubeconfig'] });
   });
 
@@ -116,7 +116,7 @@ describe('absence is a value only for presence', () => {
     const five = names(5);
     const findings = across(five.map((p, i) => (i === 2 ? goodSkeleton(p) : noHelm(p))));
     const helm = findings.filter((finding) => finding.subject === 'provider-config-helm');
-    expect(ids(helm)).toEqual([`div:converge:provider-config-helm:presence:${five[2]}`]);
+    expect(ids(helm)).toEqual([`div:provider-config-helm:presence:${five[2]}`]);
   });
 });
 

@@ -16,7 +16,7 @@ const INPUT: ContractInput = {
   ],
   accepted: [
     { facet: 'writer', subject: 'kubeconfig', providers: ['beta'], reason: 'Beta hands the kubeconfig off another way.' },
-    { id: 'div:converge:cluster:ready:alpha', reason: 'Alpha clusters report Ready late.' },
+    { id: 'div:cluster:ready:alpha', reason: 'Alpha clusters report Ready late.' },
     { facet: 'key-pattern', subject: 'node-pool', providers: ['beta'], reason: 'Beta pools are named by its API.' },
   ],
   locked: [{ facet: 'key-pattern', subject: 'node-pool', values: { converge: ['nodepool-{pool}'] }, reason: 'People find pools by this name.' }],

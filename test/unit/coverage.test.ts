@@ -59,7 +59,7 @@ describe('compareAcross: intent coverage of the node-pool role', () => {
   it('a provider that silently ignores the autoscaling bounds diverges, behavioral; only where the probes ran', () => {
     const skeletons = [covering('aks', ALL), covering('eks', ['nodeCount', 'gpu', 'gpuCount']), covering('gke', ALL), covering('nebius', ALL)];
     const findings = compareAcross({ scenario: 'converge', pools: ['gpu'], ablated: true, skeletons }).filter((finding) => finding.facet === 'intent');
-    expect(findings).toEqual([expect.objectContaining({ id: 'div:converge:node-pool:intent:eks', class: 'behavioral', provider: 'eks', consensus: ALL })]);
+    expect(findings).toEqual([expect.objectContaining({ id: 'div:node-pool:intent:eks', class: 'behavioral', provider: 'eks', consensus: ALL })]);
     expect(compareAcross({ scenario: 'converge', pools: ['gpu'], ablated: false, skeletons }).filter((finding) => finding.facet === 'intent')).toEqual([]);
   });
 });

@@ -32,7 +32,7 @@ describe('compareAcross: consensus and outliers', () => {
     const findings = across([goodSkeleton('a'), withResource('b', 'nodepool-gpu', { labels: ['modelplane.ai/pool'] }), goodSkeleton('c')]);
     expect(findings).toEqual([
       {
-        id: 'div:converge:node-pool:labels:b',
+        id: 'div:node-pool:labels:b',
         type: 'divergence',
         class: 'behavioral',
         provider: 'b',
@@ -57,7 +57,7 @@ describe('compareAcross: consensus and outliers', () => {
       goodSkeleton('e'),
       goodSkeleton('f'),
     ]);
-    expect(ids(findings)).toEqual(['div:converge:node-pool:labels:b', 'div:converge:node-pool:labels:d']);
+    expect(ids(findings)).toEqual(['div:node-pool:labels:b', 'div:node-pool:labels:d']);
     const values = { a: GPU_LABELS, b: ['modelplane.ai/pool'], c: GPU_LABELS, d: ['team'], e: GPU_LABELS, f: GPU_LABELS };
     for (const finding of findings) {
       expect(finding.values).toEqual(values);
@@ -71,7 +71,7 @@ describe('compareAcross: consensus and outliers', () => {
     const findings = across(skeletons);
     expect(findings).toEqual([
       {
-        id: 'split:converge:node-pool:labels',
+        id: 'split:node-pool:labels',
         type: 'split',
         class: 'behavioral',
         scenario: 'converge',
@@ -83,7 +83,7 @@ describe('compareAcross: consensus and outliers', () => {
           { value: GPU_LABELS, providers: ['a', 'b'] },
           { value: [], providers: ['c', 'd'] },
         ].sort((x, y) => (JSON.stringify(x.value) < JSON.stringify(y.value) ? -1 : 1)),
-        hint: expect.stringContaining("drift accept 'split:converge:node-pool:labels' --reason"),
+        hint: expect.stringContaining("drift accept 'split:node-pool:labels' --reason"),
       },
     ]);
     expect(findings[0]!.provider).toBeUndefined();
@@ -93,17 +93,17 @@ describe('compareAcross: consensus and outliers', () => {
   it('a split keeps its facet’s class', () => {
     const renamed = (provider: string) => goodSkeleton(provider, 'converge', { resources: { 'nodepool-gpu': undefined, 'node-pool-gpu': goodSkeleton(provider).resources['nodepool-gpu'] } });
     const findings = across([goodSkeleton('a'), renamed('b')]);
-    expect(findings).toEqual([expect.objectContaining({ id: 'split:converge:node-pool:key-pattern', type: 'split', class: 'stylistic' })]);
+    expect(findings).toEqual([expect.objectContaining({ id: 'split:node-pool:key-pattern', type: 'split', class: 'stylistic' })]);
   });
 
   it('reports a missing contract role as a presence divergence, and compares none of its other facets', () => {
     const findings = across([goodSkeleton('a'), goodSkeleton('b', 'converge', { resources: { 'provider-config-helm': undefined } }), goodSkeleton('c')]);
     const presence = findings.filter((finding) => finding.subject === 'provider-config-helm');
     expect(presence).toEqual([
-      expect.objectContaining({ id: 'div:converge:provider-config-helm:presence:b', class: 'behavioral', values: { a: 'composed', b: 'absent', c: 'composed' }, consensus: 'composed' }),
+      expect.objectContaining({ id: 'div:provider-config-helm:presence:b', class: 'behavioral', values: { a: 'composed', b: 'absent', c: 'composed' }, consensus: 'composed' }),
     ]);
     // The other thing that changes: one reader of the kubeconfig fewer.
-    expect(ids(findings)).toEqual(['div:converge:kubeconfig:readers:b', 'div:converge:provider-config-helm:presence:b']);
+    expect(ids(findings)).toEqual(['div:kubeconfig:readers:b', 'div:provider-config-helm:presence:b']);
   });
 
   it('compares presence as composed / inline / absent: a system pool inline in the cluster is not absent, and takes no part in the other facets', () => {
@@ -111,7 +111,7 @@ describe('compareAcross: consensus and outliers', () => {
     const absent = goodSkeleton('d', 'converge', { resources: { 'nodepool-system': undefined } });
     // Four of six compose it: a convention (two thirds), and each other value diverges on its own.
     const findings = across([goodSkeleton('a'), goodSkeleton('b'), goodSkeleton('c'), goodSkeleton('e'), inline, absent]);
-    expect(ids(findings)).toEqual(['div:converge:system-pool:presence:aks', 'div:converge:system-pool:presence:d']);
+    expect(ids(findings)).toEqual(['div:system-pool:presence:aks', 'div:system-pool:presence:d']);
     expect(findings[0]!.values).toEqual({ a: 'composed', aks: 'inline', b: 'composed', c: 'composed', d: 'absent', e: 'composed' });
     // A role composed by a resource of its own is composed, whatever else declares it.
     expect(across([goodSkeleton('a', 'converge', { inline: { 'system-pool': 'cluster' } }), goodSkeleton('b'), goodSkeleton('c')])).toEqual([]);
@@ -122,7 +122,7 @@ describe('compareAcross: consensus and outliers', () => {
     const findings = across([goodSkeleton('a'), renamed, goodSkeleton('c')]);
     expect(findings).toEqual([
       expect.objectContaining({
-        id: 'div:converge:node-pool:key-pattern:b',
+        id: 'div:node-pool:key-pattern:b',
         class: 'stylistic',
         values: { a: ['nodepool-{pool}'], b: ['node-pool-{pool}'], c: ['nodepool-{pool}'] },
         consensus: ['nodepool-{pool}'],
@@ -137,19 +137,19 @@ describe('compareAcross: consensus and outliers', () => {
       if (resource.ready !== null) resource.ready += 1;
     }
     // Held back one step throughout: only the cluster's own timing shows it, no other role.
-    expect(ids(across([goodSkeleton('a'), late, goodSkeleton('c')]))).toEqual(['div:converge:cluster:appears:b', 'div:converge:cluster:ready:b']);
+    expect(ids(across([goodSkeleton('a'), late, goodSkeleton('c')]))).toEqual(['div:cluster:appears:b', 'div:cluster:ready:b']);
     // A node pool that becomes ready a step later than the cluster warrants does diverge.
     const slowPool = withResource('b', 'nodepool-gpu', { ready: 3 });
-    expect(ids(across([goodSkeleton('a'), slowPool, goodSkeleton('c')]))).toEqual(['div:converge:node-pool:ready:b']);
+    expect(ids(across([goodSkeleton('a'), slowPool, goodSkeleton('c')]))).toEqual(['div:node-pool:ready:b']);
   });
 
   it('compares in-cluster manifests and APIs, but not cloud APIs', () => {
     const otherCloud = withResource('b', 'cluster', { apiVersion: 'eks.aws.m.upbound.io/v1beta1', kind: 'Cluster' });
     expect(across([goodSkeleton('a'), otherCloud, goodSkeleton('c')])).toEqual([]);
     const otherManifest = withResource('b', 'storage-class-rwx', { manifest: 'StorageClass/other' });
-    expect(ids(across([goodSkeleton('a'), otherManifest, goodSkeleton('c')]))).toEqual(['div:converge:cache-storage-class:manifest:b']);
+    expect(ids(across([goodSkeleton('a'), otherManifest, goodSkeleton('c')]))).toEqual(['div:cache-storage-class:manifest:b']);
     const otherApi = withResource('b', 'storage-class-rwx', { apiVersion: 'kubernetes.crossplane.io/v1alpha2' });
-    expect(ids(across([goodSkeleton('a'), otherApi, goodSkeleton('c')]))).toEqual(['div:converge:cache-storage-class:api:b']);
+    expect(ids(across([goodSkeleton('a'), otherApi, goodSkeleton('c')]))).toEqual(['div:cache-storage-class:api:b']);
   });
 
   it('compares perturbation outcomes by role, not by key', () => {
@@ -160,7 +160,7 @@ describe('compareAcross: consensus and outliers', () => {
       });
     const findings = compareAcross({ scenario: 'cluster-regresses', skeletons: [outcome('a', 'nodepool-gpu'), outcome('b', 'node-pool-gpu'), outcome('c', 'nodepool-gpu')], pools: ['gpu'], ablated: false });
     // Only the key spelling differs; what the perturbation did to each role is the same.
-    expect(ids(findings)).toEqual(['div:cluster-regresses:node-pool:key-pattern:b']);
+    expect(ids(findings)).toEqual(['div:node-pool:key-pattern:b']);
   });
 });
 
@@ -178,7 +178,7 @@ describe('compareAcross: cloud-only roles', () => {
     // EKS composes subnet-a and subnet-b where the others compose one subnet: same role, other keys.
     const eks = goodSkeleton('eks', 'converge', { resources: { subnet: undefined, 'subnet-a': cloud('subnet', 'Subnet'), 'subnet-b': cloud('subnet', 'Subnet', { labels: ['zone'] }) } });
     const findings = across([goodSkeleton('gke'), eks, goodSkeleton('nebius')]);
-    expect(ids(findings)).toEqual(['div:converge:subnet:key-pattern:eks', 'div:converge:subnet:labels:eks']);
+    expect(ids(findings)).toEqual(['div:subnet:key-pattern:eks', 'div:subnet:labels:eks']);
     expect(findings.find((f) => f.facet === 'key-pattern')!.values).toEqual({ eks: ['subnet-a', 'subnet-b'], gke: ['subnet'], nebius: ['subnet'] });
   });
 });
@@ -195,7 +195,7 @@ describe('compareAcross: gates', () => {
     const findings = across(skeletons, { ablated: true });
     expect(findings).toEqual([
       expect.objectContaining({
-        id: 'div:converge:node-pool:gated-on:b',
+        id: 'div:node-pool:gated-on:b',
         class: 'behavioral',
         values: { a: ['cluster.exists'], b: ['cluster.ready'], c: ['cluster.exists'] },
         consensus: ['cluster.exists'],
@@ -235,7 +235,7 @@ describe('compareAcross: gates', () => {
     const findings = across([eks, gke, ready], { ablated: true }).filter((finding) => finding.facet === 'gated-on');
     expect(findings).toEqual([
       expect.objectContaining({
-        id: 'div:converge:node-pool:gated-on:nebius',
+        id: 'div:node-pool:gated-on:nebius',
         values: { eks: ['cloud-resource.ready', 'cluster.exists'], gke: ['cloud-resource.ready', 'cluster.exists'], nebius: ['cloud-resource.ready', 'cluster.ready'] },
       }),
     ]);
@@ -243,7 +243,7 @@ describe('compareAcross: gates', () => {
 
   it('keeps credentials as a gate of its own', () => {
     const findings = across([gated('a', 'network', []), gated('b', 'network', ['credentials']), gated('c', 'network', [])], { ablated: true });
-    expect(findings).toEqual([expect.objectContaining({ id: 'div:converge:network:gated-on:b', values: { a: [], b: ['credentials'], c: [] } })]);
+    expect(findings).toEqual([expect.objectContaining({ id: 'div:network:gated-on:b', values: { a: [], b: ['credentials'], c: [] } })]);
   });
 
   it('compares gates from gatesFrom, where `.exists` is dropped beside `.ready`, equal to a plain `.ready` gate', () => {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { judge, requiredOf } from '../../src/compare/consensus.js';
 import type { Facet } from '../../src/compare/cross.js';
 import type { Finding } from '../../src/compare/findings.js';
-import { acrossRequirements, expectLines, lineIdOf, lockedRequirements, ruleRequirements } from '../../src/compare/requirements.js';
+import { acrossRequirements, expectLines, lockedRequirements, ruleRequirements } from '../../src/compare/requirements.js';
 import { stableStringify } from '../../src/util/objects.js';
 
 const facet = (values: Record<string, unknown>, subject = 'node-pool', name = 'labels'): Facet => ({ subject, facet: name, class: 'behavioral', values: new Map(Object.entries(values)) });
@@ -45,18 +45,18 @@ describe('requiredOf agrees with judge', () => {
 describe('acrossRequirements', () => {
   it("asks for the others' convention, the provider taking no part in the vote", () => {
     expect(across('converge', [facet({ a: 1, b: 1, c: 2, new: 2 })])).toEqual([
-      { id: 'div:converge:node-pool:labels:new', subject: 'node-pool', facet: 'labels', scenario: 'converge', expect: '1', by: 'convention of a, b' },
+      { id: 'div:node-pool:labels:new', subject: 'node-pool', facet: 'labels', scenario: 'converge', expect: '1', by: 'convention of a, b' },
     ]);
   });
 
   it('asks a newcomer for one of the established ways, and nothing of a provider with a golden', () => {
     const split = facet({ a: 1, b: 1, c: 2, d: 2, new: 3 });
-    expect(across('converge', [split])[0]).toMatchObject({ id: 'div:converge:node-pool:labels:new', expect: 'one of: 1 (a, b); 2 (c, d)' });
+    expect(across('converge', [split])[0]).toMatchObject({ id: 'div:node-pool:labels:new', expect: 'one of: 1 (a, b); 2 (c, d)' });
     expect(across('converge', [split], { newcomer: false })).toEqual([]);
   });
 
   it('asks for the value of the only other provider that has the subject, under the split id', () => {
-    expect(across('converge', [facet({ a: 1, new: 2 })])[0]).toMatchObject({ id: 'split:converge:node-pool:labels', expect: '1' });
+    expect(across('converge', [facet({ a: 1, new: 2 })])[0]).toMatchObject({ id: 'split:node-pool:labels', expect: '1' });
   });
 
   it("expects nothing of a rendered provider on a facet it has no value for (absence is presence's), but of one not rendered", () => {
@@ -82,33 +82,32 @@ describe('acrossRequirements', () => {
 });
 
 describe('expectLines', () => {
-  const scenarios = ['converge', 'two-pools'];
   const requirements = [...across('converge', [facet({ a: 1, b: 1, c: 1, new: 1 })]), ...across('two-pools', [facet({ a: 1, b: 1, c: 1, new: 2 })])];
 
   it('gathers one requirement over the scenarios it holds in, under the id without the scenario', () => {
-    const [line] = expectLines({ provider: 'new', requirements, scenarios });
+    const [line] = expectLines({ provider: 'new', requirements });
     expect(line).toEqual({ id: 'div:node-pool:labels:new', subject: 'node-pool', facet: 'labels', expect: '1', by: 'convention of a, b, c', scenarios: ['converge', 'two-pools'] });
   });
 
   it("takes each line's status from diff's findings: not met where one is not accepted, accepted where all are, else met", () => {
-    const met = expectLines({ provider: 'new', requirements, scenarios, findings: [] });
+    const met = expectLines({ provider: 'new', requirements, findings: [] });
     expect(met.map((line) => line.status)).toEqual(['met']);
-    const raised = divergence('div:two-pools:node-pool:labels:new', { scenario: 'two-pools' });
-    const [notMet] = expectLines({ provider: 'new', requirements, scenarios, findings: [raised] });
+    const raised = divergence('div:node-pool:labels:new', { scenarios: ['two-pools'] });
+    const [notMet] = expectLines({ provider: 'new', requirements, findings: [raised] });
     expect(notMet).toMatchObject({ status: 'not met', message: 'differs', hint: 'fix it' });
-    const [accepted] = expectLines({ provider: 'new', requirements, scenarios, findings: [{ ...raised, accepted: { reason: 'the cloud forces it' } }] });
+    const [accepted] = expectLines({ provider: 'new', requirements, findings: [{ ...raised, accepted: { reason: 'the cloud forces it' } }] });
     expect(accepted).toMatchObject({ status: 'accepted', accepted: 'the cloud forces it' });
   });
 
   it("gives a finding no requirement names a line of its own, a violated rule its subject's, and ignores others' findings and goldens", () => {
     const rules = ruleRequirements(['converge'], 'new').filter((requirement) => requirement.facet === 'nothing-dropped');
     const findings: Finding[] = [
-      { id: 'rule:nothing-dropped:new/converge:nodepool-gpu', type: 'rule', class: 'contract', provider: 'new', scenario: 'converge', subject: 'nodepool-gpu', facet: 'nothing-dropped', message: 'dropped', hint: 'keep it' },
+      { id: 'rule:nothing-dropped:new:nodepool-gpu', type: 'rule', class: 'contract', provider: 'new', scenarios: ['converge'], subject: 'nodepool-gpu', facet: 'nothing-dropped', message: 'dropped', hint: 'keep it' },
       { id: 'style:source:ruff:new', type: 'style', class: 'stylistic', provider: 'new', subject: 'source', facet: 'ruff', message: 'not formatted', hint: 'ruff format' },
-      divergence('div:converge:node-pool:labels:other', { provider: 'other', scenario: 'converge' }),
+      divergence('div:node-pool:labels:other', { provider: 'other', scenarios: ['converge'] }),
       { id: 'golden-missing:new/converge', type: 'golden', class: 'behavioral', provider: 'new', scenario: 'converge', subject: 'golden', message: 'no golden', hint: 'update' },
     ];
-    const lines = expectLines({ provider: 'new', requirements: rules, scenarios, findings });
+    const lines = expectLines({ provider: 'new', requirements: rules, findings });
     expect(lines.map((line) => [line.id, line.status, line.scenarios])).toEqual([
       ['rule:nothing-dropped:new:nodepool-gpu', 'not met', ['converge']],
       ['style:source:ruff:new', 'not met', []],
@@ -119,8 +118,8 @@ describe('expectLines', () => {
 describe('expectLines, findings without a scenario and rules that hold elsewhere', () => {
   it("keeps a rule's own line for the scenarios where nothing violates it", () => {
     const rules = ruleRequirements(['converge', 'two-pools'], 'new').filter((requirement) => requirement.facet === 'nothing-dropped');
-    const violation: Finding = { id: 'rule:nothing-dropped:new/two-pools:nodepool-gpu', type: 'rule', class: 'contract', provider: 'new', scenario: 'two-pools', subject: 'nodepool-gpu', facet: 'nothing-dropped', message: 'dropped', hint: 'keep it' };
-    const lines = expectLines({ provider: 'new', requirements: rules, scenarios: ['converge', 'two-pools'], findings: [violation] });
+    const violation: Finding = { id: 'rule:nothing-dropped:new:nodepool-gpu', type: 'rule', class: 'contract', provider: 'new', scenarios: ['two-pools'], subject: 'nodepool-gpu', facet: 'nothing-dropped', message: 'dropped', hint: 'keep it' };
+    const lines = expectLines({ provider: 'new', requirements: rules, findings: [violation] });
     expect(lines.map((line) => [line.id, line.status, line.scenarios])).toEqual([
       ['rule:nothing-dropped:new', 'met', ['converge']],
       ['rule:nothing-dropped:new:nodepool-gpu', 'not met', ['two-pools']],
@@ -131,17 +130,7 @@ describe('expectLines, findings without a scenario and rules that hold elsewhere
     const locked = [{ facet: 'labels', subject: 'node-pool', values: { converge: 2, 'two-pools': 2 }, reason: 'pools are found by it' }];
     const requirements = lockedRequirements(locked, ['converge', 'two-pools'], 'new');
     const finding: Finding = { id: 'locked:labels:node-pool:new', type: 'locked', class: 'contract', provider: 'new', subject: 'node-pool', facet: 'labels', message: 'differs in two-pools', hint: 'follow it' };
-    const lines = expectLines({ provider: 'new', requirements, scenarios: ['converge', 'two-pools'], findings: [finding] });
+    const lines = expectLines({ provider: 'new', requirements, findings: [finding] });
     expect(lines).toEqual([expect.objectContaining({ id: 'locked:labels:node-pool:new', scenarios: ['converge', 'two-pools'], status: 'not met', message: 'differs in two-pools' })]);
-  });
-});
-
-describe('lineIdOf', () => {
-  const known = new Set(['converge']);
-  it("drops a finding id's scenario, and leaves an id without one as it is", () => {
-    expect(lineIdOf('div:converge:then[0] delete cluster:outcome:gke', known)).toBe('div:then[0] delete cluster:outcome:gke');
-    expect(lineIdOf('split:converge:node-pool:labels', known)).toBe('split:node-pool:labels');
-    expect(lineIdOf('rule:nothing-dropped:gke/converge:nodepool-gpu', known)).toBe('rule:nothing-dropped:gke:nodepool-gpu');
-    for (const id of ['div:node-pool:labels:gke', 'rule:nothing-dropped:gke:nodepool-gpu', 'style:node-pool:composer:gke', 'locked:labels:node-pool:gke']) expect(lineIdOf(id, known)).toBe(id);
   });
 });

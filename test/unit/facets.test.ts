@@ -94,19 +94,19 @@ describe('compareAcross: node labels under other shapes compare equal', () => {
     const pairs = labelKeys({ spec: { forProvider: { labels: [{ key: 'modelplane.ai/pool', value: 'gpu' }, { key: 'modelplane.ai/gpu', value: 'l4' }] } } });
     expect(across([goodSkeleton('a'), withResource('b', 'nodepool-gpu', { labels: pairs! }), goodSkeleton('c')])).toEqual([]);
     // Read as before (the pair's field names), they would have diverged.
-    expect(ids(across([goodSkeleton('a'), withResource('b', 'nodepool-gpu', { labels: ['key', 'value'] }), goodSkeleton('c')]))).toEqual(['div:converge:node-pool:labels:b']);
+    expect(ids(across([goodSkeleton('a'), withResource('b', 'nodepool-gpu', { labels: ['key', 'value'] }), goodSkeleton('c')]))).toEqual(['div:node-pool:labels:b']);
   });
 });
 
 describe('compareAcross: metadata conventions are stylistic', () => {
   it('a composed resource that sets metadata.namespace diverges, class stylistic', () => {
     const findings = across([goodSkeleton('a'), withResource('b', 'network', { metadata: { namespace: '{namespace}' } }), goodSkeleton('c')]);
-    expect(findings).toEqual([expect.objectContaining({ id: 'div:converge:network:metadata-namespace:b', class: 'stylistic', values: { a: [null], b: ['{namespace}'], c: [null] }, consensus: [null] })]);
+    expect(findings).toEqual([expect.objectContaining({ id: 'div:network:metadata-namespace:b', class: 'stylistic', values: { a: [null], b: ['{namespace}'], c: [null] }, consensus: [null] })]);
   });
 
   it('compares label and annotation keys of the resource itself', () => {
     const labelled = withResource('c', 'cluster', { metadata: { labels: ['team'], annotations: ['crossplane.io/external-name'] } });
-    expect(ids(across([goodSkeleton('a'), goodSkeleton('b'), labelled, goodSkeleton('d')]))).toEqual(['div:converge:cluster:metadata-annotations:c', 'div:converge:cluster:metadata-labels:c']);
+    expect(ids(across([goodSkeleton('a'), goodSkeleton('b'), labelled, goodSkeleton('d')]))).toEqual(['div:cluster:metadata-annotations:c', 'div:cluster:metadata-labels:c']);
     expect(across([goodSkeleton('a'), goodSkeleton('b'), labelled, goodSkeleton('d')]).every((finding) => finding.class === 'stylistic')).toBe(true);
   });
 });
@@ -119,12 +119,12 @@ describe('compareAcross: status fields', () => {
 
   it('a provider that publishes an extra status field diverges (behavioral)', () => {
     const findings = across([withFields('a'), withFields('b', ['network']), withFields('c'), withFields('d')]);
-    expect(findings).toEqual([expect.objectContaining({ id: 'div:converge:status:fields:b', class: 'behavioral', values: { a: [], b: ['network'], c: [], d: [] } })]);
+    expect(findings).toEqual([expect.objectContaining({ id: 'div:status:fields:b', class: 'behavioral', values: { a: [], b: ['network'], c: [], d: [] } })]);
   });
 
   it('two providers that each publish a field of their own, beside one that publishes none, are a split', () => {
     const findings = across([withFields('gke', ['network']), withFields('eks', ['efsFileSystemId']), withFields('nebius')]);
-    expect(ids(findings)).toEqual(['split:converge:status:fields']);
+    expect(ids(findings)).toEqual(['split:status:fields']);
   });
 });
 
@@ -140,14 +140,14 @@ describe('compareAcross: identity entry by shape', () => {
     const aks = identity('aks', { type: 'AzureCredentials', name: '{xr}-azure', key: 'credentials' });
     expect(across([gke, nebius, aks])).toEqual([]);
     const keyless = identity('aks', { type: 'AzureCredentials', name: '{xr}-azure', key: '' });
-    expect(ids(across([gke, nebius, keyless]))).toEqual(['div:converge:status:identity-shape:aks']);
+    expect(ids(across([gke, nebius, keyless]))).toEqual(['div:status:identity-shape:aks']);
   });
 
   it('a provider without an identity entry takes part in identity-entry only', () => {
     const gke = identity('gke', { type: 'GoogleApplicationCredentials', name: '{xr}-gcp-credentials', key: 'private_key' });
     const nebius = identity('nebius', { type: 'NebiusServiceAccountCredentials', name: 'nebius-credentials', key: 'credentials.json' });
     const findings = across([gke, nebius, identity('eks')]);
-    expect(ids(findings)).toEqual(['div:converge:status:identity-entry:eks']);
+    expect(ids(findings)).toEqual(['div:status:identity-entry:eks']);
   });
 });
 
@@ -160,8 +160,8 @@ describe('compareAcross: convergence by whether and how, not by step', () => {
 
   it('stalled (a fixpoint, XR not Ready) and oscillating (no fixpoint) diverge from ready', () => {
     const stalled = across([converging('a', { step: 2, xrReady: true }), converging('b', { step: 1, xrReady: false }), converging('c', { step: 3, xrReady: true })]);
-    expect(stalled).toEqual([expect.objectContaining({ id: 'div:converge:converged:converged:b', values: { a: 'ready', b: 'stalled', c: 'ready' } })]);
+    expect(stalled).toEqual([expect.objectContaining({ id: 'div:converged:converged:b', values: { a: 'ready', b: 'stalled', c: 'ready' } })]);
     const oscillating = across([converging('a', { step: 2, xrReady: true }), converging('b', null), converging('c', { step: 3, xrReady: true })]);
-    expect(oscillating).toEqual([expect.objectContaining({ id: 'div:converge:converged:converged:b', values: { a: 'ready', b: 'oscillating', c: 'ready' } })]);
+    expect(oscillating).toEqual([expect.objectContaining({ id: 'div:converged:converged:b', values: { a: 'ready', b: 'oscillating', c: 'ready' } })]);
   });
 });

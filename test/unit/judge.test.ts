@@ -44,32 +44,32 @@ const judge = (input: Partial<JudgeInput>): Finding[] =>
     ...input,
   }).findings;
 
-const ownFinding: Finding = { id: 'rule:x:a/converge:s', type: 'rule', class: 'contract', provider: 'a', scenario: 'converge', subject: 's', message: 'm', hint: 'h' };
+const ownFinding: Finding = { id: 'rule:x:a:s', type: 'rule', class: 'contract', provider: 'a', scenario: 'converge', subject: 's', message: 'm', hint: 'h' };
 
 describe('judgeRun', () => {
   it("keeps each cell's own findings first, in matrix order, then the divergences across providers", () => {
     const findings = judge({ cells: [cell(goodSkeleton('a'), [ownFinding]), cell(noCache('b')), cell(goodSkeleton('c'))] });
-    expect(findings.map((f) => f.id)).toEqual(['rule:x:a/converge:s', 'div:converge:status:cache:b']);
+    expect(findings.map((f) => f.id)).toEqual(['rule:x:a:s', 'div:status:cache:b']);
   });
 
   it('compares with stand-ins for providers the run did not render, and blames only rendered ones', () => {
     const standIns = new Map([['converge', [goodSkeleton('a'), goodSkeleton('c')]]]);
-    expect(judge({ project: project(['b']), cells: [cell(noCache('b'))], standIns }).map((f) => f.id)).toEqual(['div:converge:status:cache:b']);
+    expect(judge({ project: project(['b']), cells: [cell(noCache('b'))], standIns }).map((f) => f.id)).toEqual(['div:status:cache:b']);
     // The outlier is a stand-in: nobody rendered is to blame.
     const outlier = new Map([['converge', [noCache('a'), goodSkeleton('c')]]]);
     expect(judge({ project: project(['b']), cells: [cell(goodSkeleton('b'))], standIns: outlier })).toEqual([]);
   });
 
   it('applies accepted entries after the comparison; a stale entry is reported, failing only when strict, and dropped on a filtered run', () => {
-    const accepted: AcceptedEntry[] = [{ id: 'div:converge:status:cache:b', reason: 'b has no shared storage' }, { id: 'div:gone', reason: 'old' }];
+    const accepted: AcceptedEntry[] = [{ id: 'div:status:cache:b', reason: 'b has no shared storage' }, { id: 'div:gone', reason: 'old' }];
     const cells = [cell(goodSkeleton('a')), cell(noCache('b')), cell(goodSkeleton('c'))];
     const relaxed = judge({ cells, accepted });
     expect(relaxed.map((f) => [f.id, f.accepted?.reason])).toEqual([
-      ['div:converge:status:cache:b', 'b has no shared storage'],
+      ['div:status:cache:b', 'b has no shared storage'],
       ['accepted-stale:1', 'stale entries fail only under CI'],
     ]);
     expect(judge({ cells, accepted, strict: true }).find((f) => f.id === 'accepted-stale:1')!.accepted).toBeUndefined();
-    expect(judge({ cells, accepted, strict: true, filtered: true }).map((f) => f.id)).toEqual(['div:converge:status:cache:b']);
+    expect(judge({ cells, accepted, strict: true, filtered: true }).map((f) => f.id)).toEqual(['div:status:cache:b']);
   });
 
   it('lists the candidates the cells agree on, and judges a locked one by its lock alone, even against a majority', () => {
@@ -80,7 +80,7 @@ describe('judgeRun', () => {
     const locked = [{ facet: 'cache', subject: 'status', values: candidate.values, reason: 'caches mount the class by name' }];
     const cells = [cell(noCache('a')), cell(noCache('b')), cell(goodSkeleton('c'))];
     // The vote would blame c (2 of 3 publish no cache); the lock blames a and b, and nothing else is said about the facet.
-    expect(judge({ cells }).map((f) => f.id)).toEqual(['div:converge:status:cache:c']);
+    expect(judge({ cells }).map((f) => f.id)).toEqual(['div:status:cache:c']);
     expect(judgeRun({ ...input, cells, locked }).findings.map((f) => [f.id, f.class])).toEqual([
       ['locked:cache:status:a', 'contract'],
       ['locked:cache:status:b', 'contract'],

@@ -51,7 +51,7 @@ describe('node labels under a field no list names', () => {
     expect(across([composed('a'), composed('b'), composed('c'), pairs])).toEqual([]);
     // The comparison is live: a pool that really lacks the label is still blamed.
     const unlabelled = cell('d', { cluster: cloud('Cluster'), 'nodepool-system': cloud('NodePool', { name: 'system', nodeLabelList: POOL_LABELS('system') }), 'nodepool-gpu': cloud('NodePool', { name: 'gpu' }) });
-    expect(ids(across([composed('a'), composed('b'), composed('c'), unlabelled]))).toEqual(['div:converge:node-pool:labels:d']);
+    expect(ids(across([composed('a'), composed('b'), composed('c'), unlabelled]))).toEqual(['div:node-pool:labels:d']);
   });
 });
 
@@ -66,12 +66,12 @@ describe('an inline pool', () => {
   it('is compared on system-pool labels with composed pools, and takes no part in key facets', () => {
     // The inline providers' clusters agree with the composed ones: no cluster labels divergence.
     const findings = across([composed('a'), composed('b'), composed('c'), composed('d'), inline('e')]);
-    expect(ids(findings)).toEqual(['div:converge:system-pool:presence:e']);
+    expect(ids(findings)).toEqual(['div:system-pool:presence:e']);
     // A key facet is only among the providers that compose the role.
     expect(findings.some((finding) => finding.facet === 'key-pattern')).toBe(false);
     // An inline system pool without the pool label is blamed on system-pool labels, where the fix is.
     const unlabelled = across([composed('a'), composed('b'), composed('c'), inline('d', null)]);
-    expect(ids(unlabelled)).toEqual(['div:converge:system-pool:labels:d', 'div:converge:system-pool:presence:d']);
+    expect(ids(unlabelled)).toEqual(['div:system-pool:labels:d', 'div:system-pool:presence:d']);
   });
 });
 
@@ -87,9 +87,9 @@ describe('metadata that acts is behavior', () => {
 
   it('a subnet label a node pool selects is a behavioral selected-labels finding, not a stylistic metadata one', () => {
     const findings = across([plain('a'), plain('b'), plain('c'), zoned('d', true)]);
-    expect(findings).toEqual([expect.objectContaining({ id: 'div:converge:subnet:selected-labels:d', class: 'behavioral' })]);
+    expect(findings).toEqual([expect.objectContaining({ id: 'div:subnet:selected-labels:d', class: 'behavioral' })]);
     // The same label that nothing selects only dresses the subnet: style.
-    expect(across([plain('a'), plain('b'), plain('c'), zoned('d', false)])).toEqual([expect.objectContaining({ id: 'div:converge:subnet:metadata-labels:d', class: 'stylistic' })]);
+    expect(across([plain('a'), plain('b'), plain('c'), zoned('d', false)])).toEqual([expect.objectContaining({ id: 'div:subnet:metadata-labels:d', class: 'stylistic' })]);
   });
 
   it('a crossplane.io/ annotation is behavior (external-name names the cloud resource); another annotation is style', () => {

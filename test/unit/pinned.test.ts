@@ -44,29 +44,29 @@ describe('accepted splits pin their ways', () => {
     ['aks, gke and nebius', ['ClusterProviderConfig'], 'eks and vultr'],
   ])('tells a newcomer that joins the way of %s who holds it, why, and what else it may follow', (holders, value, other) => {
     const findings = judged({ ...TODAY, acme: value }, { established: Object.keys(TODAY), newcomers: ['acme'] });
-    expect(findings.map((finding) => finding.id)).toEqual(['div:converge:requirements:requires:acme']);
+    expect(findings.map((finding) => finding.id)).toEqual(['div:requirements:requires:acme']);
     const [finding] = findings;
     expect(finding!.message).toContain(`acme joins the accepted way of ${holders}`);
     expect(finding!.hint).toContain(`accepted for them because ${entry.reason}`);
-    expect(finding!.hint).toContain("drift accept 'div:converge:requirements:requires:acme'");
+    expect(finding!.hint).toContain("drift accept 'div:requirements:requires:acme'");
     expect(finding!.hint).toContain(`or follow ${other}`);
   });
 
   it('tells a newcomer with a way none holds that it is new, naming it', () => {
     const findings = judged({ ...TODAY, acme: ['Secret'] }, { established: Object.keys(TODAY), newcomers: ['acme'] });
-    expect(findings.map((finding) => [finding.id, finding.provider])).toEqual([['div:converge:requirements:requires:acme', 'acme']]);
+    expect(findings.map((finding) => [finding.id, finding.provider])).toEqual([['div:requirements:requires:acme', 'acme']]);
     expect(findings[0]!.message).toContain('a way none of the accepted ways holds ([Secret])');
   });
 
   it('catches an established provider moving to a third way in a full run, naming it and nobody else', () => {
     const findings = judged({ ...TODAY, gke: ['Secret'] });
-    expect(findings.map((finding) => finding.id)).toEqual(['div:converge:requirements:requires:gke']);
+    expect(findings.map((finding) => finding.id)).toEqual(['div:requirements:requires:gke']);
     expect(findings[0]!.message).toContain('gke left its accepted way ([ClusterProviderConfig], with aks and nebius)');
   });
 
   it('catches an established provider moving to the other way, even when that leaves a convention', () => {
     const findings = judged({ ...TODAY, eks: ['ClusterProviderConfig'] });
-    expect(findings.map((finding) => finding.id)).toEqual(['div:converge:requirements:requires:eks']);
+    expect(findings.map((finding) => finding.id)).toEqual(['div:requirements:requires:eks']);
     expect(findings[0]!.message).toContain('for the way of aks, gke and nebius');
   });
 

@@ -83,7 +83,7 @@ describe('JSON report', () => {
       accepted: Array<Record<string, unknown>>;
     };
     const broken = [
-      { ...report, schemaVersion: 2 },
+      { ...report, schemaVersion: 3 },
       { ...report, tool: 'other' },
       { ...report, findings: [{ ...report.findings[0], accepted: { reason: 'x' } }] },
       { ...report, accepted: [{ ...report.accepted[0], accepted: undefined }] },

@@ -304,7 +304,7 @@ describe('checkRules', () => {
     const skeleton = changed('storage-class-rwx', { managementPolicies: ['*'] });
     expect(checkRules({ skeleton, scenario: converge })).toEqual([
       {
-        id: 'rule:in-cluster-no-delete:gke/converge:storage-class-rwx',
+        id: 'rule:in-cluster-no-delete:gke:storage-class-rwx',
         type: 'rule',
         class: 'contract',
         provider: 'gke',
@@ -320,9 +320,9 @@ describe('checkRules', () => {
   it('reports every violation of every rule, each rule in its own finding', () => {
     const skeleton = changed('storage-class-rwx', { managementPolicies: ['*'] }, changed('network', { ready: null, readyBy: null, providerConfigRef: undefined }));
     expect(checkRules({ skeleton, scenario: converge }).map((finding) => finding.id)).toEqual([
-      'rule:readiness-coverage:gke/converge:network',
-      'rule:in-cluster-no-delete:gke/converge:storage-class-rwx',
-      'rule:cloud-credentials-ref:gke/converge:network',
+      'rule:readiness-coverage:gke:network',
+      'rule:in-cluster-no-delete:gke:storage-class-rwx',
+      'rule:cloud-credentials-ref:gke:network',
     ]);
   });
 

@@ -18,7 +18,7 @@ const splitFindings = (): Finding[] => compareAcross({ scenario: 'converge', poo
 const PROVIDERS = ['eks', 'gke', 'nebius', 'vultr'];
 const SCENARIOS = ['converge', 'two-pools'];
 const blamed = (provider: string, scenario = 'two-pools'): Finding => ({
-  id: `div:${scenario}:node-pool:labels:${provider}`,
+  id: `div:node-pool:labels:${provider}`,
   type: 'divergence',
   class: 'behavioral',
   provider,
@@ -49,7 +49,7 @@ describe('a split in the report', () => {
   it('the text report lists its groups, not a convention', () => {
     const text = renderText(buildReport(PROVIDERS, SCENARIOS, splitFindings()), { color: false });
     expect(text).toMatch(/^converge\s+split\s+split\s+split\s+split$/m);
-    expect(text).toContain('✗ converge  node-pool key-pattern has no convention: 2 groups of 2-2 providers  [split:converge:node-pool:key-pattern]');
+    expect(text).toContain('✗ converge  node-pool key-pattern has no convention: 2 groups of 2-2 providers  [split:node-pool:key-pattern]');
     expect(text).toContain('      eks, gke: ["nodepool-{pool}"]');
     expect(text).toContain('      nebius, vultr: ["node-pool-{pool}"]');
     expect(text).not.toMatch(/^\s+convention: /m);
@@ -68,7 +68,7 @@ describe('a split in the report', () => {
     const validate = new Ajv({ allErrors: true, strict: true }).compile(schema);
     const data = JSON.parse(renderJson(buildReport(PROVIDERS, SCENARIOS, splitFindings()))) as { findings: Array<Record<string, unknown>>; cells: Record<string, Record<string, string>> };
     expect(validate(data), JSON.stringify(validate.errors)).toBe(true);
-    expect(data.findings[0]).toMatchObject({ id: 'split:converge:node-pool:key-pattern', type: 'split', class: 'stylistic', groups: [{ providers: ['nebius', 'vultr'] }, { providers: ['eks', 'gke'] }] });
+    expect(data.findings[0]).toMatchObject({ id: 'split:node-pool:key-pattern', type: 'split', class: 'stylistic', groups: [{ providers: ['nebius', 'vultr'] }, { providers: ['eks', 'gke'] }] });
     // Equal groups go by their value's canonical text, never by a provider's name.
     expect(data.findings[0]!.provider).toBeUndefined();
   });
@@ -78,9 +78,9 @@ describe('accepting a split', () => {
   const options = { strict: true, file: 'goldens/accepted.yaml' };
 
   it('is accepted by id, or by a facet entry without providers', () => {
-    for (const entry of [{ id: 'split:converge:node-pool:key-pattern', reason: 'both in use' }, { facet: 'key-pattern', subject: 'node-pool', reason: 'both in use' }]) {
+    for (const entry of [{ id: 'split:node-pool:key-pattern', reason: 'both in use' }, { facet: 'key-pattern', subject: 'node-pool', reason: 'both in use' }]) {
       const judged = applyAccepted(splitFindings(), [entry], options);
-      expect(judged.map((finding) => [finding.id, finding.accepted?.reason])).toEqual([['split:converge:node-pool:key-pattern', 'both in use']]);
+      expect(judged.map((finding) => [finding.id, finding.accepted?.reason])).toEqual([['split:node-pool:key-pattern', 'both in use']]);
     }
   });
 
@@ -88,22 +88,22 @@ describe('accepting a split', () => {
     const judged = applyAccepted(splitFindings(), [{ facet: 'key-pattern', subject: 'node-pool', providers: ['nebius', 'vultr'], reason: 'old' }], options);
     expect(judged.find((finding) => finding.type === 'split')!.accepted).toBeUndefined();
     const stale = judged.find((finding) => finding.type === 'accepted-stale')!;
-    expect(stale.hint).toContain("what it accepted is now reported as split:converge:node-pool:key-pattern: replace the entry with one for that id");
-    expect(stale.hint).toContain("drift accept 'split:converge:node-pool:key-pattern'");
+    expect(stale.hint).toContain("what it accepted is now reported as split:node-pool:key-pattern: replace the entry with one for that id");
+    expect(stale.hint).toContain("drift accept 'split:node-pool:key-pattern'");
   });
 
   it('a stale divergence id names the split that replaced it, and a stale split id the divergences', () => {
-    const [stale] = applyAccepted(splitFindings(), [{ id: 'div:converge:node-pool:key-pattern:nebius', reason: 'old' }], options).filter((f) => f.type === 'accepted-stale');
-    expect(stale!.message).toBe('entry 1 of goldens/accepted.yaml (div:converge:node-pool:key-pattern:nebius) matches no finding any more');
-    expect(stale!.hint).toContain('now reported as split:converge:node-pool:key-pattern');
+    const [stale] = applyAccepted(splitFindings(), [{ id: 'div:node-pool:key-pattern:nebius', reason: 'old' }], options).filter((f) => f.type === 'accepted-stale');
+    expect(stale!.message).toBe('entry 1 of goldens/accepted.yaml (div:node-pool:key-pattern:nebius) matches no finding any more');
+    expect(stale!.hint).toContain('now reported as split:node-pool:key-pattern');
     const divergences = [blamed('gke'), blamed('vultr')];
-    const [back] = applyAccepted(divergences, [{ id: 'split:two-pools:node-pool:labels', reason: 'old' }], options).filter((f) => f.type === 'accepted-stale');
-    expect(back!.hint).toContain('now reported as div:two-pools:node-pool:labels:gke, div:two-pools:node-pool:labels:vultr');
+    const [back] = applyAccepted(divergences, [{ id: 'split:node-pool:labels', reason: 'old' }], options).filter((f) => f.type === 'accepted-stale');
+    expect(back!.hint).toContain('now reported as div:node-pool:labels:gke, div:node-pool:labels:vultr');
     // A facet that was divided: the same subject and provider now differ under another facet.
     const [moved] = applyAccepted(divergences, [{ facet: 'metadata', subject: 'node-pool', providers: ['gke'], reason: 'old' }], options).filter((f) => f.type === 'accepted-stale');
-    expect(moved!.hint).toContain('now reported as div:two-pools:node-pool:labels:gke:');
+    expect(moved!.hint).toContain('now reported as div:node-pool:labels:gke:');
     // An entry whose facet is simply gone keeps the plain advice.
-    const [gone] = applyAccepted(divergences, [{ id: 'div:converge:cluster:ready:eks', reason: 'old' }], options).filter((f) => f.type === 'accepted-stale');
+    const [gone] = applyAccepted(divergences, [{ id: 'div:cluster:ready:eks', reason: 'old' }], options).filter((f) => f.type === 'accepted-stale');
     expect(gone!.hint).toBe('remove the entry: what it accepted is gone');
   });
 });

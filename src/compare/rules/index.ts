@@ -1,4 +1,5 @@
 import type { Finding } from '../findings.js';
+import { ruleId } from '../findingId.js';
 import * as cacheStorageClass from './cache-storage-class.js';
 import * as cloudCredentialsRef from './cloud-credentials-ref.js';
 import * as credentialsLossDropsNothing from './credentials-loss-drops-nothing.js';
@@ -46,7 +47,7 @@ export function checkRules(context: RuleContext): Finding[] {
   const { provider, scenario } = context.skeleton;
   return RULES.flatMap((rule) =>
     rule.check(context).map((violation) => ({
-      id: `rule:${rule.id}:${provider}/${scenario}:${violation.subject}`,
+      id: ruleId(rule.id, provider, violation.subject),
       type: 'rule' as const,
       class: rule.class,
       provider,

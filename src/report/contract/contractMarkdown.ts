@@ -1,3 +1,4 @@
+import type { AcceptedEntry } from '../../compare/acceptance.js';
 import { generatedNotice } from './notice.js';
 import { acceptedSubject, CONTRACT_FILES, linkFrom, lockedWords, sortedAccepted, sortedLocked, type ContractInput } from './contractModel.js';
 
@@ -75,9 +76,13 @@ export function contractMarkdown(input: ContractInput): string {
     out.push(`Differences the team accepted in [\`${input.paths.accepted}\`](${link(input.paths.accepted)}), with the reason each is inherent to its cloud. Anything else that differs is a finding.`, '');
     for (const entry of sortedAccepted(input.accepted)) {
       // An entry naming no provider accepts the facet whoever differs: a split among them all.
-      const who = entry.providers?.length ? entry.providers.map((provider) => `**${provider}**`).join(', ') : '**all providers** (a split)';
+      const who = entry.providers?.length ? entry.providers.map((provider) => `**${provider}**`).join(', ') : entry.ways ? `**all providers** (a split, its ways pinned: ${pinnedGroups(entry)})` : '**all providers** (a split)';
       out.push(`- ${who}, ${acceptedSubject(entry)}: ${inline(entry.reason)}`);
     }
+    out.push(
+      '',
+      'A split whose ways are pinned accepts each provider it names on its own way only: a provider that leaves its way, or a new one that joins a way, is a finding naming it (accept it with its own reason, or follow another way). `drift migrate` pins the ways of an entry that names none, and rewrites finding ids of an older drift.',
+    );
     out.push('');
   }
 
@@ -95,4 +100,9 @@ export function contractMarkdown(input: ContractInput): string {
   out.push('## Adding a provider', '');
   out.push(`The agent skill [\`${CONTRACT_FILES.skill}\`](${CONTRACT_FILES.skill}) walks through it; drift's docs/adapters.md, "Adding a provider", has the details.`, '');
   return `${out.join('\n').trimEnd()}\n`;
+}
+
+/** Who holds which way of a pinned split, as groups of providers: `aks, gke, nebius | eks, vultr`. */
+function pinnedGroups(entry: AcceptedEntry): string {
+  return [...new Set((entry.ways ?? []).map((way) => way.providers.join(', ')))].join(' | ');
 }

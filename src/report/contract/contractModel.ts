@@ -63,7 +63,7 @@ export function sortedAccepted(entries: readonly AcceptedEntry[]): AcceptedEntry
 
 /** What an accepted entry is about, in words: `facet \`writer\` of \`kubeconfig\` in credentials-missing`. */
 export function acceptedSubject(entry: AcceptedEntry): string {
-  if (entry.id !== undefined) return `finding \`${entry.id}\``;
+  if (entry.id !== undefined) return `finding \`${entry.id}\`${entry.scenario !== undefined ? ` in ${entry.scenario}` : ''}`;
   const parts = [`facet \`${entry.facet}\``];
   if (entry.subject !== undefined) parts.push(`of \`${entry.subject}\``);
   if (entry.scenario !== undefined) parts.push(`in ${entry.scenario}`);

@@ -1,0 +1,82 @@
+/**
+ * Findings say where: the file:line, relative to the project root, of the code in the provider's source
+ * that composes what a divergence, rule, pinned-way or locked finding is about, read from the outline's
+ * places (`compose:<pattern>`, `gate:<pattern>`, `idiom:results:…`). A divergence also names one place
+ * in a provider that follows the convention, as style findings do. Only where the source was read: a
+ * provider standing in through its goldens has no places, and then nothing is said. Pure.
+ */
+import { composerOf } from '../outline/outline.js';
+import type { Outline, Places } from '../outline/types.js';
+import { stableStringify } from '../util/objects.js';
+import type { Finding } from './findings.js';
+
+/** A provider's outlined source as the run read it. */
+export interface SourcePlaces {
+  /** The source root as reports show it (`providers/gke`), relative to the project root. */
+  root: string;
+  outline: Outline;
+  places: Places;
+  /** Each composed key and its role, over every scenario. */
+  keys: ReadonlyMap<string, string>;
+}
+
+/** Findings about a subject a provider composes. */
+const PLACED: ReadonlySet<Finding['type']> = new Set(['divergence', 'rule', 'locked']);
+
+/** Where `source` composes `subject` (a role, or a composed key as rules name them), for `facet`. */
+export function placeOfSubject(source: SourcePlaces, subject: string, facet: string | undefined): string | undefined {
+  const at = (key: string) => {
+    const place = source.places.get(key);
+    return place ? `${source.root}/${place}` : undefined;
+  };
+  // Events are emitted where results are added, whatever the subject.
+  if (facet === 'events' || facet === 'outcome-events') {
+    const emits = [...source.places.keys()].filter((key) => key.startsWith('idiom:results:')).sort();
+    return emits[0] ? at(emits[0]) : undefined;
+  }
+  // A rule names a composed key (`nodepool-gpu`, `requirements.x`: the part before a dot); a divergence, a role.
+  const key = subject.split('.')[0]!;
+  const keys = source.keys.has(key) ? [key] : [...source.keys].filter(([, role]) => role === subject || role === facetRole(subject)).map(([name]) => name).sort();
+  for (const name of keys) {
+    const found = composerOf(source.outline, name);
+    if (!found) continue;
+    if (facet === 'gated-on') {
+      const gate = at(`gate:${found.pattern}`);
+      if (gate) return gate;
+    }
+    const compose = at(`compose:${found.pattern}`);
+    if (compose) return compose;
+  }
+  return undefined;
+}
+
+/** The kubeconfig facets are about the resource that writes it: the cluster. */
+const facetRole = (subject: string) => (subject === 'kubeconfig' ? 'cluster' : subject);
+
+/**
+ * `where` for each finding about one provider's subject whose source was read: its own place, then, for
+ * a divergence, `<provider>: file:line` of one provider that holds the convention. Findings that already
+ * say where (style) are left as they are.
+ */
+export function withWhere(findings: readonly Finding[], sources: ReadonlyMap<string, SourcePlaces>): Finding[] {
+  return findings.map((finding) => {
+    if (finding.where || !PLACED.has(finding.type) || !finding.provider) return finding;
+    const source = sources.get(finding.provider);
+    const own = source ? placeOfSubject(source, finding.subject, finding.facet) : undefined;
+    if (!own) return finding;
+    return { ...finding, where: [own, ...followerOf(finding, sources)] };
+  });
+}
+
+/** One provider that holds the convention a divergence differs from, and where it composes the subject. */
+function followerOf(finding: Finding, sources: ReadonlyMap<string, SourcePlaces>): string[] {
+  if (finding.type !== 'divergence' || finding.consensus === undefined || !finding.values) return [];
+  const convention = stableStringify(finding.consensus);
+  for (const [provider, value] of Object.entries(finding.values).sort(([a], [b]) => (a < b ? -1 : 1))) {
+    if (provider === finding.provider || stableStringify(value) !== convention) continue;
+    const source = sources.get(provider);
+    const place = source ? placeOfSubject(source, finding.subject, finding.facet) : undefined;
+    if (place) return [`${provider}: ${place}`];
+  }
+  return [];
+}

@@ -1,0 +1,84 @@
+/** Findings say where: the code composing the subject, from the outline's places, and one provider that follows. */
+import { describe, expect, it } from 'vitest';
+import type { Finding } from '../../src/compare/findings.js';
+import { placeOfSubject, withWhere, type SourcePlaces } from '../../src/compare/where.js';
+import type { Outline } from '../../src/outline/types.js';
+import { renderMarkdown } from '../../src/report/markdown.js';
+import { buildReport } from '../../src/report/model.js';
+import { renderText } from '../../src/report/text.js';
+
+const source = (root: string, line: number): SourcePlaces => ({
+  root,
+  outline: { composes: { 'nodepool-{}': 'Composer.compose_node_pools', cluster: 'Composer.compose_cluster' } } as unknown as Outline,
+  places: new Map([
+    ['compose:nodepool-{}', `function/composer.py:${line}`],
+    ['gate:nodepool-{}', `function/composer.py:${line - 3}`],
+    ['compose:cluster', 'function/composer.py:20'],
+    ['idiom:results:response.normal()', 'function/composer.py:90'],
+  ]),
+  keys: new Map([
+    ['nodepool-gpu', 'node-pool'],
+    ['cluster', 'cluster'],
+  ]),
+});
+
+const divergence = (facet: string, values: Record<string, unknown>, consensus: unknown): Finding => ({
+  id: `div:node-pool:${facet}:b`,
+  type: 'divergence',
+  class: 'behavioral',
+  provider: 'b',
+  scenarios: ['converge'],
+  subject: 'node-pool',
+  facet,
+  message: 'm',
+  values,
+  consensus,
+  hint: 'h',
+});
+
+describe('placeOfSubject', () => {
+  it('finds the composer of a role, its gate for gated-on, a composed key of a rule, and where events are emitted', () => {
+    const b = source('providers/b', 50);
+    expect(placeOfSubject(b, 'node-pool', 'labels')).toBe('providers/b/function/composer.py:50');
+    expect(placeOfSubject(b, 'node-pool', 'gated-on')).toBe('providers/b/function/composer.py:47');
+    expect(placeOfSubject(b, 'nodepool-gpu', 'nothing-dropped')).toBe('providers/b/function/composer.py:50');
+    expect(placeOfSubject(b, 'kubeconfig', 'writer')).toBe('providers/b/function/composer.py:20');
+    expect(placeOfSubject(b, 'events', 'events')).toBe('providers/b/function/composer.py:90');
+    expect(placeOfSubject(b, 'status', 'fields')).toBeUndefined();
+  });
+});
+
+describe('withWhere', () => {
+  const sources = new Map([
+    ['a', source('providers/a', 30)],
+    ['b', source('providers/b', 50)],
+  ]);
+
+  it('gives a divergence its own place, then one of a provider holding the convention', () => {
+    const [placed] = withWhere([divergence('labels', { a: ['x'], b: [], c: ['x'] }, ['x'])], sources);
+    expect(placed!.where).toEqual(['providers/b/function/composer.py:50', 'a: providers/a/function/composer.py:30']);
+  });
+
+  it('says nothing where the provider’s source was not read, and names no follower that differs too', () => {
+    expect(withWhere([{ ...divergence('labels', { a: ['x'] }, ['x']), provider: 'c' }], sources)[0]!.where).toBeUndefined();
+    expect(withWhere([divergence('labels', { a: ['y'], b: [], c: ['x'] }, ['x'])], sources)[0]!.where).toEqual(['providers/b/function/composer.py:50']);
+  });
+
+  it('leaves a style finding’s own where as it is', () => {
+    const style: Finding = { id: 'style:x:y:b', type: 'style', class: 'stylistic', provider: 'b', subject: 'node-pool', message: 'm', hint: 'h', where: ['providers/b/x.py:1'] };
+    expect(withWhere([style], sources)).toEqual([style]);
+  });
+});
+
+describe('reports', () => {
+  it('print where and the scenarios of a cause several show; the matrix colors each of them', () => {
+    const finding: Finding = { ...divergence('labels', { a: ['x'], b: [] }, ['x']), scenarios: ['converge', 'two-pools'], where: ['providers/b/function/composer.py:50', 'a: providers/a/function/composer.py:30'] };
+    const report = buildReport(['a', 'b'], ['converge', 'two-pools', 'never-ready'], [finding]);
+    expect(report.cells).toEqual({ converge: { a: 'clean', b: 'divergent' }, 'two-pools': { a: 'clean', b: 'divergent' }, 'never-ready': { a: 'clean', b: 'clean' } });
+    const text = renderText(report, { color: false });
+    expect(text).toContain('  ✗ b/converge,two-pools  m  [div:node-pool:labels:b]');
+    expect(text).toContain('      in converge, two-pools\n      at providers/b/function/composer.py:50; a: providers/a/function/composer.py:30\n');
+    const markdown = renderMarkdown(report);
+    expect(markdown).toContain(' · in converge, two-pools · at `providers/b/function/composer.py:50`, `a: providers/a/function/composer.py:30` · id `div:node-pool:labels:b`');
+  });
+});
