@@ -6,7 +6,7 @@
  * built from exactly these sources (`npm test` builds first; scripts/source-stamp.mjs), it is copied
  * instead of compiled again.
  */
-import { copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { execa } from 'execa';
@@ -52,9 +52,8 @@ export default async function setup(project: TestProject): Promise<() => void> {
 }
 
 async function builtFromTheseSources(): Promise<boolean> {
-  const { STAMP, sourceHash } = (await import(pathToFileURL(path.join(REPO, 'scripts/source-stamp.mjs')).href)) as { STAMP: string; sourceHash: () => string };
-  const stamp = path.join(REPO, STAMP);
-  return existsSync(stamp) && readFileSync(stamp, 'utf8').trim() === sourceHash();
+  const { built } = (await import(pathToFileURL(path.join(REPO, 'scripts/source-stamp.mjs')).href)) as { built: () => boolean };
+  return built();
 }
 
 async function compile(dist: string): Promise<void> {
