@@ -43,12 +43,20 @@ export default async function setup(project: TestProject): Promise<() => void> {
     throw error;
   }
   project.provide('driftBin', path.join(dir, 'bin/drift.js'));
-  const cache = tempDir('drift-test-cache-');
-  project.provide('answerCache', cache.dir);
-  return () => {
-    remove();
-    cache.remove();
-  };
+  project.provide('answerCache', answerCache());
+  return remove;
+}
+
+/**
+ * The answer cache of in-process CLI tests, kept between runs in .cache/answers (gitignored; delete
+ * .cache/ to start cold): an answer depends only on the function's source tree, its environment, the
+ * adapter and the request's bytes, all in its key (src/functions/answerKey.ts), so a run may replay
+ * what an earlier run rendered, exactly as a user's drift does; a seeded edit is always a new key.
+ */
+function answerCache(): string {
+  const folder = path.join(REPO, '.cache', 'answers');
+  mkdirSync(folder, { recursive: true });
+  return folder;
 }
 
 async function builtFromTheseSources(): Promise<boolean> {
