@@ -25,7 +25,8 @@ fi
 
 echo "drift: installing $tarball into an empty folder"
 mkdir "$work/install"
-(cd "$work/install" && npm install --no-audit --no-fund --loglevel=warn "$work/$tarball") 2>&1 | tee "$work/install.log"
+# --prefer-offline: what npm ci already fetched comes from npm's cache without asking the registry again (measured 29.5 to 20.0 s).
+(cd "$work/install" && npm install --prefer-offline --no-audit --no-fund --loglevel=warn "$work/$tarball") 2>&1 | tee "$work/install.log"
 # This repository's own install overrides them (package.json "overrides"); npm applies overrides
 # only to the root project, so a user's install still meets these: say which, without failing.
 if grep -q EBADENGINE "$work/install.log"; then
@@ -49,7 +50,14 @@ example="$work/example"
 mkdir "$example"
 cp -R "$root/providers" "$root/scenarios" "$root/goldens" "$root/drift.config.yaml" "$example/"
 find "$example" \( -name __pycache__ -o -name .pytest_cache \) -prune -exec rm -rf {} +
-"$python" -m venv "$example/.venv"
-"$example/.venv/bin/python" -m pip install --quiet --disable-pip-version-check -r "$example/providers/requirements.txt"
+# The repository's own pip (npm ci's prepare made .venv) installs into a venv made without one:
+# bootstrapping pip into every new venv cost 7 s of the check; pip's wheel cache serves the packages.
+if [ -x "$root/.venv/bin/python" ]; then
+  "$python" -m venv --without-pip "$example/.venv"
+  "$root/.venv/bin/python" -m pip --python "$example/.venv/bin/python" install --quiet --disable-pip-version-check -r "$example/providers/requirements.txt"
+else
+  "$python" -m venv "$example/.venv"
+  "$example/.venv/bin/python" -m pip install --quiet --disable-pip-version-check -r "$example/providers/requirements.txt"
+fi
 (cd "$example" && "$drift" --no-color diff)
 echo "drift: the packed package installs and runs"

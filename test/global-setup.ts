@@ -6,7 +6,7 @@
  * built from exactly these sources (`npm test` builds first; scripts/source-stamp.mjs), it is copied
  * instead of compiled again.
  */
-import { copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { execa } from 'execa';
@@ -43,18 +43,25 @@ export default async function setup(project: TestProject): Promise<() => void> {
     throw error;
   }
   project.provide('driftBin', path.join(dir, 'bin/drift.js'));
-  const cache = tempDir('drift-test-cache-');
-  project.provide('answerCache', cache.dir);
-  return () => {
-    remove();
-    cache.remove();
-  };
+  project.provide('answerCache', answerCache());
+  return remove;
+}
+
+/**
+ * The answer cache of in-process CLI tests, kept between runs in .cache/answers (gitignored; delete
+ * .cache/ to start cold): an answer depends only on the function's source tree, its environment, the
+ * adapter and the request's bytes, all in its key (src/functions/answerKey.ts), so a run may replay
+ * what an earlier run rendered, exactly as a user's drift does; a seeded edit is always a new key.
+ */
+function answerCache(): string {
+  const folder = path.join(REPO, '.cache', 'answers');
+  mkdirSync(folder, { recursive: true });
+  return folder;
 }
 
 async function builtFromTheseSources(): Promise<boolean> {
-  const { STAMP, sourceHash } = (await import(pathToFileURL(path.join(REPO, 'scripts/source-stamp.mjs')).href)) as { STAMP: string; sourceHash: () => string };
-  const stamp = path.join(REPO, STAMP);
-  return existsSync(stamp) && readFileSync(stamp, 'utf8').trim() === sourceHash();
+  const { built } = (await import(pathToFileURL(path.join(REPO, 'scripts/source-stamp.mjs')).href)) as { built: () => boolean };
+  return built();
 }
 
 async function compile(dist: string): Promise<void> {

@@ -30,7 +30,7 @@ function environment(env: Record<string, string>): Record<string, string> {
 }
 
 /**
- * What in-process runs see: the run's shared answer cache (test/global-setup.ts) instead of the
+ * What in-process runs see: the tests' answer cache, kept between runs (test/global-setup.ts), instead of the
  * suite's DRIFT_NO_CACHE, unless the test asks for live renders itself (`DRIFT_NO_CACHE: '1'`). Cached
  * answers are keyed by the function's source tree, its environment, the adapter and the request, and
  * written only for cells whose determinism replays agreed: a seeded edit always renders for real.
@@ -84,6 +84,9 @@ export async function runDriftWithEnvironment(args: string[], cwd: string, env: 
  * - test/cli/render-cli.test.ts, the hanging function: Ctrl-C during a call, and the exit code 130.
  * - test/cli/accept.test.ts, "8 at once": several drifts racing for accepted.yaml's file lock.
  * - test/cli/mcp.test.ts: the MCP server speaks over its own stdin and stdout.
+ * - test/cli/reliability.test.ts: Ctrl-C before the first spawn and during one (exit 130, no
+ *   function left behind), and a CEL range() that would block the event loop, under a timeout only a
+ *   separate process can have.
  * - .ci/run's package check (scripts/check-package.sh): the packed tarball, installed and run.
  */
 export async function runDriftProcess(args: string[], cwd: string, env: Record<string, string> = {}, bin = driftBin()): Promise<DriftRun> {

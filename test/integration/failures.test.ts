@@ -53,7 +53,11 @@ beforeAll(async () => {
   survivors = processesIn(BROKEN, TAG);
 });
 
-afterAll(() => temp.remove());
+afterAll(() => {
+  temp.remove();
+  // Vitest runs the files in one process (isolate: false): later files must not inherit this one's tag.
+  delete process.env.DRIFT_TEST_TAG;
+});
 
 function trace(provider: string): Trace {
   const found = result.traces.filter((t) => t.provider === provider);
