@@ -29,13 +29,18 @@ export function placeOfSubject(source: SourcePlaces, subject: string, facet: str
     const place = source.places.get(key);
     return place ? `${source.root}/${place}` : undefined;
   };
-  // Events are emitted where results are added, whatever the subject.
+  // Events are emitted where results are added, whatever the subject; a fatal result ends the run
+  // instead (the events compared are the run's normal and warning results), so it comes last.
   if (facet === 'events' || facet === 'outcome-events') {
-    const emits = [...source.places.keys()].filter((key) => key.startsWith('idiom:results:')).sort();
+    const emits = [...source.places.keys()].filter((key) => key.startsWith('idiom:results:')).sort((a, b) => Number(a.includes('fatal')) - Number(b.includes('fatal')) || (a < b ? -1 : 1));
     return emits[0] ? at(emits[0]) : undefined;
   }
   // A rule names a composed key (`nodepool-gpu`, `requirements.x`: the part before a dot); a divergence, a role.
   const key = subject.split('.')[0]!;
+  // What the function requires is asked through the SDK's requirement call; the XR's status is
+  // written by the function that writes it (its name says so: the outline knows no other sign).
+  if (key === 'requirements') return firstPlace(source, (name) => name.startsWith('sdk:') && name.includes('require_resources'), at);
+  if (key === 'status') return firstPlace(source, (name) => name.startsWith('def:') && /status$/.test(name) && !source.places.get(name)!.startsWith('tests/'), at);
   const keys = source.keys.has(key) ? [key] : [...source.keys].filter(([, role]) => role === subject || role === facetRole(subject)).map(([name]) => name).sort();
   for (const name of keys) {
     const found = composerOf(source.outline, name);
@@ -48,6 +53,19 @@ export function placeOfSubject(source: SourcePlaces, subject: string, facet: str
     if (compose) return compose;
   }
   return undefined;
+}
+
+/** The first place (by file:line) whose outline name `wanted` accepts. */
+function firstPlace(source: SourcePlaces, wanted: (name: string) => boolean, at: (name: string) => string | undefined): string | undefined {
+  const names = [...source.places.keys()].filter(wanted).sort((a, b) => comparePlaces(source.places.get(a)!, source.places.get(b)!));
+  return names[0] ? at(names[0]) : undefined;
+}
+
+/** `file:line` in file order, then line order. */
+function comparePlaces(a: string, b: string): number {
+  const [fileA, lineA] = [a.slice(0, a.lastIndexOf(':')), Number(a.slice(a.lastIndexOf(':') + 1))];
+  const [fileB, lineB] = [b.slice(0, b.lastIndexOf(':')), Number(b.slice(b.lastIndexOf(':') + 1))];
+  return fileA < fileB ? -1 : fileA > fileB ? 1 : lineA - lineB;
 }
 
 /** The kubeconfig facets are about the resource that writes it: the cluster. */

@@ -10,6 +10,7 @@ import type { Project } from '../config/types.js';
 import type { ExpectLine } from '../compare/requirements.js';
 import type { Finding } from '../compare/findings.js';
 import { RULE_METAS } from '../compare/rules/index.js';
+import { placeOfSubject } from '../compare/where.js';
 import { DriftError } from '../errors.js';
 import { FACETS, isFacet, facetMeta } from '../facets/registry.js';
 import { renderStep } from '../functions/stream.js';
@@ -22,6 +23,7 @@ import { findChanged, selectChanged } from '../pipeline/changedRun.js';
 import { generatedContract } from '../pipeline/contractRun.js';
 import { expectProject } from '../pipeline/conventionRun.js';
 import { diffProject } from '../pipeline/diffRun.js';
+import { goldenStateFor, goldensOf } from '../pipeline/goldens.js';
 import { runProject } from '../pipeline/run.js';
 import { readProjectSources } from '../pipeline/sourcesRun.js';
 import { updateGoldens } from '../pipeline/updateRun.js';
@@ -183,8 +185,9 @@ export class DriftTools {
     const meta = finding.facet ? (isFacet(finding.facet) ? facetMeta(finding.facet) : RULE_METAS.find((rule) => rule.id === finding.facet)) : undefined;
     const ways = waysOf(finding);
     // Each way placed in one of its providers, the finding's own provider last so another's code shows the convention.
-    const placed = await Promise.all(ways.map(async (way) => ({ ...way, place: await this.placeOf(project, finding.subject, [...way.providers].sort((a, b) => Number(a === finding.provider) - Number(b === finding.provider))) })));
-    const where = finding.provider ? await this.placeOf(project, finding.subject, [finding.provider]) : undefined;
+    const placed = await Promise.all(ways.map(async (way) => ({ ...way, place: await this.placeOf(project, finding.subject, finding.facet, [...way.providers].sort((a, b) => Number(a === finding.provider) - Number(b === finding.provider))) })));
+    // The place the judge named (compare/where.ts: the code composing the subject, for this facet), else the composer's def.
+    const where = (finding.where?.[0] ? placeAt(project.config.root, finding.provider, finding.where[0]) : undefined) ?? (finding.provider ? await this.placeOf(project, finding.subject, finding.facet, [finding.provider]) : undefined);
     return {
       id: finding.id,
       type: finding.type,
@@ -199,21 +202,23 @@ export class DriftTools {
     };
   }
 
-  /** The first of `providers` whose outline says which function composes `subject`, and where that function is. */
-  private async placeOf(project: Project, subject: string, providers: readonly string[]): Promise<Place | undefined> {
+  /**
+   * Where the first of `providers` whose source is readable composes `subject` for `facet`: the same
+   * place a finding's `where` names (compare/where.ts), its composed keys' roles from its goldens.
+   */
+  private async placeOf(project: Project, subject: string, facet: string | undefined, providers: readonly string[]): Promise<Place | undefined> {
+    const goldens = goldenStateFor(project, goldensOf(project), { providers: [], scenarios: [] });
     for (const name of providers) {
       const adapter = project.adapters.find((a) => a.name === name);
-      if (!adapter) continue;
+      if (!adapter?.source) continue;
       const [read] = await readProjectSources(selectProject(project, [name]));
       if (!read?.sources.length) continue;
       const { outline, places } = buildOutline(name, read.sources, await parserFor(path.extname(read.sources[0]!.path)));
-      const composer = composerOf(outline.composes, subject);
-      const place = composer ? places.get(`def:${composer}`) : undefined;
-      if (!place || !adapter.source) continue;
-      const [file, line] = splitPlace(place);
-      const absolute = path.join(adapter.source.root, file);
-      const excerpt = excerptAt(project.config.root, absolute, line);
-      return { provider: name, file: path.relative(project.config.root, absolute), line, ...(excerpt ? { excerpt } : {}) };
+      const keys = new Map<string, string>();
+      for (const scenario of project.scenarios) for (const [key, resource] of Object.entries(goldens.standIn(name, scenario.name)?.resources ?? {})) keys.set(key, resource.role);
+      const root = path.relative(project.config.root, adapter.source.root).split(path.sep).join('/') || '.';
+      const place = placeOfSubject({ root, outline, places, keys }, subject, facet);
+      if (place) return placeAt(project.config.root, name, place);
     }
     return undefined;
   }
@@ -300,16 +305,12 @@ function waysOf(finding: Finding): Array<{ value: unknown; providers: string[] }
   return [...byValue.values()].sort((a, b) => Number(a.providers.includes(finding.provider ?? '')) - Number(b.providers.includes(finding.provider ?? '')) || b.providers.length - a.providers.length);
 }
 
-/** The function composing `subject`: its own key, a key pattern it fills (`nodepool-{}`), or the keys named after it. */
-function composerOf(composes: Record<string, string>, subject: string): string | undefined {
-  const bare = (text: string) => text.replace(/[^a-z0-9]/g, '');
-  const keys = Object.keys(composes).sort();
-  const found =
-    keys.find((key) => key === subject) ??
-    keys.find((key) => new RegExp(`^${key.split('{}').map((part) => part.replace(/[.*+?^$()|[\]\\]/g, '\\$&')).join('[a-z0-9-]+')}$`).test(subject)) ??
-    keys.find((key) => bare(key).startsWith(bare(subject))) ??
-    keys.find((key) => bare(subject).startsWith(bare(key.replace('{}', ''))));
-  return found === undefined ? undefined : composes[found];
+/** A finding's `where` entry (`file:line`, relative to the project root) as a place with its excerpt. */
+function placeAt(root: string, provider: string | undefined, where: string): Place | undefined {
+  const [file, line] = splitPlace(where);
+  if (!provider || !Number.isInteger(line)) return undefined;
+  const excerpt = excerptAt(root, path.join(root, file), line);
+  return { provider, file, line, ...(excerpt ? { excerpt } : {}) };
 }
 
 function splitPlace(place: string): [string, number] {

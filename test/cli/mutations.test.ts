@@ -5,7 +5,8 @@
  *     the run fails and nothing blames another provider;
  *   - new-provider mode: the seeded provider's goldens deleted, `drift diff -p P`, so only what it
  *     does against the four others and the contract can show: the findings are exactly the ones the
- *     table expects (beside `golden-missing`), and nothing blames another provider.
+ *     table expects (beside `golden-missing`), and nothing blames another provider; the MCP server's
+ *     diff and explain (its tools, in this process) return the same findings with their places.
  * Each seed renders only the scenarios that show it.
  */
 import { existsSync, readFileSync, rmSync } from 'node:fs';
@@ -13,13 +14,28 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Finding } from '../../src/compare/findings.js';
 import type { Report } from '../../src/report/model.js';
-import { runDrift, type DriftRun } from '../helpers/drift.js';
+import { driftTools, runDrift, type DriftRun } from '../helpers/drift.js';
 import { PROVIDERS, SEEDS, seeded, type MutationSeed } from '../helpers/mutationSeeds.js';
 import { copyProject } from '../helpers/project.js';
 
 const SLOW = 300_000;
 const copies: Array<() => void> = [];
 afterAll(() => copies.forEach((remove) => remove()));
+
+/**
+ * Seeded findings whose cause drift cannot place in the source yet (docs/newcomer.md, "Not done yet"): what
+ * a perturbation's outcome drops, a key pattern the outline does not see composed, and a subject the
+ * provider does not compose at all. Every other finding of the suite names its file:line.
+ */
+const UNPLACED = new Set([
+  'div:then[0] break-credentials:outcome:aks',
+  'div:then[0] remove-credentials:outcome:gke',
+  'div:then[0] delete cluster:outcome:vultr',
+  'div:node-pool:key-pattern:eks',
+  'div:system-pool:presence:eks',
+  'div:provider-config-helm:presence:nebius',
+  'rule:provider-configs-read-kubeconfig:nebius:provider-config-helm',
+]);
 
 const ids = (findings: Finding[]) => findings.map((finding) => finding.id).sort();
 
@@ -85,6 +101,24 @@ describe('the mutation suite over the five bundled providers', () => {
         const finding = fresh.report.findings.find((f) => f.id === id)!;
         if (finding.type === 'split') expect(finding.provider).toBeUndefined();
         else expect(finding.provider).toBe(seed.provider);
+      }
+
+      // The MCP server's judge, on the same tree: diff's first page holds every seeded finding, each
+      // blaming the provider with `where` in its seeded source; explain places it there and places the
+      // convention in another provider's code.
+      const tools = await driftTools(dir);
+      const page = await tools.diff({ provider: seed.provider, scenario: seed.scenarios });
+      expect(page.items.map((finding) => finding.id).sort()).toEqual([...seed.expected].sort());
+      const source = `providers/${seed.provider}/function/`;
+      const placed = page.items.filter((item) => item.type !== 'split' && !UNPLACED.has(item.id));
+      expect(page.items.filter((item) => item.type !== 'split' && !item.where).map((item) => item.id).sort()).toEqual(seed.expected.filter((id) => UNPLACED.has(id)).sort());
+      for (const finding of placed) {
+        expect(finding.where?.[0], finding.id).toMatch(new RegExp(`^${source}\\w+\\.py:\\d+$`));
+        const explained = await tools.explain({ id: finding.id });
+        expect(explained.where, finding.id).toMatchObject({ provider: seed.provider, file: finding.where![0]!.replace(/:\d+$/, '') });
+        // A divergence's convention is followed somewhere else; a rule has no way to show.
+        const elsewhere = explained.ways.flatMap((way) => (way.place && way.place.provider !== seed.provider ? [way.place] : []));
+        if (finding.type === 'divergence') expect(elsewhere.length, `${finding.id}: a place in another provider that follows the convention`).toBeGreaterThan(0);
       }
     }, SLOW);
   }

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { execa } from 'execa';
 import { inject } from 'vitest';
+import type { DriftTools } from '../../src/mcp/tools.js';
 import { REPO } from './project.js';
 
 /** `node <driftBin()> ...` runs drift compiled from the sources as they were when this test run started. */
@@ -73,6 +74,16 @@ export async function runDriftWithEnvironment(args: string[], cwd: string, env: 
   const io = { stdout: { write: (text: string) => (stdout += text) }, stderr: { write: (text: string) => (stderr += text) }, cwd, env };
   const exitCode = await main(['node', 'drift', ...args], io);
   return { exitCode, stdout, stderr, all: `${stdout}${stderr}` };
+}
+
+/**
+ * The MCP server's tools (src/mcp/tools.ts) of the build, over the project in `cwd`, in this process and
+ * with runDrift's environment: what the server answers, without the stdio transport mcp.test.ts covers.
+ */
+export async function driftTools(cwd: string, bin = driftBin()): Promise<DriftTools> {
+  const url = pathToFileURL(path.join(path.dirname(path.dirname(bin)), 'dist/mcp/tools.js')).href;
+  const { DriftTools: Tools } = (await import(/* @vite-ignore */ url)) as { DriftTools: typeof DriftTools };
+  return new Tools({ config: undefined, cwd, env: cachedEnvironment({}), deadlineMs: 600_000 });
 }
 
 /**

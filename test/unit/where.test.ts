@@ -46,6 +46,18 @@ describe('placeOfSubject', () => {
     expect(placeOfSubject(b, 'events', 'events')).toBe('providers/b/function/composer.py:90');
     expect(placeOfSubject(b, 'status', 'fields')).toBeUndefined();
   });
+
+  it('places requirements at the SDK requirement call, the status at its writer, and a fatal result after the normal ones', () => {
+    const b = source('providers/b', 50);
+    b.places.set('sdk:response.require_resources', 'function/composer.py:12');
+    b.places.set('def:Composer.write_status', 'function/composer.py:70');
+    b.places.set('def:status', 'tests/builders.py:5');
+    b.places.set('idiom:results:response.fatal()', 'function/fn.py:8');
+    expect(placeOfSubject(b, 'requirements', 'requires')).toBe('providers/b/function/composer.py:12');
+    expect(placeOfSubject(b, 'requirements.gcp-provider-config', 'namespaced-requirement')).toBe('providers/b/function/composer.py:12');
+    expect(placeOfSubject(b, 'status', 'fields')).toBe('providers/b/function/composer.py:70');
+    expect(placeOfSubject(b, 'events', 'events')).toBe('providers/b/function/composer.py:90');
+  });
 });
 
 describe('withWhere', () => {
