@@ -142,6 +142,14 @@ export const SEEDS: MutationSeed[] = [
   },
   {
     provider: 'gke',
+    drift: "accepted split of intent: the pool's node count no longer reaches its NodePool",
+    composer: [{ search: '            "nodeCount": pool.get("nodeCount", 1),\n', replace: '            "nodeCount": 1,\n' }],
+    scenarios: ['converge'],
+    expected: ['div:node-pool:intent:gke'],
+    full: ['div:node-pool:intent:gke'],
+  },
+  {
+    provider: 'gke',
     drift: 'a status field added',
     composer: [{ search: '        status: dict[str, Any] = {"secrets": secrets}\n', replace: '        status: dict[str, Any] = {"secrets": secrets, "region": self.region}\n' }],
     scenarios: ['converge'],
