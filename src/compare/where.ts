@@ -41,16 +41,35 @@ export function placeOfSubject(source: SourcePlaces, subject: string, facet: str
   // written by the function that writes it (its name says so: the outline knows no other sign).
   if (key === 'requirements') return firstPlace(source, (name) => name.startsWith('sdk:') && name.includes('require_resources'), at);
   if (key === 'status') return firstPlace(source, (name) => name.startsWith('def:') && /status$/.test(name) && !source.places.get(name)!.startsWith('tests/'), at);
-  const keys = source.keys.has(key) ? [key] : [...source.keys].filter(([, role]) => role === subject || role === facetRole(subject)).map(([name]) => name).sort();
-  for (const name of keys) {
-    const found = composerOf(source.outline, name);
-    if (!found) continue;
+  for (const found of composersOf(source, key, subject)) {
     if (facet === 'gated-on') {
       const gate = at(`gate:${found.pattern}`);
       if (gate) return gate;
     }
     const compose = at(`compose:${found.pattern}`);
     if (compose) return compose;
+  }
+  return undefined;
+}
+
+/** The functions of `source` that compose `key` (a composed key) or the keys of role `subject`. */
+function composersOf(source: SourcePlaces, key: string, subject: string): Array<{ pattern: string; function: string }> {
+  const keys = source.keys.has(key) ? [key] : [...source.keys].filter(([, role]) => role === subject || role === facetRole(subject)).map(([name]) => name).sort();
+  return keys.flatMap((name) => composerOf(source.outline, name) ?? []);
+}
+
+/**
+ * Where a provider whose own code shows no composer of the subject (it composes none, or under a key the
+ * outline does not see) would: its def of the function that composes the subject in a provider holding
+ * the convention, as the bundled providers name the same job alike. Absent when no such def exists.
+ */
+function counterpartOf(source: SourcePlaces, subject: string, followers: readonly SourcePlaces[]): string | undefined {
+  const key = subject.split('.')[0]!;
+  for (const follower of followers) {
+    for (const found of composersOf(follower, key, subject)) {
+      const place = source.places.get(`def:${found.function}`);
+      if (place) return `${source.root}/${place}`;
+    }
   }
   return undefined;
 }
@@ -80,20 +99,30 @@ export function withWhere(findings: readonly Finding[], sources: ReadonlyMap<str
   return findings.map((finding) => {
     if (finding.where || !PLACED.has(finding.type) || !finding.provider) return finding;
     const source = sources.get(finding.provider);
-    const own = source ? placeOfSubject(source, finding.subject, finding.facet) : undefined;
+    if (!source) return finding;
+    const own = placeOfSubject(source, finding.subject, finding.facet) ?? counterpartOf(source, finding.subject, holdersOf(finding, sources).map(([, held]) => held));
     if (!own) return finding;
     return { ...finding, where: [own, ...followerOf(finding, sources)] };
   });
 }
 
-/** One provider that holds the convention a divergence differs from, and where it composes the subject. */
-function followerOf(finding: Finding, sources: ReadonlyMap<string, SourcePlaces>): string[] {
+/** The providers whose source was read that hold a divergence's convention, by name. */
+function holdersOf(finding: Finding, sources: ReadonlyMap<string, SourcePlaces>): Array<[string, SourcePlaces]> {
+  // A provider that left the way an accepted split pins for it: the others of that way hold it.
+  const pinnedWay = finding.pinned?.ways.find((way) => way.providers.includes(finding.provider ?? ''));
+  if (pinnedWay) return pinnedWay.providers.filter((provider) => provider !== finding.provider && sources.has(provider)).sort().map((provider) => [provider, sources.get(provider)!]);
   if (finding.type !== 'divergence' || finding.consensus === undefined || !finding.values) return [];
   const convention = stableStringify(finding.consensus);
-  for (const [provider, value] of Object.entries(finding.values).sort(([a], [b]) => (a < b ? -1 : 1))) {
-    if (provider === finding.provider || stableStringify(value) !== convention) continue;
-    const source = sources.get(provider);
-    const place = source ? placeOfSubject(source, finding.subject, finding.facet) : undefined;
+  return Object.entries(finding.values)
+    .filter(([provider, value]) => provider !== finding.provider && stableStringify(value) === convention && sources.has(provider))
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([provider]) => [provider, sources.get(provider)!]);
+}
+
+/** One provider that holds the convention a divergence differs from, and where it composes the subject. */
+function followerOf(finding: Finding, sources: ReadonlyMap<string, SourcePlaces>): string[] {
+  for (const [provider, source] of holdersOf(finding, sources)) {
+    const place = placeOfSubject(source, finding.subject, finding.facet);
     if (place) return [`${provider}: ${place}`];
   }
   return [];

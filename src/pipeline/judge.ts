@@ -14,6 +14,7 @@ import type { Adapter } from '../config/types.js';
 import type { Skeleton } from '../skeleton/types.js';
 import type { CellResult } from './cell.js';
 import type { OutlinedSource } from './sourcesRun.js';
+import type { Outline } from '../outline/types.js';
 
 export interface JudgeInput {
   project: Project;
@@ -90,17 +91,18 @@ export function judgeRun({ project, cells, standIns, gating, accepted, acceptedF
   // Locked conventions are judged like rules, whatever the majority does; an accepted entry may hold a provider's exception.
   findings.push(...checkLocked(locked, perScenario, providers).filter(blamable));
   const known = [...cells.map((cell) => cell.skeleton), ...[...standIns.values()].flat()];
+  // The providers the run did not render stand in through their outline goldens, read once.
+  const outlinesOfOthers = sources ? standInOutlines(sources.others, sources.golden) : [];
   if (sources) {
-    // Style findings have no scenario: judged once, on every skeleton the run knows; the providers it
-    // did not render stand in through their outline goldens.
-    findings.push(...judgeProjectSources({ project, outlined: sources.outlined, skeletons: known, golden: sources.golden, others: sources.others }));
+    // Style findings have no scenario: judged once, on every skeleton the run knows.
+    findings.push(...judgeProjectSources({ project, outlined: sources.outlined, skeletons: known, golden: sources.golden, standIns: outlinesOfOthers }));
   }
   const candidates = candidateConventions(perScenario, providers);
   // A filtered run cannot tell a stale entry; an entry without ways is reported whatever was rendered.
   const legacy = legacyEntries(accepted, acceptedFile);
   // Entries are matched scenario by scenario (one may name a scenario), then one cause is one finding,
   // which says where its cause is when the provider's source was read.
-  const placed = (judged: Finding[]) => withWhere(groupByCause(judged), sourcePlaces(project, sources?.outlined ?? [], known));
+  const placed = (judged: Finding[]) => withWhere(groupByCause(judged), sourcePlaces(project, sources?.outlined ?? [], known, outlinesOfOthers));
   if (filtered) return { findings: [...placed(applyAccepted(findings, accepted, { strict: false, file: acceptedFile }).filter((finding) => finding.type !== 'accepted-stale')), ...legacy], candidates };
   return { findings: [...placed(applyAccepted(findings, accepted, { strict, file: acceptedFile })), ...legacy], candidates };
 }
@@ -124,20 +126,36 @@ interface SourceJudgement {
   skeletons: Skeleton[];
   /** The committed outline golden of a provider. */
   golden: (provider: string) => string | undefined;
-  /** Providers the run did not render, whose outline goldens stand in for them. */
-  others: string[];
+  /** The outline goldens of the providers the run did not render, which stand in for them. */
+  standIns: ReadonlyArray<{ provider: string; outline: Outline }>;
 }
 
 /** A provider's source root as reports show it: relative to the project root, never absolute. */
 const rootOf = (project: Project, adapter: Adapter) => path.relative(project.config.root, adapter.source?.root ?? adapter.function.cwd).split(path.sep).join('/') || '.';
 
-/** The places of every provider whose source this run read: where its findings' causes are. */
-function sourcePlaces(project: Project, outlined: readonly OutlinedSource[], skeletons: Skeleton[]): Map<string, SourcePlaces> {
+/**
+ * The places of every provider whose source this run read: where its findings' causes are. A provider
+ * standing in through its outline golden has no places, but says which function composes what: where a
+ * provider that composes a subject under no key the outline sees has its counterpart (compare/where.ts).
+ */
+function sourcePlaces(project: Project, outlined: readonly OutlinedSource[], skeletons: Skeleton[], standIns: ReadonlyArray<{ provider: string; outline: Outline }>): Map<string, SourcePlaces> {
   const keys = keysByProvider(skeletons);
-  return new Map(outlined.map(({ adapter, result }) => [adapter.name, { root: rootOf(project, adapter), outline: result.outline, places: result.places, keys: keys.get(adapter.name) ?? new Map<string, string>() }]));
+  const keysOf = (provider: string) => keys.get(provider) ?? new Map<string, string>();
+  return new Map([
+    ...standIns.map(({ provider, outline }): [string, SourcePlaces] => [provider, { root: '', outline, places: new Map(), keys: keysOf(provider) }]),
+    ...outlined.map(({ adapter, result }): [string, SourcePlaces] => [adapter.name, { root: rootOf(project, adapter), outline: result.outline, places: result.places, keys: keysOf(adapter.name) }]),
+  ]);
 }
 
-function judgeProjectSources({ project, outlined, skeletons, golden, others }: SourceJudgement): Finding[] {
+/** The outline goldens of the providers a run did not render. */
+function standInOutlines(others: readonly string[], golden: (provider: string) => string | undefined): Array<{ provider: string; outline: Outline }> {
+  return others.flatMap((provider) => {
+    const outline = parseOutlineGolden(golden(provider));
+    return outline ? [{ provider, outline }] : [];
+  });
+}
+
+function judgeProjectSources({ project, outlined, skeletons, golden, standIns: others }: SourceJudgement): Finding[] {
   const keys = keysByProvider(skeletons);
   const root = (adapter: Adapter) => rootOf(project, adapter);
   const providers: OutlinedProvider[] = outlined.map(({ adapter, result, formatter }) => ({
@@ -148,9 +166,6 @@ function judgeProjectSources({ project, outlined, skeletons, golden, others }: S
     golden: golden(adapter.name),
     keys: keys.get(adapter.name) ?? new Map(),
   }));
-  const standIns = others.flatMap((provider) => {
-    const outline = parseOutlineGolden(golden(provider));
-    return outline ? [{ provider, outline, keys: keys.get(provider) ?? new Map<string, string>() }] : [];
-  });
+  const standIns = others.map(({ provider, outline }) => ({ provider, outline, keys: keys.get(provider) ?? new Map<string, string>() }));
   return judgeSources({ outlined: providers, standIns });
 }

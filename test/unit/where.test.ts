@@ -76,6 +76,25 @@ describe('withWhere', () => {
     expect(withWhere([divergence('labels', { a: ['y'], b: [], c: ['x'] }, ['x'])], sources)[0]!.where).toEqual(['providers/b/function/composer.py:50']);
   });
 
+  it("names the provider's def of the function composing the subject in a holder of the convention, where its own code composes none", () => {
+    const lacking: SourcePlaces = {
+      root: 'providers/c',
+      outline: { composes: { cluster: 'Composer.compose_cluster' } } as unknown as Outline,
+      places: new Map([
+        ['def:Composer.compose_node_pools', 'function/composer.py:77'],
+        ['compose:cluster', 'function/composer.py:20'],
+      ]),
+      keys: new Map([['cluster', 'cluster']]),
+    };
+    // The holder stands in through its outline golden: no places of its own, but what composes what.
+    const holder: SourcePlaces = { ...source('', 0), places: new Map() };
+    const absent = { ...divergence('presence', { a: 'composed', c: 'absent' }, 'composed'), provider: 'c', id: 'div:node-pool:presence:c' };
+    expect(withWhere([absent], new Map([['a', holder], ['c', lacking]]))[0]!.where).toEqual(['providers/c/function/composer.py:77']);
+    // No def of that name: nothing is said rather than a guess.
+    lacking.places.delete('def:Composer.compose_node_pools');
+    expect(withWhere([absent], new Map([['a', holder], ['c', lacking]]))[0]!.where).toBeUndefined();
+  });
+
   it('leaves a style finding’s own where as it is', () => {
     const style: Finding = { id: 'style:x:y:b', type: 'style', class: 'stylistic', provider: 'b', subject: 'node-pool', message: 'm', hint: 'h', where: ['providers/b/x.py:1'] };
     expect(withWhere([style], sources)).toEqual([style]);
