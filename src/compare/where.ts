@@ -100,10 +100,30 @@ export function withWhere(findings: readonly Finding[], sources: ReadonlyMap<str
     if (finding.where || !PLACED.has(finding.type) || !finding.provider) return finding;
     const source = sources.get(finding.provider);
     if (!source) return finding;
-    const own = placeOfSubject(source, finding.subject, finding.facet) ?? counterpartOf(source, finding.subject, holdersOf(finding, sources).map(([, held]) => held));
+    const { subject, facet } = causeOf(finding);
+    // A rule's subject has no convention: any other provider that composes it shows the job.
+    const holders = finding.type === 'rule' ? [...sources].filter(([name]) => name !== finding.provider).sort(([a], [b]) => (a < b ? -1 : 1)) : holdersOf(finding, sources);
+    const own = placeOfSubject(source, subject, facet) ?? counterpartOf(source, subject, holders.map(([, held]) => held));
     if (!own) return finding;
     return { ...finding, where: [own, ...followerOf(finding, sources)] };
   });
+}
+
+/**
+ * What a finding's cause is about in the code. A perturbation's outcome (`then[0] remove-credentials`)
+ * differs by the roles it drops or leaves unmarked: the first role one side has and the other not, whose
+ * gate decides it (else its composer).
+ */
+export function causeOf(finding: Finding): { subject: string; facet: string | undefined } {
+  if (finding.facet !== 'outcome' || !finding.provider || !finding.values) return { subject: finding.subject, facet: finding.facet };
+  const roles = (value: unknown) => {
+    const outcome = (value ?? {}) as { dropped?: unknown; unmarked?: unknown };
+    return new Set([outcome.dropped, outcome.unmarked].flatMap((list) => (Array.isArray(list) ? list.map(String) : [])));
+  };
+  const own = roles(finding.values[finding.provider]);
+  const convention = roles(finding.consensus);
+  const differing = [...new Set([...own, ...convention])].filter((role) => own.has(role) !== convention.has(role)).sort();
+  return differing[0] ? { subject: differing[0], facet: 'gated-on' } : { subject: finding.subject, facet: finding.facet };
 }
 
 /** The providers whose source was read that hold a divergence's convention, by name. */
@@ -121,8 +141,9 @@ function holdersOf(finding: Finding, sources: ReadonlyMap<string, SourcePlaces>)
 
 /** One provider that holds the convention a divergence differs from, and where it composes the subject. */
 function followerOf(finding: Finding, sources: ReadonlyMap<string, SourcePlaces>): string[] {
+  const { subject, facet } = causeOf(finding);
   for (const [provider, source] of holdersOf(finding, sources)) {
-    const place = placeOfSubject(source, finding.subject, finding.facet);
+    const place = placeOfSubject(source, subject, facet);
     if (place) return [`${provider}: ${place}`];
   }
   return [];

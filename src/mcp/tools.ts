@@ -10,7 +10,7 @@ import type { Project } from '../config/types.js';
 import type { ExpectLine } from '../compare/requirements.js';
 import type { Finding } from '../compare/findings.js';
 import { RULE_METAS } from '../compare/rules/index.js';
-import { placeOfSubject } from '../compare/where.js';
+import { causeOf, placeOfSubject } from '../compare/where.js';
 import { DriftError } from '../errors.js';
 import { FACETS, isFacet, facetMeta } from '../facets/registry.js';
 import { renderStep } from '../functions/stream.js';
@@ -184,10 +184,11 @@ export class DriftTools {
     const project = await this.project();
     const meta = finding.facet ? (isFacet(finding.facet) ? facetMeta(finding.facet) : RULE_METAS.find((rule) => rule.id === finding.facet)) : undefined;
     const ways = waysOf(finding);
+    const cause = causeOf(finding);
     // Each way placed in one of its providers, the finding's own provider last so another's code shows the convention.
-    const placed = await Promise.all(ways.map(async (way) => ({ ...way, place: await this.placeOf(project, finding.subject, finding.facet, [...way.providers].sort((a, b) => Number(a === finding.provider) - Number(b === finding.provider))) })));
+    const placed = await Promise.all(ways.map(async (way) => ({ ...way, place: await this.placeOf(project, cause.subject, cause.facet, [...way.providers].sort((a, b) => Number(a === finding.provider) - Number(b === finding.provider))) })));
     // The place the judge named (compare/where.ts: the code composing the subject, for this facet), else the composer's def.
-    const where = (finding.where?.[0] ? placeAt(project.config.root, finding.provider, finding.where[0]) : undefined) ?? (finding.provider ? await this.placeOf(project, finding.subject, finding.facet, [finding.provider]) : undefined);
+    const where = (finding.where?.[0] ? placeAt(project.config.root, finding.provider, finding.where[0]) : undefined) ?? (finding.provider ? await this.placeOf(project, cause.subject, cause.facet, [finding.provider]) : undefined);
     return {
       id: finding.id,
       type: finding.type,

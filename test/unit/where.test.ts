@@ -95,6 +95,15 @@ describe('withWhere', () => {
     expect(withWhere([absent], new Map([['a', holder], ['c', lacking]]))[0]!.where).toBeUndefined();
   });
 
+  it("places a perturbation's outcome at the gate of the first role one side drops and the other keeps", () => {
+    const outcome: Finding = {
+      ...divergence('outcome', { a: { dropped: [], unmarked: [] }, b: { dropped: ['node-pool'], unmarked: [] } }, { dropped: [], unmarked: [] }),
+      id: 'div:then[0] remove-credentials:outcome:b',
+      subject: 'then[0] remove-credentials',
+    };
+    expect(withWhere([outcome], sources)[0]!.where).toEqual(['providers/b/function/composer.py:47', 'a: providers/a/function/composer.py:27']);
+  });
+
   it('leaves a style finding’s own where as it is', () => {
     const style: Finding = { id: 'style:x:y:b', type: 'style', class: 'stylistic', provider: 'b', subject: 'node-pool', message: 'm', hint: 'h', where: ['providers/b/x.py:1'] };
     expect(withWhere([style], sources)).toEqual([style]);
