@@ -12,6 +12,17 @@ interface ExpectOptions {
   format: 'yaml' | 'json';
 }
 
+/** What `drift expect` prints (YAML or JSON): the counts once the provider rendered, then its requirement lines. */
+export interface ExpectDocument {
+  provider: string;
+  met?: number;
+  'not met'?: number;
+  accepted?: number;
+  rendered?: false;
+  notes?: string[];
+  requirements: ExpectLine[];
+}
+
 /** YAML with each line's scenarios on one line, so a requirement reads in a few lines. */
 async function asYaml(document: object): Promise<string> {
   const { Document, isPair, isScalar, visit } = await import('yaml');
@@ -44,7 +55,7 @@ export function registerExpect(program: Command, cli: Invocation): void {
       progress.done();
       const count = (status: Status) => lines.filter((line) => line.status === status).length;
       const shown: ExpectLine[] = options.unmet ? lines.filter((line) => line.status === 'not met') : lines;
-      const document = {
+      const document: ExpectDocument = {
         provider,
         ...(rendered ? { met: count('met'), 'not met': count('not met'), accepted: count('accepted') } : { rendered: false }),
         ...(notes.length ? { notes } : {}),

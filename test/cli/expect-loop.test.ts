@@ -11,7 +11,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync, cpSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { ExpectLine } from '../../src/compare/requirements.js';
+import type { ExpectDocument } from '../../src/cli/expectCommand.js';
 import type { Report } from '../../src/report/model.js';
 import { runDrift } from '../helpers/drift.js';
 import { PROVIDERS, SEEDS, seeded } from '../helpers/mutationSeeds.js';
@@ -19,14 +19,7 @@ import { copyProject, mutate, REPO, replaceExactly } from '../helpers/project.js
 
 const SLOW = 300_000;
 
-interface Expected {
-  provider: string;
-  met: number;
-  'not met': number;
-  accepted: number;
-  notes?: string[];
-  requirements: ExpectLine[];
-}
+type Expected = Required<Pick<ExpectDocument, 'met' | 'not met' | 'accepted'>> & ExpectDocument;
 
 const removals: Array<() => void> = [];
 afterAll(() => removals.forEach((remove) => remove()));

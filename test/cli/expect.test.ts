@@ -9,20 +9,13 @@ import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import type { ExpectLine } from '../../src/compare/requirements.js';
+import type { ExpectDocument } from '../../src/cli/expectCommand.js';
 import { runDrift } from '../helpers/drift.js';
 import { copyProject, mutate, REPO, replaceExactly, type ProjectCopy } from '../helpers/project.js';
 
 const SLOW = 300_000;
 
-interface Expected {
-  provider: string;
-  met: number;
-  'not met': number;
-  accepted: number;
-  rendered?: false;
-  requirements: ExpectLine[];
-}
+type Expected = Required<Pick<ExpectDocument, 'met' | 'not met' | 'accepted'>> & ExpectDocument;
 
 // The StorageClass that forgets its filesystem ID is dropped, which the contract forbids too.
 const DRIFTED = ['div:node-pool:labels:fourth', 'div:then[0] withdraw-fact external-name:outcome:fourth', 'rule:nothing-dropped:fourth:storage-class-rwx'];
