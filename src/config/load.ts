@@ -2,7 +2,6 @@ import type { Environment } from '../util/envVars.js';
 import { existsSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
-import fg from 'fast-glob';
 import { DriftError, InputError } from '../errors.js';
 import { checkName, isName, NAME_RULE } from './names.js';
 import { isInside, outsideProblem, packageFile, rootsOf, type Roots } from './paths.js';
@@ -11,6 +10,7 @@ import type { Adapter, DriftConfig, Perturbation, Project, Scenario, ScenarioPoo
 import { loadXrd } from './xrd.js';
 import { cacheEnabled, cacheFolder } from './cacheFolder.js';
 import { useDocumentCache } from './documentCache.js';
+import { isSimpleGlob, isWild, simpleGlob } from './glob.js';
 import { readIntentVerdict, writeIntentVerdict } from './intentVerdict.js';
 import { useValidatorCache } from './validatorCache.js';
 import { readLocatedYamlFile, type Locator } from './yamlFile.js';
@@ -240,14 +240,18 @@ async function expand(config: DriftConfig, roots: Roots, at: ConfigLocator, key:
   const patterns = config[key];
   const files: string[] = [];
   for (const [index, pattern] of patterns.entries()) {
-    const base = path.resolve(config.root, fg.isDynamicPattern(pattern) ? globParent(pattern) : path.dirname(pattern));
+    // fast-glob is loaded only for a pattern drift's own expansion does not cover (glob.ts).
+    const fg = isSimpleGlob(pattern) ? undefined : (await import('fast-glob')).default;
+    const dynamic = fg ? (text: string) => fg.isDynamicPattern(text) : isWild;
+    const base = path.resolve(config.root, dynamic(pattern) ? globParent(pattern, dynamic) : path.dirname(pattern));
     // Located only for an error: locating parses the config again when it came from the cache.
     const outside = (problem: string) => {
       const where = at(Array.isArray(config[key]) && patterns.length > 1 ? [key, index] : [key]);
       return new InputError(where.file, where.line, where.col, problem);
     };
     if (!isInside(roots, base)) throw outside(outsideProblem(roots, key, pattern, base));
-    for (const file of await fg(pattern, { cwd: config.root, absolute: true, onlyFiles: true, followSymbolicLinks: false })) {
+    const matched = fg ? await fg(pattern, { cwd: config.root, absolute: true, onlyFiles: true, followSymbolicLinks: false }) : simpleGlob(pattern, config.root);
+    for (const file of matched) {
       if (!isInside(roots, file)) throw outside(outsideProblem(roots, `${key} match`, path.relative(config.root, file), file));
       files.push(file);
     }
@@ -260,9 +264,9 @@ async function expand(config: DriftConfig, roots: Roots, at: ConfigLocator, key:
 }
 
 /** The folder a glob starts from: its path up to the first segment with a wildcard. */
-function globParent(pattern: string): string {
+function globParent(pattern: string, isDynamic: (segment: string) => boolean): string {
   const segments = pattern.split('/');
-  const dynamic = segments.findIndex((segment) => segment !== '' && fg.isDynamicPattern(segment));
+  const dynamic = segments.findIndex((segment) => segment !== '' && isDynamic(segment));
   const fixed = segments.slice(0, dynamic < 0 ? -1 : dynamic);
   return fixed.join('/') || (pattern.startsWith('/') ? '/' : '.');
 }
