@@ -4,7 +4,7 @@ import { toCanonicalYaml } from '../skeleton/canonical.js';
 import type { Skeleton } from '../skeleton/types.js';
 import { withoutUnknown } from '../skeleton/unknown.js';
 import { isObject, stableStringify } from '../util/objects.js';
-import { stringify } from 'yaml';
+import { yamlLibrary } from '../util/yamlLibrary.js';
 import type { Finding } from './findings.js';
 
 export interface SectionChange {
@@ -19,7 +19,7 @@ const require = createRequire(import.meta.url);
 const diff = (a: string, b: string, options: DiffOptions): string | null => (require('jest-diff') as typeof import('jest-diff')).diff(a, b, options);
 type DiffOptions = NonNullable<Parameters<(typeof import('jest-diff'))['diff']>[2]>;
 
-const sectionYaml = (value: unknown) => (value === undefined ? '' : stringify(value, { lineWidth: 0 }));
+const sectionYaml = (value: unknown) => (value === undefined ? '' : yamlLibrary().stringify(value, { lineWidth: 0 }));
 
 function sectionsOf(skeleton: Record<string, unknown>): Map<string, unknown> {
   const sections = new Map<string, unknown>();

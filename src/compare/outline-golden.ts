@@ -1,4 +1,4 @@
-import { parse } from 'yaml';
+import { yamlLibrary } from '../util/yamlLibrary.js';
 import { toCanonicalOutline } from '../outline/canonicalOutline.js';
 import { OUTLINE_VERSION, type Outline } from '../outline/types.js';
 import { isObject } from '../util/objects.js';
@@ -32,7 +32,7 @@ export function compareOutlineGolden(provider: string, golden: string | undefine
   if (golden === toCanonicalOutline(outline)) return [];
   let parsed: unknown;
   try {
-    parsed = parse(golden);
+    parsed = yamlLibrary().parse(golden);
   } catch {
     parsed = undefined;
   }

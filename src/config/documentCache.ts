@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { packageFile } from './paths.js';
 
 /**
@@ -14,6 +16,8 @@ import { packageFile } from './paths.js';
 const FORMAT = 'drift-documents/1';
 let folder: string | undefined;
 let stamp: string | undefined;
+let versions: string | undefined;
+const require = createRequire(import.meta.url);
 
 /** Where parsed documents are kept; undefined: parsed every time. loadProject sets it. */
 export function useDocumentCache(where: string | undefined): void {
@@ -27,6 +31,15 @@ export function buildStamp(): string {
     stamp = existsSync(written) ? readFileSync(written, 'utf8').trim() : (JSON.parse(readFileSync(packageFile('package.json'), 'utf8')) as { version: string }).version;
   }
   return stamp;
+}
+
+/** The installed CEL and ajv versions: what a cached check's outcome depends on beyond drift's own build. */
+export function libraryVersions(): string {
+  const version = (file: string) => (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
+  // cel-js exports no package.json: it sits one folder above its entry point.
+  const cel = path.join(path.dirname(path.dirname(fileURLToPath(import.meta.resolve('@marcbachmann/cel-js')))), 'package.json');
+  versions ??= `cel-js ${version(cel)}, ajv ${version(require.resolve('ajv/package.json'))}`;
+  return versions;
 }
 
 /** The entry's key, or undefined when documents are not kept. `schema` identifies the schema's text. */

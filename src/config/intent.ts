@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Adapter, K8sObject, Scenario } from './types.js';
-import { checkXr, type XrdUnchecked, type XrdViolation } from './xrd.js';
+import type { XrdUnchecked, XrdViolation } from './xrd.js';
+import { checkXr } from './xrdCheck.js';
 import { isObject, type JsonObject } from '../util/objects.js';
 import { celProblem, evaluateCel, fromCel, toCel } from '../util/cel.js';
 import { packageFile } from './paths.js';

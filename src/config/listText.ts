@@ -5,13 +5,15 @@
  * read back as the old list with exactly that change is refused, never written.
  */
 import { isDeepStrictEqual } from 'node:util';
-import { Document, isMap, isScalar, isSeq, parse, parseDocument, stringify, visit, type Node, type YAMLMap } from 'yaml';
+import type { Node, YAMLMap } from 'yaml';
+import { yamlLibrary } from '../util/yamlLibrary.js';
 
 /** Why a list could not be edited in place; the caller names the file and what to do by hand. */
 export class ListEditError extends Error {}
 
 /** The item as block YAML lines, quoted as the yaml library sees fit. */
 function block(item: object, indent: string): string {
+  const { stringify } = yamlLibrary();
   const lines = stringify(item, { lineWidth: 0 }).replace(/\n$/, '').split('\n');
   return `${lines.map((line, index) => `${indent}${index === 0 ? '- ' : '  '}${line}`).join('\n')}\n`;
 }
@@ -25,6 +27,7 @@ function endOfLine(text: string, offset: number): number {
 const startOfLine = (text: string, offset: number) => text.lastIndexOf('\n', offset - 1) + 1;
 
 function appended(text: string, key: string, item: object): string {
+  const { isMap, isScalar, isSeq, parseDocument } = yamlLibrary();
   const document = parseDocument(text);
   const list = document.get(key, true) as Node | undefined;
   if (isSeq(list) && list.range) {
@@ -57,6 +60,7 @@ function appended(text: string, key: string, item: object): string {
 }
 
 function removed(text: string, key: string, index: number): string {
+  const { isSeq, parseDocument } = yamlLibrary();
   const list = parseDocument(text).get(key, true) as Node | undefined;
   if (!isSeq(list) || !list.range) throw new ListEditError(`it has no \`${key}\` list`);
   const items = list.items as Node[];
@@ -79,6 +83,7 @@ function removed(text: string, key: string, index: number): string {
 }
 
 function listOf(text: string, key: string): unknown[] {
+  const { parse } = yamlLibrary();
   return ((parse(text) as Record<string, unknown> | null)?.[key] ?? []) as unknown[];
 }
 
@@ -104,6 +109,7 @@ export function removeListItem(text: string, key: string, index: number): string
  * and are written with every list or mapping inside them in flow style (`[eks, vultr]`).
  */
 function rewrittenItem(base: YAMLMap, item: Record<string, unknown>, last: string, indent: string): string {
+  const { Document, isScalar, visit } = yamlLibrary();
   const document = new Document();
   const node = base.clone() as YAMLMap;
   // A comment above the item stays where it is, outside the lines rewritten.
@@ -134,6 +140,7 @@ function rewrittenItem(base: YAMLMap, item: Record<string, unknown>, last: strin
  * stay, and so does the quoting of the fields that do not change.
  */
 export function replaceListItems(text: string, key: string, replacements: ReadonlyMap<number, readonly object[]>, last: string): string {
+  const { isMap, isSeq, parseDocument } = yamlLibrary();
   const list = parseDocument(text).get(key, true) as Node | undefined;
   if (!isSeq(list) || list.flow) throw new ListEditError(`it has no block \`${key}\` list`);
   const items = list.items as Node[];

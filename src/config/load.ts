@@ -2,16 +2,16 @@ import type { Environment } from '../util/envVars.js';
 import { existsSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
-import fg from 'fast-glob';
 import { DriftError, InputError } from '../errors.js';
 import { checkName, isName, NAME_RULE } from './names.js';
 import { isInside, outsideProblem, packageFile, rootsOf, type Roots } from './paths.js';
 import { CONTRACT_ROLES } from '../roles/catalog.js';
 import type { Adapter, DriftConfig, Perturbation, Project, Scenario, ScenarioPool } from './types.js';
-import { mapIntent } from './intent.js';
 import { loadXrd } from './xrd.js';
 import { cacheEnabled, cacheFolder } from './cacheFolder.js';
 import { useDocumentCache } from './documentCache.js';
+import { isSimpleGlob, isWild, simpleGlob } from './glob.js';
+import { readIntentVerdict, writeIntentVerdict } from './intentVerdict.js';
 import { useValidatorCache } from './validatorCache.js';
 import { readLocatedYamlFile, type Locator } from './yamlFile.js';
 
@@ -240,11 +240,19 @@ async function expand(config: DriftConfig, roots: Roots, at: ConfigLocator, key:
   const patterns = config[key];
   const files: string[] = [];
   for (const [index, pattern] of patterns.entries()) {
-    const base = path.resolve(config.root, fg.isDynamicPattern(pattern) ? globParent(pattern) : path.dirname(pattern));
-    const where = at(Array.isArray(config[key]) && patterns.length > 1 ? [key, index] : [key]);
-    if (!isInside(roots, base)) throw new InputError(where.file, where.line, where.col, outsideProblem(roots, key, pattern, base));
-    for (const file of await fg(pattern, { cwd: config.root, absolute: true, onlyFiles: true, followSymbolicLinks: false })) {
-      if (!isInside(roots, file)) throw new InputError(where.file, where.line, where.col, outsideProblem(roots, `${key} match`, path.relative(config.root, file), file));
+    // fast-glob is loaded only for a pattern drift's own expansion does not cover (glob.ts).
+    const fg = isSimpleGlob(pattern) ? undefined : (await import('fast-glob')).default;
+    const dynamic = fg ? (text: string) => fg.isDynamicPattern(text) : isWild;
+    const base = path.resolve(config.root, dynamic(pattern) ? globParent(pattern, dynamic) : path.dirname(pattern));
+    // Located only for an error: locating parses the config again when it came from the cache.
+    const outside = (problem: string) => {
+      const where = at(Array.isArray(config[key]) && patterns.length > 1 ? [key, index] : [key]);
+      return new InputError(where.file, where.line, where.col, problem);
+    };
+    if (!isInside(roots, base)) throw outside(outsideProblem(roots, key, pattern, base));
+    const matched = fg ? await fg(pattern, { cwd: config.root, absolute: true, onlyFiles: true, followSymbolicLinks: false }) : simpleGlob(pattern, config.root);
+    for (const file of matched) {
+      if (!isInside(roots, file)) throw outside(outsideProblem(roots, `${key} match`, path.relative(config.root, file), file));
       files.push(file);
     }
   }
@@ -256,9 +264,9 @@ async function expand(config: DriftConfig, roots: Roots, at: ConfigLocator, key:
 }
 
 /** The folder a glob starts from: its path up to the first segment with a wildcard. */
-function globParent(pattern: string): string {
+function globParent(pattern: string, isDynamic: (segment: string) => boolean): string {
   const segments = pattern.split('/');
-  const dynamic = segments.findIndex((segment) => segment !== '' && fg.isDynamicPattern(segment));
+  const dynamic = segments.findIndex((segment) => segment !== '' && isDynamic(segment));
   const fixed = segments.slice(0, dynamic < 0 ? -1 : dynamic);
   return fixed.join('/') || (pattern.startsWith('/') ? '/' : '.');
 }
@@ -330,63 +338,15 @@ export async function loadProject(configPath: string | undefined, cwd = process.
       }
     }
   }
-  const warnings = checkIntent(config.root, adapters, scenarios);
-  return { config, adapters: adapters.map(({ adapter }) => adapter), scenarios: scenarios.map(({ scenario }) => scenario), warnings, env };
-}
-
-/**
- * Builds every adapter's XR for every scenario before anything runs: a template that fails, an
- * intent field no XR field carries, or an XR its XRD rejects is an error naming the adapter's line
- * (and the scenario's or the XRD's); a validation rule drift cannot evaluate is a warning.
- */
-function checkIntent(
-  root: string,
-  adapters: Array<{ adapter: Adapter; locate: Locator }>,
-  scenarios: Array<{ scenario: Scenario; locate: Locator }>,
-): string[] {
-  const rel = (file: string) => path.relative(root, file) || file;
-  const warnings = new Set<string>();
-  for (const { adapter, locate } of adapters) {
-    for (const { scenario, locate: locateScenario } of scenarios) {
-      const mapped = mapIntent(adapter, scenario);
-      const at = (where: Array<string | number>) => locate(where);
-      const template = mapped.errors[0];
-      if (template) {
-        const { line, col } = at(template.templatePath);
-        throw new InputError(adapter.file, line, col, `xr template, for scenario ${rel(scenario.file)}: ${template.problem}`);
-      }
-      const unplaced = mapped.unplaced[0];
-      if (unplaced) {
-        const { line, col } = at(['xr', 'spec']);
-        const set = locateScenario(unplaced.scenarioPath);
-        throw new InputError(
-          adapter.file,
-          line,
-          col,
-          `scenario ${rel(scenario.file)}:${set.line}:${set.col} sets ${unplaced.name}, but xr.spec never reads it, so no XR field carries it; ` +
-            `place it (e.g. "\${p.${unplaced.scenarioPath.at(-1)}}" in the pool's map) or drop it from the scenario`,
-        );
-      }
-      const violation = mapped.violations[0];
-      if (violation && adapter.xrd) {
-        const { line, col } = at(['xr', ...violation.instancePath]);
-        const rule = adapter.xrd.locate([...adapter.xrd.schemaAt, ...violation.schemaPath]);
-        const field = violation.instancePath.join('.') || 'the XR';
-        throw new InputError(
-          adapter.file,
-          line,
-          col,
-          `the XR for scenario ${rel(scenario.file)} is rejected by its XRD: ${field}: ${violation.problem} ` +
-            `(${rel(adapter.xrd.file)}:${rule.line}:${rule.col}, openAPIV3Schema.${violation.schemaPath.join('.') || '(root)'}); fix xr.spec or the XRD`,
-        );
-      }
-      for (const unchecked of mapped.unchecked) {
-        const { line, col } = adapter.xrd!.locate([...adapter.xrd!.schemaAt, ...unchecked.schemaPath]);
-        warnings.add(`${rel(adapter.xrd!.file)}:${line}:${col}: warning: rule ${JSON.stringify(unchecked.rule)} not checked: ${unchecked.problem}`);
-      }
-    }
+  // The intent check evaluates every template and XRD rule, which costs more than the rest of
+  // loading: an unchanged project's verdict (its warnings; a failing check is never kept) is reused.
+  let warnings = readIntentVerdict(config.root, adapters, scenarios);
+  if (warnings === undefined) {
+    const { checkIntent } = await import('./intentCheck.js');
+    warnings = checkIntent(config.root, adapters, scenarios);
+    writeIntentVerdict(config.root, adapters, scenarios, warnings);
   }
-  return [...warnings].sort();
+  return { config, adapters: adapters.map(({ adapter }) => adapter), scenarios: scenarios.map(({ scenario }) => scenario), warnings, env };
 }
 
 /** Keeps the providers and scenarios a user's --provider / --scenario filters name; unknown names are errors. */

@@ -1,9 +1,8 @@
-import type { ErrorObject, Options, ValidateFunction } from 'ajv';
+import type { Options, ValidateFunction } from 'ajv';
 import { cachedValidator } from './validatorCache.js';
 import { InputError } from '../errors.js';
-import { celProblem, evaluateCel, toCel } from '../util/cel.js';
 import { isObject, type JsonObject } from '../util/objects.js';
-import { readDocumentText, readLocatedYamlFile, type Locator } from './yamlFile.js';
+import { readDocumentText, readLocatedYamlFile, schemaDigest, type Locator } from './yamlFile.js';
 
 /**
  * An XRD version's `openAPIV3Schema`, compiled to validate and default XRs as the API server would:
@@ -15,8 +14,11 @@ export interface Xrd {
   /** Path of the version's openAPIV3Schema inside the XRD file, for locating schema nodes. */
   schemaAt: Array<string | number>;
   locate: Locator;
-  validate: ValidateFunction;
+  /** Compiled at its first use. */
+  readonly validate: ValidateFunction;
   schema: JsonObject;
+  /** The hash of the XRD file's text: the positions in its warnings depend on the text, not only the schema. */
+  digest: string;
 }
 
 /** Something the XRD rejects in an XR: where in the XR, and where in the schema. */
@@ -98,7 +100,8 @@ function strict(schema: unknown, root = false): unknown {
 
 /** Reads the XRD an adapter names and picks the version its XR's apiVersion asks for. */
 export function loadXrd(file: string, apiVersion: string, kind: string, named: { file: string; line: number; col: number }): Xrd {
-  const { data, locate } = readLocatedYamlFile<RawXrd>(file, XRD_SCHEMA, readDocumentText(file));
+  const text = readDocumentText(file);
+  const { data, locate } = readLocatedYamlFile<RawXrd>(file, XRD_SCHEMA, text);
   const [group, version] = apiVersion.includes('/') ? apiVersion.split('/') : ['', apiVersion];
   const wrong = (problem: string) => new InputError(named.file, named.line, named.col, problem);
   if (data.spec!.group !== group || data.spec!.names!.kind !== kind) {
@@ -111,99 +114,27 @@ export function loadXrd(file: string, apiVersion: string, kind: string, named: {
     const known = data.spec!.versions!.map((v) => v.name).join(', ');
     throw wrong(`xrd ${file} has no version ${version} with a schema.openAPIV3Schema (versions: ${known}); use one of them in xr.apiVersion`);
   }
-  let validate: ValidateFunction;
-  try {
-    validate = cachedValidator(strict(schema, true) as object, XRD_OPTIONS);
-  } catch (error) {
-    const { line, col } = locate(['spec', 'versions', index, 'schema', 'openAPIV3Schema']);
-    throw new InputError(file, line, col, `openAPIV3Schema does not compile: ${(error as Error).message}`);
-  }
-  return { file, schemaAt: ['spec', 'versions', index, 'schema', 'openAPIV3Schema'], locate, validate, schema };
-}
-
-function pointer(text: string): Array<string | number> {
-  return text
-    .split('/')
-    .slice(1)
-    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .map((part) => (/^\d+$/.test(part) ? Number(part) : part));
-}
-
-function describe(error: ErrorObject): string {
-  const params = error.params as Record<string, unknown>;
-  if (error.keyword === 'additionalProperties') return `unknown field "${String(params.additionalProperty)}": the XRD does not declare it`;
-  if (error.keyword === 'enum') return `must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
-  return error.message ?? 'is invalid';
-}
-
-/**
- * Validates and defaults an XR against the XRD, returning the defaulted copy. Every ajv error and
- * every failed rule is a violation; a rule drift cannot evaluate (an unknown function, `oldSelf`
- * on a create) is unchecked.
- */
-export function checkXr(xrd: Xrd, xr: JsonObject): { xr: JsonObject; violations: XrdViolation[]; unchecked: XrdUnchecked[] } {
-  const defaulted = structuredClone(xr);
-  const violations: XrdViolation[] = [];
-  if (!xrd.validate(defaulted)) {
-    for (const error of xrd.validate.errors ?? []) {
-      const instancePath = pointer(error.instancePath);
-      if (error.keyword === 'additionalProperties') instancePath.push(String((error.params as { additionalProperty: string }).additionalProperty));
-      violations.push({ instancePath, schemaPath: pointer(error.schemaPath.replace(/^#/, '')).slice(0, -1), problem: describe(error) });
+  // Compiled (or read from the validator cache) at its first use: a load whose intent check is
+  // cached (`drift list`, an unchanged re-run) validates no XR and needs no validator.
+  let validate: ValidateFunction | undefined;
+  const compile = (): ValidateFunction => {
+    try {
+      return cachedValidator(strict(schema, true) as object, XRD_OPTIONS);
+    } catch (error) {
+      const { line, col } = locate(['spec', 'versions', index, 'schema', 'openAPIV3Schema']);
+      throw new InputError(file, line, col, `openAPIV3Schema does not compile: ${(error as Error).message}`);
     }
-  }
-  const unchecked: XrdUnchecked[] = [];
-  if (violations.length === 0) walkRules(xrd.schema, defaulted, [], [], violations, unchecked);
-  return { xr: defaulted, violations, unchecked };
-}
-
-type Rule = { rule?: string; message?: string; fieldPath?: string };
-
-/** Evaluates each `x-kubernetes-validations` rule with `self` bound to the value its schema node describes. */
-function walkRules(
-  schema: unknown,
-  value: unknown,
-  at: Array<string | number>,
-  schemaAt: Array<string | number>,
-  violations: XrdViolation[],
-  unchecked: XrdUnchecked[],
-): void {
-  if (!isObject(schema) || value === undefined || value === null) return;
-  const rules = schema['x-kubernetes-validations'];
-  if (Array.isArray(rules)) {
-    rules.forEach((raw: Rule, index) => {
-      const rulePath = [...schemaAt, 'x-kubernetes-validations', index];
-      const rule = raw.rule ?? '';
-      if (/\boldSelf\b/.test(rule)) {
-        unchecked.push({ schemaPath: rulePath, rule, problem: 'a transition rule (oldSelf) applies to updates; drift only creates XRs' });
-        return;
-      }
-      let result: unknown;
-      try {
-        result = evaluateCel(rule, { self: toCel(value, schema.type === 'number') });
-      } catch (error) {
-        unchecked.push({ schemaPath: rulePath, rule, problem: celProblem(error) });
-        return;
-      }
-      if (result === true) return;
-      if (result !== false) {
-        unchecked.push({ schemaPath: rulePath, rule, problem: `evaluates to ${typeof result}, not a bool` });
-        return;
-      }
-      violations.push({ instancePath: at, schemaPath: rulePath, problem: raw.message ?? `failed rule: ${rule}` });
-    });
-  }
-  if (isObject(value) && isObject(schema.properties)) {
-    for (const [key, sub] of Object.entries(schema.properties)) walkRules(sub, value[key], [...at, key], [...schemaAt, 'properties', key], violations, unchecked);
-  }
-  if (isObject(value) && isObject(schema.additionalProperties)) {
-    const declared = isObject(schema.properties) ? schema.properties : {};
-    for (const [key, item] of Object.entries(value)) {
-      if (!(key in declared)) walkRules(schema.additionalProperties, item, [...at, key], [...schemaAt, 'additionalProperties'], violations, unchecked);
-    }
-  }
-  if (Array.isArray(value) && isObject(schema.items)) {
-    value.forEach((item, index) => walkRules(schema.items, item, [...at, index], [...schemaAt, 'items'], violations, unchecked));
-  }
+  };
+  return {
+    file,
+    schemaAt: ['spec', 'versions', index, 'schema', 'openAPIV3Schema'],
+    locate,
+    get validate() {
+      return (validate ??= compile());
+    },
+    schema,
+    digest: schemaDigest(text),
+  };
 }
 
 /** What `drift new-provider` drafts an adapter from: the XR's apiVersion and kind, and its spec schema. */

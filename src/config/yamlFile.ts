@@ -9,6 +9,7 @@ import { InputError } from '../errors.js';
 import { bytes, MAX_ALIASES, MAX_DOCUMENT_BYTES, MAX_DOCUMENT_DEPTH } from '../util/limits.js';
 import { documentKey, readCachedDocument, writeCachedDocument } from './documentCache.js';
 import { cachedValidator } from './validatorCache.js';
+import { yamlLibrary } from '../util/yamlLibrary.js';
 
 /** How drift's own schemas are compiled, at build (scripts/compile-schemas.mjs) and at run time alike. */
 export const SCHEMA_OPTIONS: Options = { allErrors: false, strict: true };
@@ -16,13 +17,8 @@ const validators = new Map<string, ValidateFunction>();
 const schemaDigests = new Map<string, string>();
 const require = createRequire(import.meta.url);
 let ajv: Ajv | undefined;
-let yamlLibrary: typeof import('yaml') | undefined;
-
 /** The yaml library, loaded at the first document the cache cannot answer: a warm `drift list` never loads it. */
-function yaml(): typeof import('yaml') {
-  yamlLibrary ??= require('yaml') as typeof import('yaml');
-  return yamlLibrary;
-}
+const yaml = yamlLibrary;
 
 /** ajv, loaded only when a schema must be compiled here: a built drift with a warm cache never loads it. */
 function compiler(): Ajv {

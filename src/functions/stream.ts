@@ -1,4 +1,4 @@
-import { Document } from 'yaml';
+import { yamlLibrary } from '../util/yamlLibrary.js';
 import { COMPOSITION_RESOURCE_NAME } from '../world/materialize.js';
 import type { StepRecord } from '../world/trace.js';
 import { isObject, k8sOrder } from '../util/objects.js';
@@ -7,7 +7,7 @@ const READY_NAMES = { True: 'READY_TRUE', False: 'READY_FALSE', Unspecified: 'RE
 const SEVERITY_NAMES = { Normal: 'SEVERITY_NORMAL', Warning: 'SEVERITY_WARNING', Fatal: 'SEVERITY_FATAL' } as const;
 
 function doc(value: unknown, comment?: string): string {
-  const document = new Document(k8sOrder(value));
+  const document = new (yamlLibrary().Document)(k8sOrder(value));
   if (comment) document.commentBefore = ` ${comment}`;
   return document.toString({ lineWidth: 0 });
 }

@@ -1,4 +1,4 @@
-import { parse } from 'yaml';
+import { yamlLibrary } from '../util/yamlLibrary.js';
 import type { CommittedGolden } from '../compare/golden.js';
 import { packageFile } from '../config/paths.js';
 import { readYamlFile } from '../config/yamlFile.js';
@@ -39,7 +39,7 @@ export function parseGolden(text: string, file: string): CommittedGolden {
 
 function versionOf(text: string): number | undefined {
   try {
-    const parsed = parse(text) as unknown;
+    const parsed = yamlLibrary().parse(text) as unknown;
     return isObject(parsed) && typeof parsed.skeleton === 'number' ? parsed.skeleton : undefined;
   } catch {
     return undefined;
@@ -50,7 +50,7 @@ function versionOf(text: string): number | undefined {
 export function parseOutlineGolden(text: string | undefined): Outline | undefined {
   if (text === undefined) return undefined;
   try {
-    const parsed = parse(text) as unknown;
+    const parsed = yamlLibrary().parse(text) as unknown;
     return isObject(parsed) && parsed.outline === OUTLINE_VERSION ? (parsed as unknown as Outline) : undefined;
   } catch {
     return undefined;

@@ -1,4 +1,4 @@
-import { Document } from 'yaml';
+import { yamlLibrary } from './yamlLibrary.js';
 import { isObject } from './objects.js';
 import { FLOW_MAP_MAX_ENTRIES, YAML_OPTIONS, viaDocument } from './yaml.js';
 
@@ -62,7 +62,7 @@ function scalar(value: unknown, context: Context): string {
 
 function askLibrary(value: string, context: Context): string {
   const probe = (content: unknown, flow: boolean) => {
-    const document = new Document(content);
+    const document = new (yamlLibrary().Document)(content);
     if (flow) (document.contents as { flow: boolean }).flow = true;
     return document.toString(YAML_OPTIONS).slice(0, -1);
   };

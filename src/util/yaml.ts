@@ -1,4 +1,5 @@
-import { Document, isScalar, visit, type ToStringOptions } from 'yaml';
+import type { ToStringOptions } from 'yaml';
+import { yamlLibrary } from './yamlLibrary.js';
 
 /** The largest map of scalars written on one line. */
 export const FLOW_MAP_MAX_ENTRIES = 4;
@@ -7,6 +8,7 @@ export const YAML_OPTIONS: ToStringOptions = { lineWidth: 0, flowCollectionPaddi
 
 /** The reference writer: the yaml library's Document with the canonical flow choices. */
 export function viaDocument(value: unknown): string {
+  const { Document, isScalar, visit } = yamlLibrary();
   const document = new Document(value);
   visit(document, {
     Seq(_key, node) {

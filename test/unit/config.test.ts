@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadAdapter, loadConfig, loadProject, loadScenario } from '../../src/config/load.js';
@@ -598,6 +599,29 @@ spec:
     const loaded = await loadProject(undefined, dir);
     expect(loaded.warnings).toHaveLength(1);
     expect(loaded.warnings![0]).toMatch(/^providers\/a\/apis\/definition\.yaml:20:25: warning: rule "self\.name\.isQuantity\(\)" not checked: /);
+  });
+
+  it('keeps the intent check of a project that passed: the same warnings again, new ones when the XRD text moves, a failure never kept', async () => {
+    const { dir, files } = project({
+      'providers/a/provider.yaml': `name: a\nfunction: {command: [python3]}\nxrd: apis/definition.yaml\n${poolsOnly}`,
+      'providers/a/apis/definition.yaml': XRD.replace('self.nodeCount <= 2', 'self.name.isQuantity()'),
+      'scenarios/s.yaml': 'description: d\nxr:\n  nodePools: [{name: gpu, nodeCount: 3}]\n',
+    });
+    const env = { DRIFT_CACHE_DIR: path.join(dir, '.cache') };
+    const verdicts = () => readdirSync(path.join(dir, '.cache', 'documents')).length;
+    const first = await loadProject(undefined, dir, env);
+    const kept = verdicts();
+    const second = await loadProject(undefined, dir, env);
+    expect(second.warnings).toEqual(first.warnings);
+    expect(second.warnings![0]).toMatch(/^providers\/a\/apis\/definition\.yaml:20:25: warning: /);
+    expect(verdicts()).toBe(kept);
+    const xrd = files['providers/a/apis/definition.yaml']!;
+    writeFileSync(xrd, `# moved one line down\n${readFileSync(xrd, 'utf8')}`);
+    expect((await loadProject(undefined, dir, env)).warnings![0]).toMatch(/^providers\/a\/apis\/definition\.yaml:21:25: warning: /);
+    writeFileSync(xrd, XRD);
+    for (let i = 0; i < 2; i += 1) expect((await loadProject(undefined, dir, env).catch((e: unknown) => e)) as Error).toBeInstanceOf(InputError);
+    writeFileSync(xrd, XRD.replace('nodeCount <= 2', 'nodeCount <= 3'));
+    expect((await loadProject(undefined, dir, env)).warnings).toEqual([]);
   });
 });
 

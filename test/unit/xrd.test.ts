@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { checkXr, loadXrd } from '../../src/config/xrd.js';
+import { loadXrd } from '../../src/config/xrd.js';
+import { checkXr } from '../../src/config/xrdCheck.js';
 import { InputError } from '../../src/errors.js';
 import { tempDir, writeFiles } from '../helpers/project.js';
 
