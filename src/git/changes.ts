@@ -85,7 +85,9 @@ export async function changesSince(dir: string, ref: string | undefined, env: En
   const inside = await git(dir, ['rev-parse', '--show-prefix', '--is-shallow-repository', '--verify', '--quiet', 'HEAD^{commit}'], env);
   const [prefix = '', shallowLine, head] = inside.stdout.split('\n');
   if (shallowLine !== 'true' && shallowLine !== 'false') {
-    throw new DriftError(`--changed: ${dir} is not inside a git checkout (${inside.stderr || 'git rev-parse failed'}); run drift diff without --changed, or in a clone of the repository`);
+    // git's reason on one line: outside a checkout on its own mount, git adds a line about the file system boundary.
+    const why = inside.stderr.trim().split(/\s*\n\s*/).join(' ');
+    throw new DriftError(`--changed: ${dir} is not inside a git checkout (${why || 'git rev-parse failed'}); run drift diff without --changed, or in a clone of the repository`);
   }
   // The prefix is `dir` relative to the top (`sub/`, or empty at the top): climbing it from `dir`
   // reaches the top by the same route the config's paths took.

@@ -1,4 +1,3 @@
-import { yamlLibrary } from '../util/yamlLibrary.js';
 import type { CommittedGolden } from '../compare/golden.js';
 import { packageFile } from '../config/paths.js';
 import { readYamlFile } from '../config/yamlFile.js';
@@ -7,6 +6,7 @@ import { toCanonicalYaml } from '../skeleton/canonical.js';
 import { SKELETON_VERSION, type Skeleton } from '../skeleton/types.js';
 import { OUTLINE_VERSION, type Outline } from '../outline/types.js';
 import { isObject } from '../util/objects.js';
+import { parseGoldenYaml } from './parsedText.js';
 
 export const GOLDEN_SCHEMA = 'schemas/golden.schema.json';
 
@@ -21,38 +21,36 @@ export function normalizeGolden(text: string): string {
 }
 
 /**
- * The one parser of golden files: YAML, then the skeleton version (a golden of another format is
- * named as such, not as a list of schema errors), then `schemas/golden.schema.json`. `file` is the
- * name a problem carries, as `file:line:col`.
+ * The one parser of golden files: YAML checked against `schemas/golden.schema.json`, a golden of
+ * another skeleton format named as such (not as a list of schema errors). `file` is the name a
+ * problem carries, as `file:line:col`.
  */
 export function parseGolden(text: string, file: string): CommittedGolden {
   const normalized = normalizeGolden(text);
-  const version = versionOf(normalized);
-  if (version !== undefined && version !== SKELETON_VERSION) return { ok: false, problem: `skeleton format ${version}, drift writes ${SKELETON_VERSION}` };
+  let skeleton: Skeleton;
   try {
-    return { ok: true, skeleton: readYamlFile<Skeleton>(file, packageFile(GOLDEN_SCHEMA), normalized) };
+    // The parsed-document cache answers a committed golden without parsing it: its version is read
+    // from what it holds, and the text is parsed for it only when it is no skeleton of this drift.
+    skeleton = readYamlFile<Skeleton>(file, packageFile(GOLDEN_SCHEMA), normalized);
   } catch (error) {
+    const version = versionOf(normalized);
+    if (version !== undefined && version !== SKELETON_VERSION) return formatProblem(version);
     if (!(error instanceof InputError)) throw error;
     return { ok: false, problem: `not a drift skeleton: ${error.message}` };
   }
+  return skeleton.skeleton === SKELETON_VERSION ? { ok: true, skeleton } : formatProblem(skeleton.skeleton);
 }
 
+const formatProblem = (version: number): CommittedGolden => ({ ok: false, problem: `skeleton format ${version}, drift writes ${SKELETON_VERSION}` });
+
 function versionOf(text: string): number | undefined {
-  try {
-    const parsed = yamlLibrary().parse(text) as unknown;
-    return isObject(parsed) && typeof parsed.skeleton === 'number' ? parsed.skeleton : undefined;
-  } catch {
-    return undefined;
-  }
+  const parsed = parseGoldenYaml(text);
+  return isObject(parsed) && typeof parsed.skeleton === 'number' ? parsed.skeleton : undefined;
 }
 
 /** A committed outline golden (`<provider>/outline.yaml`), when it is one this drift can read: a stand-in for the provider's source. */
 export function parseOutlineGolden(text: string | undefined): Outline | undefined {
   if (text === undefined) return undefined;
-  try {
-    const parsed = yamlLibrary().parse(text) as unknown;
-    return isObject(parsed) && parsed.outline === OUTLINE_VERSION ? (parsed as unknown as Outline) : undefined;
-  } catch {
-    return undefined;
-  }
+  const parsed = parseGoldenYaml(text);
+  return isObject(parsed) && parsed.outline === OUTLINE_VERSION ? (parsed as unknown as Outline) : undefined;
 }

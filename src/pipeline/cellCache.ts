@@ -21,8 +21,13 @@ import { rememberCanonicalYaml, toCanonicalYaml } from '../skeleton/canonical.js
  */
 
 const FORMAT = 'drift-cells/2';
-/** Older files of one provider beyond this many are removed when a new one is written (each build makes a new key). */
-const KEEP_PER_PROVIDER = 4;
+/**
+ * Older files of one provider beyond this many are removed when a new one is written (each build makes
+ * a new key). Kept by when they were written, so more versions of a provider visited in turn than
+ * this each evict the next one needed: the test suite's seeded versions of one provider (up to 16)
+ * were analysed again in every run with 4. Each file is at most a few hundred KB.
+ */
+const KEEP_PER_PROVIDER = 32;
 
 /** A cell without its wall time, and its skeleton as canonical YAML: a warm run compares it with its golden without writing YAML. */
 interface Stored {

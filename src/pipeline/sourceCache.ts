@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, realpathSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Adapter, Project } from '../config/types.js';
@@ -39,9 +39,14 @@ function packageVersion(name: string): string {
   }
 }
 
+/**
+ * The file a path resolves to, with its size and modification time: a copy of the project whose .venv
+ * links to one environment runs the same ruff, so it keys (and shares) the same outlines.
+ */
 function fileIdentity(file: string): string {
-  const stat = statSync(file);
-  return `${file}\u0000${stat.size}\u0000${stat.mtimeMs}`;
+  const real = realpathSync(file);
+  const stat = statSync(real);
+  return `${real}\u0000${stat.size}\u0000${stat.mtimeMs}`;
 }
 
 /** The ruff configuration files ruff itself would find for this folder: the folder's and every ancestor's. */

@@ -9,7 +9,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { driftBin, runDrift } from '../helpers/drift.js';
+import { driftBin, replayingProcessEnvironment, runDrift } from '../helpers/drift.js';
 import { processesIn, waitFor } from '../helpers/processes.js';
 import { BROKEN, brokenAdapter, copyProject, hashGoldens, mutate, REPO, replaceExactly, tempProject, type ProjectCopy } from '../helpers/project.js';
 
@@ -32,8 +32,8 @@ describe('drift mcp', () => {
   beforeAll(async () => {
     copy = copyProject({ prefix: 'drift-mcp-' });
     mutate(copy.dir, 'gke', 'function/composer.py', (source) => replaceExactly(source, GPU_LABEL, ''));
-    const env: Record<string, string> = { DRIFT_TEST_TAG: TAG, NO_COLOR: '1' };
-    for (const [name, value] of Object.entries(process.env)) if (name !== 'CI' && value !== undefined && !(name in env)) env[name] = value;
+    // Its renders replay from the tests' answer cache (the seeded gke is a key of its own): no call here needs a live function.
+    const env = replayingProcessEnvironment({ DRIFT_TEST_TAG: TAG });
     transport = new StdioClientTransport({ command: process.execPath, args: [driftBin(), 'mcp'], cwd: copy.dir, env, stderr: 'pipe' });
     client = new Client({ name: 'drift-test', version: '0' });
     await client.connect(transport);

@@ -43,6 +43,15 @@ function cachedEnvironment(env: Record<string, string>): Record<string, string> 
   return { DRIFT_CACHE_DIR: inject('answerCache'), ...rest };
 }
 
+/**
+ * The environment of a drift process that replays from the tests' answer cache as in-process runs do:
+ * for a process kept for what only a process shows (the MCP server over stdio) whose renders need not
+ * be live. A test of a function process in flight keeps DRIFT_NO_CACHE (runDriftProcess's default).
+ */
+export function replayingProcessEnvironment(env: Record<string, string> = {}): Record<string, string> {
+  return cachedEnvironment(env);
+}
+
 type Main = (argv: string[], io: { stdout: { write(text: string): unknown }; stderr: { write(text: string): unknown }; cwd: string; env: Record<string, string> }) => Promise<number>;
 const mains = new Map<string, Promise<Main>>();
 
@@ -94,7 +103,9 @@ export async function driftTools(cwd: string, bin = driftBin()): Promise<DriftTo
  *   process; what the watchdog and the signal handlers of bin/drift.js do is only seen from outside.
  * - test/cli/render-cli.test.ts, the hanging function: Ctrl-C during a call, and the exit code 130.
  * - test/cli/accept.test.ts, "8 at once": several drifts racing for accepted.yaml's file lock.
- * - test/cli/mcp.test.ts: the MCP server speaks over its own stdin and stdout.
+ * - test/cli/mcp.test.ts: the MCP server speaks over its own stdin and stdout. The file's main server
+ *   replays renders from the answer cache (replayingProcessEnvironment); the SIGTERM and deadline
+ *   servers render live, since a function in flight is what they test.
  * - test/cli/reliability.test.ts: Ctrl-C before the first spawn and during one (exit 130, no
  *   function left behind), and a CEL range() that would block the event loop, under a timeout only a
  *   separate process can have.

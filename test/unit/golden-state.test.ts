@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import fg from 'fast-glob';
 import { describe, expect, it } from 'vitest';
-import { parseGolden, serializeGolden } from '../../src/goldens/format.js';
+import { parseGolden, parseOutlineGolden, serializeGolden } from '../../src/goldens/format.js';
+import { OUTLINE_VERSION } from '../../src/outline/types.js';
 import { MemoryEnvironment } from '../../src/goldens/memory.js';
 import { GoldenState, type GoldenScope } from '../../src/goldens/state.js';
 import { SKELETON_VERSION, type Skeleton } from '../../src/skeleton/types.js';
@@ -67,6 +68,23 @@ describe('golden files: one parser, one serializer', () => {
   it('another skeleton version is named as such, before any schema check', () => {
     const text = serializeGolden({ ...skeleton('gke', 'converge'), skeleton: SKELETON_VERSION + 1 }).replace('events:', 'later: field\nevents:');
     expect(parseGolden(text, 'x.yaml')).toEqual({ ok: false, problem: `skeleton format ${SKELETON_VERSION + 1}, drift writes ${SKELETON_VERSION}` });
+  });
+
+  it('another skeleton version the schema would also take is named as such', () => {
+    const text = serializeGolden({ ...skeleton('gke', 'converge'), skeleton: SKELETON_VERSION + 1 });
+    expect(parseGolden(text, 'x.yaml')).toEqual({ ok: false, problem: `skeleton format ${SKELETON_VERSION + 1}, drift writes ${SKELETON_VERSION}` });
+  });
+
+  it('an outline golden is parsed once per text, into a value no reader can change', () => {
+    const text = readFileSync(path.join(REPO, 'goldens/gke/outline.yaml'), 'utf8');
+    const outline = parseOutlineGolden(text)!;
+    expect(outline.outline).toBe(OUTLINE_VERSION);
+    expect(parseOutlineGolden(text)).toBe(outline);
+    expect(() => Object.assign(Object.values(outline.files)[0]!, { edited: true })).toThrow(TypeError);
+    const edited = parseOutlineGolden(`${text}# a comment\n`);
+    expect(edited).not.toBe(outline);
+    expect(edited).toEqual(outline);
+    expect(parseOutlineGolden('outline: [')).toBeUndefined();
   });
 });
 
