@@ -40,7 +40,7 @@ export function placeOfSubject(source: SourcePlaces, subject: string, facet: str
   // What the function requires is asked through the SDK's requirement call; the XR's status is
   // written by the function that writes it (its name says so: the outline knows no other sign).
   if (key === 'requirements') return firstPlace(source, (name) => name.startsWith('sdk:') && name.includes('require_resources'), at);
-  if (key === 'status') return firstPlace(source, (name) => name.startsWith('def:') && /status$/.test(name) && !source.places.get(name)!.startsWith('tests/'), at);
+  if (key === 'status') return firstPlace(source, (name) => name.startsWith('def:') && name.endsWith('status') && !source.places.get(name)!.startsWith('tests/'), at);
   for (const found of composersOf(source, key, subject)) {
     if (facet === 'gated-on') {
       const gate = at(`gate:${found.pattern}`);
