@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Environment } from '../util/envVars.js';
@@ -23,3 +23,24 @@ export function cacheEnabled(env: Environment): boolean {
   return !env.DRIFT_NO_CACHE || env.DRIFT_NO_CACHE === '0';
 }
 
+
+/**
+ * Older files of one provider beyond this many are removed when a new one is written (each build or
+ * source tree makes a new key). Kept by when they were written, so more versions of a provider visited
+ * in turn than this each evict the next one needed: the test suite's seeded versions of one provider
+ * (up to 16) were rendered and analysed again in every run with 8 answers and 4 cells.
+ */
+const KEEP_PER_PROVIDER = 32;
+
+/**
+ * After `written` (`<provider>-<key><extension>`) was written into `folder`: removes that provider's
+ * oldest files of the same kind beyond KEEP_PER_PROVIDER. One mechanism for the answer and cell caches.
+ */
+export function pruneProviderFiles(folder: string, written: string, extension: string): void {
+  const provider = written.slice(0, written.lastIndexOf('-') + 1);
+  const older = readdirSync(folder)
+    .filter((name) => name !== written && name.startsWith(provider) && name.endsWith(extension) && !name.slice(provider.length).includes('-'))
+    .map((name) => ({ name, mtime: statSync(path.join(folder, name)).mtimeMs }))
+    .sort((a, b) => b.mtime - a.mtime);
+  for (const { name } of older.slice(KEEP_PER_PROVIDER - 1)) rmSync(path.join(folder, name), { force: true });
+}

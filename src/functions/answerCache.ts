@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { RunFunctionResponse } from '@crossplane-org/function-sdk-typescript';
+import { pruneProviderFiles } from '../config/cacheFolder.js';
 import type { Adapter } from '../config/types.js';
 import { providerKey } from './answerKey.js';
 
@@ -19,13 +20,6 @@ import { providerKey } from './answerKey.js';
 
 const MAGIC = Buffer.from('drift-answers-1\n');
 const HASH_BYTES = 32;
-/**
- * Older files of one provider beyond this many are removed when a new one is written. Kept by when
- * they were written, so more versions of a provider visited in turn than this each evict the next one
- * needed: with 8, the test suite's seeded versions of gke (up to 16) rendered live in every run.
- */
-const KEEP_PER_PROVIDER = 32;
-
 export function requestHash(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
@@ -79,7 +73,7 @@ export class ProviderAnswers {
       const temporary = `${this.file}.${process.pid}.tmp`;
       writeFileSync(temporary, Buffer.concat(chunks));
       renameSync(temporary, this.file);
-      prune(folder, path.basename(this.file));
+      pruneProviderFiles(folder, path.basename(this.file), '.answers');
     } catch {
       // A cache that cannot be written costs the next run its hits, nothing more.
     }
@@ -113,12 +107,3 @@ function readEntries(file: string): Map<string, Uint8Array> {
   return entries;
 }
 
-/** Keeps the newest files of the provider just written; its older keys' files go. */
-function prune(folder: string, written: string): void {
-  const provider = written.slice(0, written.lastIndexOf('-') + 1);
-  const older = readdirSync(folder)
-    .filter((name) => name !== written && name.startsWith(provider) && name.endsWith('.answers') && !name.slice(provider.length).includes('-'))
-    .map((name) => ({ name, mtime: statSync(path.join(folder, name)).mtimeMs }))
-    .sort((a, b) => b.mtime - a.mtime);
-  for (const { name } of older.slice(KEEP_PER_PROVIDER - 1)) rmSync(path.join(folder, name), { force: true });
-}

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { pruneProviderFiles } from '../config/cacheFolder.js';
 import type { Adapter, Scenario } from '../config/types.js';
 import type { CellOptions, CellResult } from './cell.js';
 import { buildStamp } from '../config/documentCache.js';
@@ -21,14 +22,6 @@ import { rememberCanonicalYaml, toCanonicalYaml } from '../skeleton/canonical.js
  */
 
 const FORMAT = 'drift-cells/2';
-/**
- * Older files of one provider beyond this many are removed when a new one is written (each build makes
- * a new key). Kept by when they were written, so more versions of a provider visited in turn than
- * this each evict the next one needed: the test suite's seeded versions of one provider (up to 16)
- * were analysed again in every run with 4. Each file is at most a few hundred KB.
- */
-const KEEP_PER_PROVIDER = 32;
-
 /** A cell without its wall time, and its skeleton as canonical YAML: a warm run compares it with its golden without writing YAML. */
 interface Stored {
   cell: Omit<CellResult, 'ms'>;
@@ -91,7 +84,7 @@ export class ProviderCells {
       const temporary = `${this.file}.${process.pid}.tmp`;
       writeFileSync(temporary, JSON.stringify({ format: FORMAT, cells: sorted }));
       renameSync(temporary, this.file);
-      prune(path.dirname(this.file), path.basename(this.file));
+      pruneProviderFiles(path.dirname(this.file), path.basename(this.file), '.json');
     } catch {
       // Not kept: the next run analyses the cells again.
     }
@@ -109,12 +102,3 @@ function readEntries(file: string): Map<string, Stored> {
   }
 }
 
-/** Keeps the newest files of the provider just written. */
-function prune(folder: string, written: string): void {
-  const provider = written.slice(0, written.lastIndexOf('-') + 1);
-  const older = readdirSync(folder)
-    .filter((name) => name !== written && name.startsWith(provider) && name.endsWith('.json') && !name.slice(provider.length).includes('-'))
-    .map((name) => ({ name, mtime: statSync(path.join(folder, name)).mtimeMs }))
-    .sort((a, b) => b.mtime - a.mtime);
-  for (const { name } of older.slice(KEEP_PER_PROVIDER - 1)) rmSync(path.join(folder, name), { force: true });
-}
