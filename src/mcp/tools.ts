@@ -10,7 +10,7 @@ import type { Project } from '../config/types.js';
 import type { ExpectLine } from '../compare/requirements.js';
 import type { Finding } from '../compare/findings.js';
 import { RULE_METAS } from '../compare/rules/index.js';
-import { causeOf, placeOfSubject } from '../compare/where.js';
+import { causeOf, placeOfSubject, type SourcePlaces } from '../compare/where.js';
 import { DriftError } from '../errors.js';
 import { FACETS, isFacet, facetMeta } from '../facets/registry.js';
 import { renderStep } from '../functions/stream.js';
@@ -24,6 +24,8 @@ import { generatedContract } from '../pipeline/contractRun.js';
 import { expectProject } from '../pipeline/conventionRun.js';
 import { diffProject } from '../pipeline/diffRun.js';
 import { goldenStateFor, goldensOf } from '../pipeline/goldens.js';
+import type { GoldenState } from '../goldens/state.js';
+import { rootOf } from '../pipeline/judge.js';
 import { runProject } from '../pipeline/run.js';
 import { readProjectSources } from '../pipeline/sourcesRun.js';
 import { updateGoldens } from '../pipeline/updateRun.js';
@@ -185,10 +187,11 @@ export class DriftTools {
     const meta = finding.facet ? (isFacet(finding.facet) ? facetMeta(finding.facet) : RULE_METAS.find((rule) => rule.id === finding.facet)) : undefined;
     const ways = waysOf(finding);
     const cause = causeOf(finding);
+    const placeOf = this.placer(project);
     // Each way placed in one of its providers, the finding's own provider last so another's code shows the convention.
-    const placed = await Promise.all(ways.map(async (way) => ({ ...way, place: await this.placeOf(project, cause.subject, cause.facet, [...way.providers].sort((a, b) => Number(a === finding.provider) - Number(b === finding.provider))) })));
+    const placed = await Promise.all(ways.map(async (way) => ({ ...way, place: await placeOf(cause.subject, cause.facet, [...way.providers].sort((a, b) => Number(a === finding.provider) - Number(b === finding.provider))) })));
     // The place the judge named (compare/where.ts: the code composing the subject, for this facet), else the composer's def.
-    const where = (finding.where?.[0] ? placeAt(project.config.root, finding.provider, finding.where[0]) : undefined) ?? (finding.provider ? await this.placeOf(project, cause.subject, cause.facet, [finding.provider]) : undefined);
+    const where = (finding.where?.[0] ? placeAt(project.config.root, finding.provider, finding.where[0]) : undefined) ?? (finding.provider ? await placeOf(cause.subject, cause.facet, [finding.provider]) : undefined);
     return {
       id: finding.id,
       type: finding.type,
@@ -206,22 +209,35 @@ export class DriftTools {
   /**
    * Where the first of `providers` whose source is readable composes `subject` for `facet`: the same
    * place a finding's `where` names (compare/where.ts), its composed keys' roles from its goldens.
+   * Each provider's source is read (its cached outline, else parsed) and its goldens once per placer.
    */
-  private async placeOf(project: Project, subject: string, facet: string | undefined, providers: readonly string[]): Promise<Place | undefined> {
+  private placer(project: Project): (subject: string, facet: string | undefined, providers: readonly string[]) => Promise<Place | undefined> {
     const goldens = goldenStateFor(project, goldensOf(project), { providers: [], scenarios: [] });
-    for (const name of providers) {
-      const adapter = project.adapters.find((a) => a.name === name);
-      if (!adapter?.source) continue;
-      const [read] = await readProjectSources(selectProject(project, [name]));
-      if (!read?.sources.length) continue;
-      const { outline, places } = buildOutline(name, read.sources, await parserFor(path.extname(read.sources[0]!.path)));
-      const keys = new Map<string, string>();
-      for (const scenario of project.scenarios) for (const [key, resource] of Object.entries(goldens.standIn(name, scenario.name)?.resources ?? {})) keys.set(key, resource.role);
-      const root = path.relative(project.config.root, adapter.source.root).split(path.sep).join('/') || '.';
-      const place = placeOfSubject({ root, outline, places, keys }, subject, facet);
-      if (place) return placeAt(project.config.root, name, place);
-    }
-    return undefined;
+    const sources = new Map<string, Promise<SourcePlaces | undefined>>();
+    const sourceOf = (name: string) => {
+      let source = sources.get(name);
+      if (!source) sources.set(name, (source = this.sourcePlaces(project, name, goldens)));
+      return source;
+    };
+    return async (subject, facet, providers) => {
+      for (const name of providers) {
+        const source = await sourceOf(name);
+        const place = source ? placeOfSubject(source, subject, facet) : undefined;
+        if (place) return placeAt(project.config.root, name, place);
+      }
+      return undefined;
+    };
+  }
+
+  private async sourcePlaces(project: Project, name: string, goldens: GoldenState): Promise<SourcePlaces | undefined> {
+    const adapter = project.adapters.find((a) => a.name === name);
+    if (!adapter?.source) return undefined;
+    const [read] = await readProjectSources(selectProject(project, [name]));
+    if (!read?.sources.length) return undefined;
+    const { outline, places } = read.cached?.result ?? buildOutline(name, read.sources, await parserFor(path.extname(read.sources[0]!.path)));
+    const keys = new Map<string, string>();
+    for (const scenario of project.scenarios) for (const [key, resource] of Object.entries(goldens.standIn(name, scenario.name)?.resources ?? {})) keys.set(key, resource.role);
+    return { root: rootOf(project, adapter), outline, places, keys };
   }
 
   async render(input: { provider: string; scenario: string; step?: number } & Paged) {

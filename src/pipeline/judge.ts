@@ -131,7 +131,7 @@ interface SourceJudgement {
 }
 
 /** A provider's source root as reports show it: relative to the project root, never absolute. */
-const rootOf = (project: Project, adapter: Adapter) => path.relative(project.config.root, adapter.source?.root ?? adapter.function.cwd).split(path.sep).join('/') || '.';
+export const rootOf = (project: Project, adapter: Adapter) => path.relative(project.config.root, adapter.source?.root ?? adapter.function.cwd).split(path.sep).join('/') || '.';
 
 /**
  * The places of every provider whose source this run read: where its findings' causes are. A provider
