@@ -80,10 +80,16 @@ function firstPlace(source: SourcePlaces, wanted: (name: string) => boolean, at:
   return names[0] ? at(names[0]) : undefined;
 }
 
+/** A place's file and line: `file:line`, the file possibly holding colons of its own. */
+export function splitPlace(place: string): [string, number] {
+  const at = place.lastIndexOf(':');
+  return [place.slice(0, at), Number(place.slice(at + 1))];
+}
+
 /** `file:line` in file order, then line order. */
 function comparePlaces(a: string, b: string): number {
-  const [fileA, lineA] = [a.slice(0, a.lastIndexOf(':')), Number(a.slice(a.lastIndexOf(':') + 1))];
-  const [fileB, lineB] = [b.slice(0, b.lastIndexOf(':')), Number(b.slice(b.lastIndexOf(':') + 1))];
+  const [fileA, lineA] = splitPlace(a);
+  const [fileB, lineB] = splitPlace(b);
   return fileA < fileB ? -1 : fileA > fileB ? 1 : lineA - lineB;
 }
 

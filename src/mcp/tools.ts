@@ -10,7 +10,7 @@ import type { Project } from '../config/types.js';
 import type { ExpectLine } from '../compare/requirements.js';
 import type { Finding } from '../compare/findings.js';
 import { RULE_METAS } from '../compare/rules/index.js';
-import { causeOf, placeOfSubject, type SourcePlaces } from '../compare/where.js';
+import { causeOf, placeOfSubject, splitPlace, type SourcePlaces } from '../compare/where.js';
 import { DriftError } from '../errors.js';
 import { FACETS, isFacet, facetMeta } from '../facets/registry.js';
 import { renderStep } from '../functions/stream.js';
@@ -328,11 +328,6 @@ function placeAt(root: string, provider: string | undefined, where: string): Pla
   if (!provider || !Number.isInteger(line)) return undefined;
   const excerpt = excerptAt(root, path.join(root, file), line);
   return { provider, file, line, ...(excerpt ? { excerpt } : {}) };
-}
-
-function splitPlace(place: string): [string, number] {
-  const at = place.lastIndexOf(':');
-  return [place.slice(0, at), Number(place.slice(at + 1))];
 }
 
 /** A long value summarised by its shape, never cut mid-JSON: an explanation is read, and diff carries the value whole. */
