@@ -43,7 +43,7 @@ async function runProvider(project: Project, adapter: Adapter, options: RunOptio
     probes: options.probes ?? (project.env.DRIFT_PROBES === 'empty' ? 'empty' : 'converged'),
   };
   // Whole cells only where their answers are kept: a cell cached carries its replays' verdict.
-  const known = key !== undefined && cellOptions.determinism ? ProviderCells.open(folder!, adapter, key, cellOptions, project.config.root) : undefined;
+  const known = key !== undefined && cellOptions.determinism && options.reuseCells !== false ? ProviderCells.open(folder!, adapter, key, cellOptions, project.config.root) : undefined;
   const hits = known ? project.scenarios.map((scenario) => known.get(scenario)) : [];
   if (known && hits.every((hit) => hit !== undefined)) {
     // An unchanged provider: every cell from the cache, no process, nothing simulated, nothing more loaded.

@@ -11,6 +11,12 @@ export interface RunOptions {
   onEvent?: OnEvent;
   /** Where intent probes start (coverageProbes.ts): default the converged world, else DRIFT_PROBES. */
   probes?: ProbeStart;
+  /**
+   * Take whole cells from the cell cache (cellCache.ts) when it holds them (default true). false
+   * analyses every cell from its answers (replayed or live) and keeps none: what a test of the
+   * analysis itself needs, since a cached cell would only replay an earlier run's analysis.
+   */
+  reuseCells?: boolean;
 }
 
 export interface ProviderRun {

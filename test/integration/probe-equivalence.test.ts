@@ -2,15 +2,15 @@
  * Intent probes from the converged world (one call each) give what probes simulated whole from an
  * empty world give: the same coverage, gates, findings and skeletons, on the bundled providers and
  * on the cross-provider suite's seeded changes to the GKE function. The probes run only in `ablate`
- * scenarios, so only those render. Each pair of runs shares one fresh answer cache: the empty-world
- * run renders everything live, and the converged run replays the requests both make (the main
- * renders, replays and ablations) and renders live only what it asks alone (its probes). The cell
- * cache's key holds the probes' start, so no cell passes from one run to the other.
+ * scenarios, so only those render. Both runs answer from the suite's answer cache (test/global-setup.ts):
+ * an answer is keyed by the function's source tree and the request's bytes, so a replayed answer is
+ * the one a live render gives, and each run renders live whatever no earlier run asked (on a cold
+ * cache, all of the empty-world run and the converged run's own probes). Neither run takes a cell
+ * from the cell cache (reuseCells false): each analyses its own.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, inject, it } from 'vitest';
 import { loadProject, selectProject } from '../../src/config/load.js';
 import type { Project } from '../../src/config/types.js';
 import { runProject, type RunResult } from '../../src/pipeline/run.js';
@@ -32,16 +32,10 @@ async function ablated(root: string, providers: string[] = []): Promise<Project>
 const requests = (result: RunResult) => result.providers.reduce((sum, run) => sum + run.calls + (run.cached ?? 0), 0);
 
 async function both(project: Project): Promise<{ converged: RunResult; empty: RunResult }> {
-  const folder = mkdtempSync(path.join(tmpdir(), 'drift-probe-answers-'));
-  try {
-    const shared = { ...project, answerCache: folder };
-    const empty = await runProject(shared, { probes: 'empty' });
-    const converged = await runProject(shared, { probes: 'converged' });
-    expect(empty.providers.every((run) => !run.cached), 'the empty-world run renders live').toBe(true);
-    return { converged, empty };
-  } finally {
-    rmSync(folder, { recursive: true, force: true });
-  }
+  const shared = { ...project, answerCache: inject('answerCache') };
+  const empty = await runProject(shared, { probes: 'empty', reuseCells: false });
+  const converged = await runProject(shared, { probes: 'converged', reuseCells: false });
+  return { converged, empty };
 }
 
 describe('intent probes from the converged world', () => {
