@@ -102,6 +102,10 @@ const installing = new Map<string, Promise<string>>();
  * ruff==RUFF_VERSION` from the configured index), in a temporary folder renamed into place when
  * complete, so a concurrent or interrupted drift never sees half an environment. Rejects with what
  * failed, in words without absolute paths.
+ *
+ * The environment is made without pip, and the interpreter's own pip installs into it (`pip --python`,
+ * pip 22.3+): seeding a new pip into it (ensurepip) cost 9 CPU-s here, the install itself 4. Only an
+ * interpreter without a usable pip gets one seeded.
  */
 function managedRuff(python: string, env: Environment): Promise<string> {
   const folder = managedRuffEnvironment(env);
@@ -120,9 +124,16 @@ async function install(python: string, folder: string, env: Environment): Promis
   mkdirSync(path.dirname(folder), { recursive: true });
   const temporary = mkdtempSync(`${folder}.tmp-`);
   try {
-    const venv = await run(python, ['-m', 'venv', temporary], path.dirname(folder), env);
+    const venv = await run(python, ['-m', 'venv', '--without-pip', temporary], path.dirname(folder), env);
     if (venv.exitCode !== 0) throw new Error(`python -m venv failed: ${venv.failure ?? lastLines(venv.stderr)}`);
-    const pip = await run(path.join(temporary, BIN, process.platform === 'win32' ? 'python.exe' : 'python'), ['-m', 'pip', 'install', '--disable-pip-version-check', '--no-input', '--quiet', `ruff==${RUFF_VERSION}`], path.dirname(folder), env);
+    const target = path.join(temporary, BIN, process.platform === 'win32' ? 'python.exe' : 'python');
+    const ruff = ['install', '--disable-pip-version-check', '--no-input', '--quiet', `ruff==${RUFF_VERSION}`];
+    let pip = await run(python, ['-m', 'pip', '--python', target, ...ruff], path.dirname(folder), env);
+    if (pip.exitCode !== 0 && !(await hasPip(python, folder, env))) {
+      const seeded = await run(target, ['-m', 'ensurepip', '--default-pip'], path.dirname(folder), env);
+      if (seeded.exitCode !== 0) throw new Error(`python -m ensurepip failed: ${seeded.failure ?? lastLines(seeded.stderr)}`);
+      pip = await run(target, ['-m', 'pip', ...ruff], path.dirname(folder), env);
+    }
     if (pip.exitCode !== 0) throw new Error(`pip install ruff==${RUFF_VERSION} failed: ${pip.failure ?? lastLines(pip.stderr)}`);
     try {
       renameSync(temporary, folder);
@@ -133,6 +144,12 @@ async function install(python: string, folder: string, env: Environment): Promis
   } finally {
     rmSync(temporary, { recursive: true, force: true });
   }
+}
+
+/** Whether the interpreter's own pip can install into another environment (`--python` came in pip 22.3). */
+async function hasPip(python: string, folder: string, env: Environment): Promise<boolean> {
+  const probe = await run(python, ['-m', 'pip', '--python', python, '--version'], path.dirname(folder), env);
+  return probe.exitCode === 0;
 }
 
 // Providers that share a Python environment share its ruff: ask its version once per process.
