@@ -14,6 +14,9 @@ interface JsonFinding {
   id: string;
   type: string;
   provider?: string;
+  subject?: string;
+  facet?: string;
+  values?: Record<string, unknown>;
   where?: string[];
 }
 interface JsonReport {
@@ -65,6 +68,14 @@ describe('the style idioms, rendered', () => {
       for (const finding of own) expect(finding.where?.[0], finding.id).toMatch(new RegExp(`^${idiom}/function/composer\\.py:\\d+$`));
     }
     expect(report.findings.filter((finding) => finding.type === 'split').map((finding) => finding.id).sort()).toEqual(written('expected-splits.txt').sort());
+  });
+
+  it('differ pairwise on at least three facets, with the roles their renders give', () => {
+    for (const [a, b] of [['classy', 'hybrid'], ['classy', 'modular'], ['hybrid', 'modular']] as const) {
+      const differing = report.findings.filter((finding) => (finding.type === 'style' || finding.type === 'split') && JSON.stringify(finding.values?.[a]) !== JSON.stringify(finding.values?.[b]));
+      const facets = new Set(differing.map((finding) => `${finding.subject}:${finding.facet}`));
+      expect(facets.size, `${a} vs ${b}: ${[...facets].join(', ')}`).toBeGreaterThanOrEqual(3);
+    }
   });
 
   it('finds nothing else: the idioms behave alike and are ruff-clean, and only their goldens are missing', () => {
