@@ -1,0 +1,86 @@
+/**
+ * The three style idioms (test/fixtures/style-idioms) as providers, through the built `drift diff`:
+ * rendered over gRPC on the bundled scenarios, each passes every contract rule, and judged together
+ * they get exactly the style findings and splits written in their folders (the same lists the
+ * outline-only test/unit/style-idioms.test.ts checks). The three behave alike, so nothing else differs.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { runDrift } from '../helpers/drift.js';
+import { REPO } from '../helpers/project.js';
+
+interface JsonFinding {
+  id: string;
+  type: string;
+  provider?: string;
+  subject?: string;
+  facet?: string;
+  values?: Record<string, unknown>;
+  where?: string[];
+}
+interface JsonReport {
+  providers: string[];
+  scenarios: string[];
+  cells: Record<string, Record<string, string>>;
+  findings: JsonFinding[];
+}
+
+const IDIOMS = ['classy', 'hybrid', 'modular'];
+const DIR = path.join(REPO, 'test/fixtures/style-idioms');
+/**
+ * Every bundled scenario, as the fixtures' drift.config.yaml says: each rule applies in some of them
+ * (docs/rules.md), and rendering all ten costs little more than the five that would reach every rule
+ * (the three functions start once either way).
+ */
+const SCENARIOS = readdirSync(path.join(REPO, 'scenarios'))
+  .filter((file) => file.endsWith('.yaml'))
+  .map((file) => file.replace(/\.yaml$/, ''))
+  .sort();
+const written = (file: string) =>
+  readFileSync(path.join(DIR, file), 'utf8')
+    .split('\n')
+    .filter((line) => line && !line.startsWith('#'));
+
+describe('the style idioms, rendered', () => {
+  let report: JsonReport;
+  beforeAll(async () => {
+    const run = await runDrift(['diff', '-f', 'json'], DIR);
+    // Exit 1: the style findings, and no goldens (the fixtures keep none).
+    expect(run.exitCode, run.stderr).toBe(1);
+    report = JSON.parse(run.stdout) as JsonReport;
+  });
+
+  it('renders every idiom in every scenario, each cell lacking only its golden', () => {
+    expect(report.providers).toEqual(IDIOMS);
+    expect(report.scenarios).toEqual(SCENARIOS);
+    for (const scenario of SCENARIOS) for (const idiom of IDIOMS) expect(report.cells[scenario]?.[idiom], `${idiom}/${scenario}`).toBe('changed');
+  });
+
+  it('passes every contract rule in each idiom', () => {
+    expect(report.findings.filter((finding) => finding.id.startsWith('rule:')).map((finding) => finding.id)).toEqual([]);
+  });
+
+  it('gives each idiom the style findings written in its folder, and the splits written beside them', () => {
+    for (const idiom of IDIOMS) {
+      const own = report.findings.filter((finding) => finding.type === 'style' && finding.provider === idiom);
+      expect(own.map((finding) => finding.id).sort(), idiom).toEqual(written(`${idiom}/expected-style.txt`).sort());
+      for (const finding of own) expect(finding.where?.[0], finding.id).toMatch(new RegExp(`^${idiom}/function/composer\\.py:\\d+$`));
+    }
+    expect(report.findings.filter((finding) => finding.type === 'split').map((finding) => finding.id).sort()).toEqual(written('expected-splits.txt').sort());
+  });
+
+  it('differ pairwise on at least three facets, with the roles their renders give', () => {
+    for (const [a, b] of [['classy', 'hybrid'], ['classy', 'modular'], ['hybrid', 'modular']] as const) {
+      const differing = report.findings.filter((finding) => (finding.type === 'style' || finding.type === 'split') && JSON.stringify(finding.values?.[a]) !== JSON.stringify(finding.values?.[b]));
+      const facets = new Set(differing.map((finding) => `${finding.subject}:${finding.facet}`));
+      expect(facets.size, `${a} vs ${b}: ${[...facets].join(', ')}`).toBeGreaterThanOrEqual(3);
+    }
+  });
+
+  it('finds nothing else: the idioms behave alike and are ruff-clean, and only their goldens are missing', () => {
+    const rest = report.findings.filter((finding) => finding.type !== 'style' && finding.type !== 'split');
+    expect(rest.filter((finding) => !finding.id.startsWith('golden-missing:')).map((finding) => finding.id)).toEqual([]);
+    expect(rest.length).toBe(IDIOMS.length * (SCENARIOS.length + 1));
+  });
+});
