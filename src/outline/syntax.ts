@@ -1,4 +1,5 @@
 import type { Tree } from 'web-tree-sitter';
+import { binding, handleOf } from './binding.js';
 
 /**
  * A tree-sitter tree copied once into plain JavaScript objects. Every property of a web-tree-sitter
@@ -99,61 +100,72 @@ export function* descendants(root: SyntaxNode, skip?: (node: SyntaxNode) => bool
 /**
  * The whole tree as SyntaxNodes; `source` is the text it was parsed from (indices are UTF-16).
  * Per node the cursor is asked only its type and field (names and namedness from the language's
- * tables) and, for a leaf, its range: the calls into WebAssembly are what a copy costs.
+ * tables) and, for a leaf, its range: the calls into WebAssembly are what a copy costs, so they go
+ * straight to the module (binding.ts), the cursor held in its transfer buffer throughout.
  */
 export function toSyntax(tree: Tree, source: string): SyntaxNode {
   const { language } = tree;
+  const wasm = binding.module;
+  const at = handleOf(tree);
   const named: boolean[] = [];
   const lines = new SourceLines(source);
+  const rootNode = tree.rootNode;
   // A missing node exists only in a tree with errors: ask for it only then.
-  const errors = tree.rootNode.hasError;
-  const cursor = tree.walk();
+  const errors = rootNode.hasError;
+  // Asked before the cursor takes the buffer: every property of a web-tree-sitter node goes through it.
+  const { startIndex: rootStart, endIndex: rootEnd } = rootNode;
   const make = (parent: SyntaxNode | null): SyntaxNode => {
-    const id = cursor.nodeTypeId;
+    const id = wasm._ts_tree_cursor_current_node_type_id_wasm(at);
     const isNamed = (named[id] ??= language.nodeTypeIsNamed(id));
-    const field = parent ? (language.fields[cursor.currentFieldId] ?? null) : null;
-    const node = new SyntaxNode(lines, language.types[id] ?? 'ERROR', isNamed, errors && cursor.nodeIsMissing, field);
+    const field = parent ? (language.fields[wasm._ts_tree_cursor_current_field_id_wasm(at)] ?? null) : null;
+    const node = new SyntaxNode(lines, language.types[id] ?? 'ERROR', isNamed, errors && wasm._ts_tree_cursor_current_node_is_missing_wasm(at) === 1, field);
     node.parent = parent;
     return node;
   };
-  const root = make(null);
-  const stack: SyntaxNode[] = [root];
-  // Depth-first with the cursor: down to the first child, across siblings, up when a level ends.
-  let current = root;
-  for (;;) {
-    if (cursor.gotoFirstChild()) {
-      const child = make(current);
-      current.children.push(child);
-      stack.push(child);
-      current = child;
-      continue;
-    }
-    current.startIndex = cursor.startIndex;
-    current.endIndex = cursor.endIndex;
+  // The root node into the buffer, then a cursor on it in its place: nothing else may use the buffer until it is deleted.
+  wasm._ts_tree_root_node_wasm(at);
+  wasm._ts_tree_cursor_new_wasm(at);
+  try {
+    const root = make(null);
+    const stack: SyntaxNode[] = [root];
+    // Depth-first with the cursor: down to the first child, across siblings, up when a level ends.
+    let current = root;
     for (;;) {
-      const done = stack.pop()!;
-      const { children } = done;
-      if (children.length > 0) {
-        done.startIndex = children[0]!.startIndex;
-        done.endIndex = children[children.length - 1]!.endIndex;
+      if (wasm._ts_tree_cursor_goto_first_child_wasm(at) === 1) {
+        const child = make(current);
+        current.children.push(child);
+        stack.push(child);
+        current = child;
+        continue;
       }
-      done.hasError = errors && (done.type === 'ERROR' || done.isMissing || children.some((child) => child.hasError));
-      if (stack.length === 0) {
-        cursor.delete();
-        // The module alone spans more than its children: the file's trailing whitespace.
-        root.startIndex = tree.rootNode.startIndex;
-        root.endIndex = tree.rootNode.endIndex;
-        return root;
+      current.startIndex = wasm._ts_tree_cursor_start_index_wasm(at);
+      current.endIndex = wasm._ts_tree_cursor_end_index_wasm(at);
+      for (;;) {
+        const done = stack.pop()!;
+        const { children } = done;
+        if (children.length > 0) {
+          done.startIndex = children[0]!.startIndex;
+          done.endIndex = children[children.length - 1]!.endIndex;
+        }
+        done.hasError = errors && (done.type === 'ERROR' || done.isMissing || children.some((child) => child.hasError));
+        if (stack.length === 0) {
+          // The module alone spans more than its children: the file's trailing whitespace.
+          root.startIndex = rootStart;
+          root.endIndex = rootEnd;
+          return root;
+        }
+        const parent = stack[stack.length - 1]!;
+        if (wasm._ts_tree_cursor_goto_next_sibling_wasm(at) === 1) {
+          const sibling = make(parent);
+          parent.children.push(sibling);
+          stack.push(sibling);
+          current = sibling;
+          break;
+        }
+        wasm._ts_tree_cursor_goto_parent_wasm(at);
       }
-      const parent = stack[stack.length - 1]!;
-      if (cursor.gotoNextSibling()) {
-        const sibling = make(parent);
-        parent.children.push(sibling);
-        stack.push(sibling);
-        current = sibling;
-        break;
-      }
-      cursor.gotoParent();
     }
+  } finally {
+    wasm._ts_tree_cursor_delete_wasm(at);
   }
 }
