@@ -25,6 +25,7 @@ export interface Binding {
   _ts_tree_cursor_current_field_id_wasm(tree: number): number;
   _ts_tree_cursor_current_node_is_missing_wasm(tree: number): number;
   _ts_tree_cursor_start_index_wasm(tree: number): number;
+  _ts_tree_cursor_start_position_wasm(tree: number): void;
   _ts_tree_cursor_end_index_wasm(tree: number): number;
   _ts_node_end_index_wasm(tree: number): number;
   _ts_node_symbol_wasm(tree: number): number;
