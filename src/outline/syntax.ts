@@ -9,6 +9,7 @@ import { binding, handleOf } from './binding.js';
 export class SyntaxNode {
   readonly children: SyntaxNode[] = [];
   parent: SyntaxNode | null = null;
+  private named: readonly SyntaxNode[] | undefined;
   hasError = false;
   /** Set by the copy once the node's children are known: a parent spans its first to its last child. */
   startIndex = 0;
@@ -32,8 +33,9 @@ export class SyntaxNode {
     return this.source.position(this.startIndex);
   }
 
-  get namedChildren(): SyntaxNode[] {
-    return this.children.filter((child) => child.isNamed);
+  /** Filtered once and kept: the reducer asks a node for them again and again. */
+  get namedChildren(): readonly SyntaxNode[] {
+    return (this.named ??= this.children.filter((child) => child.isNamed));
   }
 
   childForFieldName(field: string): SyntaxNode | null {
@@ -44,14 +46,22 @@ export class SyntaxNode {
     return this.children.filter((child) => child.field === field);
   }
 
+  /** Every node of the file in source order, asked of the file's root; undefined for any other node. */
+  inOrder(): readonly SyntaxNode[] | undefined {
+    return this.source.root === this ? this.source.nodes : undefined;
+  }
+
   equals(other: SyntaxNode): boolean {
     return this === other;
   }
 }
 
-/** A file's text with where its lines start, computed on the first position asked for. */
+/** A file's text with where its lines start (computed on the first position asked for), and its nodes. */
 class SourceLines {
   private starts: number[] | undefined;
+  /** The file's nodes as the copy made them: depth first, parents before children. */
+  readonly nodes: SyntaxNode[] = [];
+  root: SyntaxNode | undefined;
 
   constructor(readonly text: string) {}
 
@@ -69,11 +79,27 @@ class SourceLines {
 }
 
 /**
- * The copy of a node the tree-sitter tree holds at `[start, end)` with `type`: down from the root
- * through the child that spans the range, so finding a query's capture costs its depth, not a map of
- * every node. Of nested nodes alike in range and type, the outermost.
+ * The copy of a node the tree-sitter tree holds at `[start, end)` with `type`. Of nested nodes alike
+ * in range and type, the outermost. From a file's root, a binary search of its nodes in source
+ * order (a parent before its children, so starts never decrease), so finding each of a file's
+ * captures costs a few steps; from any other node, down through the child that spans the range.
  */
 export function nodeAt(root: SyntaxNode, start: number, end: number, type: string): SyntaxNode | undefined {
+  const ordered = root.inOrder();
+  if (ordered) {
+    let low = 0;
+    let high = ordered.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (ordered[middle]!.startIndex < start) low = middle + 1;
+      else high = middle;
+    }
+    for (let index = low; index < ordered.length && ordered[index]!.startIndex === start; index++) {
+      const node = ordered[index]!;
+      if (node.endIndex === end && node.type === type) return node;
+    }
+    return undefined;
+  }
   for (let at: SyntaxNode | undefined = root; at; ) {
     if (at.startIndex === start && at.endIndex === end && at.type === type) return at;
     at = at.children.find((child) => child.startIndex <= start && end <= child.endIndex && (child.startIndex < child.endIndex || start === end));
@@ -120,6 +146,7 @@ export function toSyntax(tree: Tree, source: string): SyntaxNode {
     const field = parent ? (language.fields[wasm._ts_tree_cursor_current_field_id_wasm(at)] ?? null) : null;
     const node = new SyntaxNode(lines, language.types[id] ?? 'ERROR', isNamed, errors && wasm._ts_tree_cursor_current_node_is_missing_wasm(at) === 1, field);
     node.parent = parent;
+    lines.nodes.push(node);
     return node;
   };
   // The root node into the buffer, then a cursor on it in its place: nothing else may use the buffer until it is deleted.
@@ -127,6 +154,7 @@ export function toSyntax(tree: Tree, source: string): SyntaxNode {
   wasm._ts_tree_cursor_new_wasm(at);
   try {
     const root = make(null);
+    lines.root = root;
     const stack: SyntaxNode[] = [root];
     // Depth-first with the cursor: down to the first child, across siblings, up when a level ends.
     let current = root;
