@@ -6,8 +6,12 @@ import { binding, handleOf } from './binding.js';
  * node is a call into WebAssembly, and the outline asks for parents, fields and texts many times:
  * copying the tree in one cursor pass makes reducing a file cost less than parsing it.
  */
+/** A leaf's children: one frozen empty list for every leaf, not an array each (most nodes are leaves). */
+const NO_CHILDREN: SyntaxNode[] = Object.freeze([]) as unknown as SyntaxNode[];
+
 export class SyntaxNode {
-  readonly children: SyntaxNode[] = [];
+  /** Set by the copy (syntax.ts only): NO_CHILDREN until a first child is found. */
+  children: SyntaxNode[] = NO_CHILDREN;
   parent: SyntaxNode | null = null;
   private named: readonly SyntaxNode[] | undefined;
   hasError = false;
@@ -20,7 +24,7 @@ export class SyntaxNode {
     readonly type: string,
     readonly isNamed: boolean,
     readonly isMissing: boolean,
-    /** The field this node fills in its parent (`name`, `body`, ...). */
+    /** The field this node fills in its parent (`name`, `body`, ...); null for an anonymous token (toSyntax does not ask). */
     readonly field: string | null,
   ) {}
 
@@ -143,7 +147,8 @@ export function toSyntax(tree: Tree, source: string): SyntaxNode {
   const make = (parent: SyntaxNode | null): SyntaxNode => {
     const id = wasm._ts_tree_cursor_current_node_type_id_wasm(at);
     const isNamed = (named[id] ??= language.nodeTypeIsNamed(id));
-    const field = parent ? (language.fields[wasm._ts_tree_cursor_current_field_id_wasm(at)] ?? null) : null;
+    // An anonymous token's field is not asked: every field the outline reads holds a named node.
+    const field = parent && isNamed ? (language.fields[wasm._ts_tree_cursor_current_field_id_wasm(at)] ?? null) : null;
     const node = new SyntaxNode(lines, language.types[id] ?? 'ERROR', isNamed, errors && wasm._ts_tree_cursor_current_node_is_missing_wasm(at) === 1, field);
     node.parent = parent;
     lines.nodes.push(node);
@@ -161,7 +166,7 @@ export function toSyntax(tree: Tree, source: string): SyntaxNode {
     for (;;) {
       if (wasm._ts_tree_cursor_goto_first_child_wasm(at) === 1) {
         const child = make(current);
-        current.children.push(child);
+        current.children = [child];
         stack.push(child);
         current = child;
         continue;
