@@ -19,6 +19,7 @@ export function matchFacts(query: Query, names: readonly string[], tree: Tree, t
   const at = handleOf(tree);
   const transfer = binding.transfer >> 2;
   const { captureNames } = query;
+  const { types } = tree.language;
   const predicates = (query as unknown as { textPredicates: readonly (readonly TextPredicate[])[] }).textPredicates;
   wasm._ts_tree_root_node_wasm(at);
   // No range, no containing range, no match limit, no start depth limit: what `Query.matches` passes by default.
@@ -31,18 +32,21 @@ export function matchFacts(query: Query, names: readonly string[], tree: Tree, t
     for (let index = 0, word = start >> 2; index < count; index++) {
       const pattern = heap[word++]!;
       const captureCount = heap[word++]!;
-      const spans: Array<{ name: string; start: number; end: number; type: string }> = [];
+      const tests = predicates[pattern]!;
+      // Only a pattern with a text predicate needs every capture, duplicates included, to test.
+      const spans: Array<{ name: string; node: { text: string } }> | undefined = tests.length > 0 ? [] : undefined;
+      const captures: QueryFact['captures'] = {};
       for (let capture = 0; capture < captureCount; capture++, word += NODE_WORDS + 1) {
+        const name = captureNames[heap[word]!]!;
+        if (name in captures && !spans) continue;
         // The capture's node into the buffer, to ask its end and type (neither call allocates: the heap stays put).
         heap.copyWithin(transfer, word + 1, word + 1 + NODE_WORDS);
+        const from = heap[word + 2]!;
         const end = wasm._ts_node_end_index_wasm(at);
-        const type = tree.language.types[wasm._ts_node_symbol_wasm(at)] ?? 'ERROR';
-        spans.push({ name: captureNames[heap[word]!]!, start: heap[word + 2]!, end, type });
+        if (!(name in captures)) captures[name] = { start: from, end, type: types[wasm._ts_node_symbol_wasm(at)] ?? 'ERROR' };
+        spans?.push({ name, node: { text: text.slice(from, end) } });
       }
-      const tests = predicates[pattern] ?? [];
-      if (tests.length > 0 && !tests.every((test) => test(spans.map(({ name, start: from, end }) => ({ name, node: { text: text.slice(from, end) } }))))) continue;
-      const captures: QueryFact['captures'] = {};
-      for (const { name, start: from, end, type } of spans) captures[name] ??= { start: from, end, type };
+      if (spans && !tests.every((test) => test(spans))) continue;
       facts.push({ query: names[pattern]!, captures });
     }
   } finally {

@@ -1,4 +1,4 @@
-import type { Tree } from 'web-tree-sitter';
+import type { Language, Tree } from 'web-tree-sitter';
 import { binding, handleOf } from './binding.js';
 
 /**
@@ -133,11 +133,15 @@ export function* descendants(root: SyntaxNode, skip?: (node: SyntaxNode) => bool
  * tables) and, for a leaf, its range: the calls into WebAssembly are what a copy costs, so they go
  * straight to the module (binding.ts), the cursor held in its transfer buffer throughout.
  */
+/** Which node types are named, per language, learnt as the copies meet them. */
+const namedTypes = new WeakMap<Language, boolean[]>();
+
 export function toSyntax(tree: Tree, source: string): SyntaxNode {
   const { language } = tree;
   const wasm = binding.module;
   const at = handleOf(tree);
-  const named: boolean[] = [];
+  let named = namedTypes.get(language);
+  if (!named) namedTypes.set(language, (named = []));
   const lines = new SourceLines(source);
   const rootNode = tree.rootNode;
   // A missing node exists only in a tree with errors: ask for it only then.
