@@ -3,7 +3,9 @@
 // Each repetition runs two child processes over the bundled project, alike but for the style work:
 //   on:  read the sources, compile the queries, outline every provider, judge the style
 //   off: read the sources only
-// The difference of their CPU (user + system, after the same module imports) is the style cost.
+// The difference of their CPU (user + system, after the same module imports) is the style cost. Both run
+// with drift's own V8 flags (bin/drift.js: no TurboFan), and the line says what reading the sources costs
+// beside it: in both runs, so not in the difference.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 
@@ -24,6 +26,7 @@ const keys = new Map(project.adapters.map((adapter) => {
 }));
 const before = process.cpuUsage();
 const read = await readProjectSources(project);
+const readSpent = process.cpuUsage(before);
 let findings = 0, outlineMs = 0, grammarCpu = 0;
 if (process.argv[2] === 'on') {
   const loading = process.cpuUsage();
@@ -47,12 +50,15 @@ if (process.argv[2] === 'on') {
   const spent = process.cpuUsage(again);
   warmCpu = (spent.user + spent.system) / 1000;
 }
-console.log(JSON.stringify({ cpu: (used.user + used.system) / 1000, findings, outlineMs, grammarCpu, warmCpu }));
+console.log(JSON.stringify({ cpu: (used.user + used.system) / 1000, readCpu: (readSpent.user + readSpent.system) / 1000, findings, outlineMs, grammarCpu, warmCpu }));
 `;
+
+// The V8 flags bin/drift.js runs drift with (TurboFan off unless DRIFT_TURBOFAN=1): the child measures drift, not a plain node.
+const DRIFT_FLAGS = process.env.DRIFT_TURBOFAN ? [] : ['--no-opt'];
 
 function child(root, mode) {
   return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, ['--input-type=module', '-e', CHILD, root, mode], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+    const proc = spawn(process.execPath, [...DRIFT_FLAGS, '--input-type=module', '-e', CHILD, root, mode], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     proc.stdout.on('data', (chunk) => (out += chunk));
     proc.on('error', reject);
@@ -71,6 +77,6 @@ export async function benchStyle(root, { reps }) {
   const cost = on.map((run, index) => run.cpu - off[index].cpu);
   console.log(
     `style  on vs off, outline cold: ${median(cost).toFixed(0)} ms drift CPU (median of ${reps}; runs: ${cost.map((c) => c.toFixed(0)).join(', ')}; goal ≤150 ms), ` +
-      `of which loading the grammar ${median(on.map((run) => run.grammarCpu)).toFixed(0)} ms CPU (0 when reading the sources loaded it: their depth check parses every file, in both runs, and the outline takes those trees; the queries compile on the first outline, inside this cost); outlining ${median(on.map((run) => run.outlineMs)).toFixed(0)} ms wall; warm (the same again in that process) ${median(on.map((run) => run.warmCpu)).toFixed(0)} ms CPU; ${on[0].findings} style findings`,
+      `of which loading the grammar ${median(on.map((run) => run.grammarCpu)).toFixed(0)} ms CPU (0 when reading the sources loaded it; the queries compile on the first outline, inside this cost); not counted, in both runs: reading the sources ${median(on.map((run) => run.readCpu)).toFixed(0)} ms CPU (loading the grammar and parsing every file for the depth check; the outline takes those trees); outlining ${median(on.map((run) => run.outlineMs)).toFixed(0)} ms wall; warm (the same again in that process) ${median(on.map((run) => run.warmCpu)).toFixed(0)} ms CPU; ${on[0].findings} style findings`,
   );
 }

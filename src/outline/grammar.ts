@@ -4,6 +4,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import type { Language, Query } from 'web-tree-sitter';
+import { binding, bindingReady } from './binding.js';
+import { matchFacts } from './matches.js';
 import type { ParseText, QueryFact } from './types.js';
 
 /**
@@ -84,7 +86,8 @@ export function parserFor(extension: string): Promise<ParseText> {
       // it saved (docs/style.md, "Cost"). Set before the grammar's module is compiled.
       setFlagsFromString('--liftoff-only');
       const { Language, Parser, Query } = await import('web-tree-sitter');
-      initialized ??= Parser.init();
+      // Given the object that becomes the WebAssembly module: the outline's hot loops call it directly (binding.ts).
+      initialized ??= Parser.init(binding.module).then(bindingReady);
       await initialized;
       const language = await Language.load(readFileSync(require.resolve(grammar.wasm)));
       // Compiled on the first match, not with the grammar: the sources' depth check parses every file
@@ -98,11 +101,7 @@ export function parserFor(extension: string): Promise<ParseText> {
         // Matched on demand, while the tree lives: a caller that only walks the tree pays nothing for them.
         const facts = (): QueryFact[] => {
           const { query, names } = (queries ??= loadQueries(Query, language, grammar.queries));
-          return query.matches(tree.rootNode).map((match) => {
-            const captures: QueryFact['captures'] = {};
-            for (const { name, node } of match.captures) captures[name] ??= { start: node.startIndex, end: node.endIndex, type: node.type };
-            return { query: names[match.patternIndex]!, captures };
-          });
+          return matchFacts(query, names, tree, text);
         };
         return { tree, facts };
       };

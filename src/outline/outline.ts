@@ -22,7 +22,15 @@ export function buildOutline(provider: string, sources: SourceText[], parse: Par
     } finally {
       tree.delete(); // trees live in the WebAssembly heap, not in JavaScript's
     }
-    const matches: Match[] = found.map(({ query, captures }) => ({ query, nodes: Object.fromEntries(Object.entries(captures).map(([name, at]) => [name, nodeAt(root, at.start, at.end, at.type)!])) }));
+    const matches: Match[] = [];
+    for (const { query, captures } of found) {
+      const nodes: Match['nodes'] = {};
+      for (const name in captures) {
+        const at = captures[name]!;
+        nodes[name] = nodeAt(root, at.start, at.end, at.type)!;
+      }
+      matches.push({ query, nodes });
+    }
     facts.set(source.path, outlinePythonFile(source.path, root, matches));
   }
   const places: Places = new Map();

@@ -1,5 +1,6 @@
 /** The source outline on the style fixtures and on small inline sources: the real grammar, no processes. */
 import { describe, expect, it } from 'vitest';
+import { tooDeep } from '../../src/outline/bounds.js';
 import { parserFor } from '../../src/outline/grammar.js';
 import { buildOutline, composerOf, keyMatches } from '../../src/outline/outline.js';
 import { fileKind, moduleName, namingStyle } from '../../src/outline/python.js';
@@ -161,6 +162,24 @@ describe('outline: the link to behaviour', () => {
     const nested = `def f(x):\n    return ${'('.repeat(depth)}x${')'.repeat(depth)}\n`;
     const { outline } = await outlineOf({ 'function/deep.py': nested });
     expect(Object.keys(outline.files['function/deep.py']!.functions)).toEqual(['f']);
+  });
+
+  it('finds the first node past the depth limit, and the parser and its copies work after it', async () => {
+    const parse = await parserFor('.py');
+    const deep = parse(`a = "é" + ${'('.repeat(520)}2${')'.repeat(520)}\n`);
+    const shallow = parse('def f():\n    return 1\n');
+    try {
+      // Line 1; the column counts UTF-16 units, past the `é`.
+      expect(tooDeep(deep.tree)).toEqual({ line: 1, column: 507 });
+      expect(tooDeep(deep.tree)).toEqual({ line: 1, column: 507 });
+      expect(tooDeep(shallow.tree)).toBeUndefined();
+    } finally {
+      deep.tree.delete();
+      shallow.tree.delete();
+    }
+    const { outline, places } = await outlineOf({ 'function/f.py': 'def f(x):\n    return x\n' });
+    expect(outline.files['function/f.py']!.functions.f!.signature).toBe('(x)');
+    expect(places.get('def:f')).toBe('function/f.py:1');
   });
 
   it('matches key patterns against composed keys', () => {
