@@ -1,0 +1,21 @@
+#!/usr/bin/env node
+// Part of the build: drift's CLI and every dependency it imports, in one CommonJS file,
+// <dist>/bundle/drift.cjs, which bin/drift.js runs with V8's code cache (src/cli/codeCache.ts):
+// a cold process spent ~150 ms of CPU compiling the modules one by one (docs/performance.md).
+// It sits two folders below the package root, as every dist/ module does, so the paths drift finds
+// from its own file (queries/, schemas/, package.json) stay right. web-tree-sitter is left out: it
+// finds its WebAssembly beside its own file, and is required (its CommonJS build): a script run by node:vm has no import() on Node 20 but an experimental one.
+//   node scripts/bundle.mjs [dist folder, default ./dist]
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'rolldown';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const dist = path.resolve(process.argv[2] ?? path.join(root, 'dist'));
+await build({
+  input: path.join(dist, 'cli', 'bundle.js'),
+  platform: 'node',
+  external: [/^node:/, /^web-tree-sitter$/],
+  logLevel: 'warn',
+  output: { file: path.join(dist, 'bundle', 'drift.cjs'), format: 'cjs', codeSplitting: false, dynamicImportInCjs: false, sourcemap: false },
+});
