@@ -54,13 +54,14 @@ export function codeCacheSpot(folder: string, args: readonly string[], flags: re
 const digest = (parts: readonly unknown[]): string => createHash('sha256').update(parts.join('\0')).digest('hex').slice(0, 12);
 
 /**
- * The cache file's name: `code-<command>-<variant>-<build>.v8`, the build a digest of the bundle's
- * path, size and modification time (a new build is a new file; V8 itself checks only the source's
- * length) and Node's version. Files differing only in the build replace each other.
+ * The cache file's name: `code-<command>-<variant>-<install>-<build>.v8`, the install a digest of the
+ * bundle's path, the build one of its size and modification time (a new build is a new file; V8
+ * itself checks only the source's length) and Node's version. A build's file replaces the older
+ * builds' of the same install, command and variant; two checkouts sharing a cache folder keep one each.
  */
 function cacheFileName(bundle: string, spot: CodeCacheSpot): string {
   const { size, mtimeMs } = statSync(bundle);
-  return `code-${spot.command.replace(/[^a-z0-9]/gi, '_')}-${digest([FORMAT, spot.variant])}-${digest([bundle, size, mtimeMs, process.version, process.arch])}.v8`;
+  return `code-${spot.command.replace(/[^a-z0-9]/gi, '_')}-${digest([FORMAT, spot.variant])}-${digest([bundle])}-${digest([size, mtimeMs, process.version, process.arch])}.v8`;
 }
 
 function readCache(file: string): Buffer | undefined {
@@ -71,7 +72,7 @@ function readCache(file: string): Buffer | undefined {
   }
 }
 
-/** Written beside and renamed into place, so a concurrent run reads a whole file or none; older builds' files of the same command and variant go. */
+/** Written beside and renamed into place, so a concurrent run reads a whole file or none; older builds' files go. */
 function writeCache(folder: string, name: string, data: Buffer): void {
   try {
     mkdirSync(folder, { recursive: true });

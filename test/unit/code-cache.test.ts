@@ -68,6 +68,15 @@ describe('the code cache of the bundle', () => {
     expect(loadBundle(bundle, codeCacheSpot(folder, ['diff'], [])).fromCache).toBe(true);
   });
 
+  it('keeps one file per install: two checkouts sharing a folder do not replace each other', () => {
+    const folder = path.join(temp.dir, 'e');
+    const bundles = [path.join(temp.dir, 'e1.cjs'), path.join(temp.dir, 'e2.cjs')];
+    for (const bundle of bundles) build(bundle, bundle.slice(-6, -4), 1_000);
+    for (const bundle of bundles) loadBundle(bundle, codeCacheSpot(folder, ['diff'], [])).keep();
+    expect(cacheFiles(folder)).toHaveLength(2);
+    for (const bundle of bundles) expect(loadBundle(bundle, codeCacheSpot(folder, ['diff'], [])).fromCache).toBe(true);
+  });
+
   it('compiles every time without a spot', () => {
     const bundle = path.join(temp.dir, 'd.cjs');
     build(bundle, 'd', 1_000);
