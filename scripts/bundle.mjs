@@ -7,6 +7,7 @@
 // finds its WebAssembly beside its own file, and is required (its CommonJS build): a script run
 // by node:vm has no import() on Node 20 but an experimental one.
 //   node scripts/bundle.mjs [dist folder, default ./dist]
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'rolldown';
@@ -23,9 +24,13 @@ await build({
     format: 'cjs',
     codeSplitting: false,
     dynamicImportInCjs: false,
-    // Whitespace and comments only (names and code kept as written): a third less to read at every start.
-    minify: { compress: false, mangle: false, codegen: { removeWhitespace: true } },
+    // Whitespace and comments only (names and code kept as written): a third less to read at every
+    // start; every other character escaped, so that the file is read as Latin-1 into a one-byte string.
+    minify: { compress: false, mangle: false, codegen: { removeWhitespace: true, asciiOnly: true } },
     comments: false,
     sourcemap: false,
   },
 });
+const bundle = readFileSync(path.join(dist, 'bundle', 'drift.cjs'));
+const wide = bundle.findIndex((byte) => byte > 0x7f);
+if (wide >= 0) throw new Error(`the bundle has a character beyond ASCII at byte ${wide}: src/cli/codeCache.ts reads it as Latin-1`);
