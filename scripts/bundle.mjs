@@ -19,6 +19,12 @@ await build({
   platform: 'node',
   external: [/^node:/, /^web-tree-sitter$/],
   logLevel: 'warn',
+  // A dependency it cannot find (a dist/ with no node_modules above it) would be left to a require
+  // that fails at run time: fail the build instead.
+  onLog(level, log, handle) {
+    if (log.code === 'UNRESOLVED_IMPORT') throw new Error(`scripts/bundle.mjs: ${log.message}`);
+    handle(level, log);
+  },
   output: {
     file: path.join(dist, 'bundle', 'drift.cjs'),
     format: 'cjs',
