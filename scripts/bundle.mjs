@@ -20,9 +20,10 @@ await build({
   external: [/^node:/, /^web-tree-sitter$/],
   logLevel: 'warn',
   // A dependency it cannot find (a dist/ with no node_modules above it) would be left to a require
-  // that fails at run time: fail the build instead.
+  // that fails at run time, and an import.meta other than .url (import.meta.resolve) would become
+  // {}: fail the build instead.
   onLog(level, log, handle) {
-    if (log.code === 'UNRESOLVED_IMPORT') throw new Error(`scripts/bundle.mjs: ${log.message}`);
+    if (log.code === 'UNRESOLVED_IMPORT' || log.code === 'EMPTY_IMPORT_META') throw new Error(`scripts/bundle.mjs: ${log.message}`);
     handle(level, log);
   },
   output: {
