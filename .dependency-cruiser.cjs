@@ -71,7 +71,7 @@ const STORES = ['^src/goldens/store\\.ts$', '^src/goldens/acceptedStore\\.ts$', 
 /** drift mcp reads the contract, adapters and excerpts of the providers' source it answers with. */
 const MCP_READERS = ['^src/mcp/projectFiles\\.ts$'];
 
-const CLI_OUTPUT = ['^src/cli/diffCommand\\.ts$', '^src/cli/commentCommand\\.ts$', '^src/cli/acceptCommand\\.ts$', '^src/cli/newProviderCommand\\.ts$', '^src/cli/main\\.ts$'];
+const CLI_OUTPUT = ['^src/cli/codeCache\\.ts$', '^src/cli/diffCommand\\.ts$', '^src/cli/commentCommand\\.ts$', '^src/cli/acceptCommand\\.ts$', '^src/cli/newProviderCommand\\.ts$', '^src/cli/main\\.ts$'];
 
 /** The source outline's edges: the provider's files, the grammar's wasm, the formatter (ruff). */
 const OUTLINE_READERS = ['^src/outline/read\\.ts$', '^src/outline/grammar\\.ts$', '^src/outline/formatter\\.ts$'];

@@ -1,4 +1,6 @@
 #!/usr/bin/env node
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 
 // A drift run is short and runs much of its code a few hundred times: TurboFan's optimising (and
@@ -19,9 +21,27 @@ for (const [signal, code] of Object.entries(SIGNAL_EXIT)) {
 }
 // Any other ending (a normal exit, an error) stops them too; SIGKILL is left to each watchdog.
 process.on('exit', () => reaper?.stopAll());
-reaper = await import('../dist/functions/reaper.js');
+const drift = await load();
+reaper = drift.reaper;
 // Test-only: hold the first spawn so a test can signal drift before anything of its own runs.
 const pause = Number(process.env.DRIFT_TEST_PAUSE_BEFORE_SPAWN_MS);
 if (pause > 0) reaper.holdFirstSpawn(pause, () => process.stderr.write('drift: test pause before the first spawn\n'));
-const { main } = await import('../dist/cli/main.js');
-process.exitCode = await main(process.argv);
+process.exitCode = await drift.main(process.argv);
+drift.keep();
+
+/**
+ * The build's one-file bundle, its compiled code kept by V8's code cache in drift's cache folder as
+ * the working directory finds it (src/cli/codeCache.ts; DRIFT_NO_CACHE=1: compiled every time).
+ * Without a bundle (a build by tsc alone), dist/'s modules.
+ */
+async function load() {
+  const bundle = fileURLToPath(new URL('../dist/bundle/drift.cjs', import.meta.url));
+  if (!existsSync(bundle)) {
+    const [reaper, { main }] = await Promise.all([import('../dist/functions/reaper.js'), import('../dist/cli/main.js')]);
+    return { reaper, main, keep: () => {} };
+  }
+  const [{ codeCacheSpot, loadBundle }, { cacheEnabled, cacheFolder }] = await Promise.all([import('../dist/cli/codeCache.js'), import('../dist/config/cacheFolder.js')]);
+  const spot = cacheEnabled(process.env) ? codeCacheSpot(cacheFolder(process.cwd(), process.env), process.argv.slice(2), [...process.execArgv, process.env.DRIFT_TURBOFAN ? 'turbofan' : '--no-opt']) : undefined;
+  const { exports, keep } = loadBundle(bundle, spot);
+  return { reaper: exports.reaper, main: exports.main, keep };
+}

@@ -19,7 +19,7 @@ function files(dir) {
 
 export function sourceHash() {
   const hash = createHash('sha256');
-  for (const file of [...files('src'), ...files('schemas'), 'tsconfig.json', 'package.json', 'scripts/compile-schemas.mjs', 'scripts/source-stamp.mjs'].sort()) {
+  for (const file of [...files('src'), ...files('schemas'), 'tsconfig.json', 'package.json', 'scripts/compile-schemas.mjs', 'scripts/bundle.mjs', 'scripts/source-stamp.mjs'].sort()) {
     hash.update(`${file}\0`).update(readFileSync(path.join(root, file))).update('\0');
   }
   return hash.digest('hex');

@@ -70,8 +70,10 @@ async function compile(dist: string): Promise<void> {
   if (result.exitCode !== 0) throw new Error(`tsc -p tsconfig.json failed:\n${result.all}`);
 }
 
-/** The rest of `npm run build`: drift's own schemas compiled to validators, as a published drift has them. */
+/** The rest of `npm run build`: drift's own schemas compiled to validators and the CLI's bundle, as a published drift has them. */
 async function compileSchemas(dist: string): Promise<void> {
-  const schemas = await execa('node', [path.join(REPO, 'scripts/compile-schemas.mjs'), dist], { cwd: REPO, reject: false, all: true });
-  if (schemas.exitCode !== 0) throw new Error(`scripts/compile-schemas.mjs failed:\n${schemas.all}`);
+  for (const script of ['scripts/compile-schemas.mjs', 'scripts/bundle.mjs']) {
+    const result = await execa('node', [path.join(REPO, script), dist], { cwd: REPO, reject: false, all: true });
+    if (result.exitCode !== 0) throw new Error(`${script} failed:\n${result.all}`);
+  }
 }

@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { packageFile } from './paths.js';
 
 /**
@@ -37,7 +36,7 @@ export function buildStamp(): string {
 export function libraryVersions(): string {
   const version = (file: string) => (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
   // cel-js exports no package.json: it sits one folder above its entry point.
-  const cel = path.join(path.dirname(path.dirname(fileURLToPath(import.meta.resolve('@marcbachmann/cel-js')))), 'package.json');
+  const cel = path.join(path.dirname(path.dirname(require.resolve('@marcbachmann/cel-js'))), 'package.json');
   versions ??= `cel-js ${version(cel)}, ajv ${version(require.resolve('ajv/package.json'))}`;
   return versions;
 }

@@ -1,0 +1,43 @@
+#!/usr/bin/env node
+// Part of the build: drift's CLI and every dependency it imports, in one CommonJS file,
+// <dist>/bundle/drift.cjs, which bin/drift.js runs with V8's code cache (src/cli/codeCache.ts):
+// a cold process compiled drift's modules one by one at every start (docs/performance.md).
+// It sits two folders below the package root, as every dist/ module does, so the paths drift finds
+// from its own file (queries/, schemas/, package.json) stay right. web-tree-sitter is left out: it
+// finds its WebAssembly beside its own file, and is required (its CommonJS build): a script run
+// by node:vm has no import() on Node 20 but an experimental one.
+//   node scripts/bundle.mjs [dist folder, default ./dist]
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'rolldown';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const dist = path.resolve(process.argv[2] ?? path.join(root, 'dist'));
+await build({
+  input: path.join(dist, 'cli', 'bundle.js'),
+  platform: 'node',
+  external: [/^node:/, /^web-tree-sitter$/],
+  logLevel: 'warn',
+  // A dependency it cannot find (a dist/ with no node_modules above it) would be left to a require
+  // that fails at run time, and an import.meta other than .url (import.meta.resolve) would become
+  // {}: fail the build instead.
+  onLog(level, log, handle) {
+    if (log.code === 'UNRESOLVED_IMPORT' || log.code === 'EMPTY_IMPORT_META') throw new Error(`scripts/bundle.mjs: ${log.message}`);
+    handle(level, log);
+  },
+  output: {
+    file: path.join(dist, 'bundle', 'drift.cjs'),
+    format: 'cjs',
+    codeSplitting: false,
+    dynamicImportInCjs: false,
+    // Whitespace and comments only (names and code kept as written): a third less to read at every
+    // start; every other character escaped, so that the file is read as Latin-1 into a one-byte string.
+    minify: { compress: false, mangle: false, codegen: { removeWhitespace: true, asciiOnly: true } },
+    comments: false,
+    sourcemap: false,
+  },
+});
+const bundle = readFileSync(path.join(dist, 'bundle', 'drift.cjs'));
+const wide = bundle.findIndex((byte) => byte > 0x7f);
+if (wide >= 0) throw new Error(`the bundle has a character beyond ASCII at byte ${wide}: src/cli/codeCache.ts reads it as Latin-1`);
