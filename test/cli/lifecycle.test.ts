@@ -64,6 +64,8 @@ describe('no function outlives drift', () => {
     const { child, socketFolder } = await stuckDrift(tag);
     try {
       const watchdogs = () => listProcesses().filter((p) => p.args.startsWith('/bin/sh -c') && p.args.includes(socketFolder));
+      // Spawned just after the function: under load its exec may not have happened yet.
+      await waitFor(() => watchdogs().length === 1, 5_000, 'the watchdog to start');
       expect(watchdogs()).toHaveLength(1);
       child.kill('SIGKILL');
       const run = await child;
