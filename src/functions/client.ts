@@ -1,5 +1,6 @@
 import { credentials, makeGenericClientConstructor, status as GrpcStatus, type Client, type ServiceError } from '@grpc/grpc-js';
-import { FunctionRunnerServiceService, RunFunctionRequest, RunFunctionResponse } from '@crossplane-org/function-sdk-typescript';
+import { FunctionRunnerServiceService, RunFunctionRequest, type RunFunctionResponse } from '@crossplane-org/function-sdk-typescript';
+import { decodeResponse } from './wireResponse.js';
 
 /** A request, or one already encoded (the memo encodes each request once to key it; gRPC reuses the bytes). */
 export type OutgoingRequest = RunFunctionRequest | Uint8Array;
@@ -29,7 +30,7 @@ const RunnerClient = makeGenericClientConstructor(
       requestSerialize: (request: OutgoingRequest) =>
         request instanceof Uint8Array ? Buffer.from(request.buffer, request.byteOffset, request.byteLength) : Buffer.from(RunFunctionRequest.encode(request).finish()),
       responseDeserialize: (bytes: Buffer) => {
-        const response = RunFunctionResponse.decode(bytes);
+        const response = decodeResponse(bytes);
         wireBytes.set(response, bytes);
         return response;
       },
