@@ -276,7 +276,7 @@ async function reconcile(
   phase: string,
   onStep?: SimulateOptions['onStep'],
   remembered?: Record<string, Selector>,
-): Promise<{ step: StepRecord; fingerprint: string }> {
+): Promise<{ step: StepRecord; fingerprint: Fingerprint }> {
   let reconciled;
   try {
     reconciled = await engine.reconcile(world, call, remembered);
@@ -303,7 +303,7 @@ async function reconcile(
     xr: structuredClone(world.xr),
     names,
   };
-  return { step, fingerprint: fingerprint(final, xrReady) };
+  return { step, fingerprint: { answer: final, xrReady } };
 }
 
 /**
@@ -327,11 +327,28 @@ function resourceText(answer: Answer, key: string): string {
   return textsOf(answer).resources.get(key)!;
 }
 
-function fingerprint(answer: Answer, xrReady: boolean): string {
-  const { rest, resources } = textsOf(answer);
-  let text = `${xrReady}${rest}`;
-  for (const [key, resource] of resources) text += `\u0000${key}\u0000${resource}`;
-  return text;
+/** What a step answered and the XR's readiness it led to: two steps with equal fingerprints are a fixpoint. */
+interface Fingerprint {
+  answer: Answer;
+  xrReady: boolean;
+}
+
+/**
+ * Equal when the readiness and every part of the answer's text are: compared part by part (the
+ * same answer object, as the memo gives, at once), never joined into one long string to compare.
+ */
+function sameFingerprint(a: Fingerprint | undefined, b: Fingerprint): boolean {
+  if (!a || a.xrReady !== b.xrReady) return false;
+  if (a.answer === b.answer) return true;
+  const x = textsOf(a.answer);
+  const y = textsOf(b.answer);
+  if (x.rest !== y.rest || x.resources.size !== y.resources.size) return false;
+  const others = y.resources.entries();
+  for (const [key, text] of x.resources) {
+    const [otherKey, otherText] = others.next().value!;
+    if (key !== otherKey || text !== otherText) return false;
+  }
+  return true;
 }
 
 /**
@@ -351,7 +368,7 @@ export async function simulate(call: Caller, adapter: Adapter, scenario: Scenari
     perturbations: [],
   };
   try {
-    let previous: string | undefined;
+    let previous: Fingerprint | undefined;
     for (let index = 0; index < options.maxSteps; index += 1) {
       const { step, fingerprint } = await reconcile(world, engine, call, index, 'converge', options.onStep, trace.steps.at(-1)?.requirements);
       trace.steps.push(step);
@@ -359,7 +376,7 @@ export async function simulate(call: Caller, adapter: Adapter, scenario: Scenari
         const appeared = new Set(trace.steps.flatMap((s) => Object.keys(s.resources)));
         if ([...options.stopOnceAppeared].every((key) => appeared.has(key))) break;
       }
-      if (previous === fingerprint) {
+      if (sameFingerprint(previous, fingerprint)) {
         trace.converged = { step: index - 1, xrReady: step.xrReady };
         break;
       }
