@@ -28,6 +28,9 @@ const SEVERITY: Record<number, EventRecord['severity']> = {
   [Severity.SEVERITY_UNSPECIFIED]: 'Warning',
 };
 
+/** Object keys met before, by a hash of their bytes (a slot holds the last key that hashed to it). */
+const KEYS: Array<string | undefined> = Array.from({ length: 4096 }, () => undefined);
+
 /** A key a plain object cannot hold as its own: the generated decoder's assignment drops it, so does this reader. */
 const PROTO = '__proto__';
 
@@ -87,6 +90,47 @@ class Reader {
     return this.bytes.toString('latin1', start, end);
   }
 
+  /**
+   * An object key: keys recur in every answer (apiVersion, metadata, ...), so each is made once and
+   * found again by its bytes; a key string V8 has seen as a property name is stored without
+   * internalizing it again.
+   */
+  key(): string {
+    const end = this.end();
+    const buf = this.buf;
+    const start = this.pos;
+    this.pos = end;
+    const length = end - start;
+    if (length > 32) return this.text(start, end);
+    let hash = length;
+    for (let i = start; i < end; i += 1) {
+      const byte = buf[i]!;
+      if (byte >= 0x80) return decoder.decode(buf.subarray(start, end));
+      hash = (Math.imul(hash, 31) + byte) | 0;
+    }
+    const slot = hash & (KEYS.length - 1);
+    const known = KEYS[slot];
+    if (known !== undefined && known.length === length) {
+      let same = true;
+      for (let i = 0; i < length; i += 1) {
+        if (known.charCodeAt(i) !== buf[start + i]) {
+          same = false;
+          break;
+        }
+      }
+      if (same) return known;
+    }
+    const made = this.bytes.toString('latin1', start, end);
+    KEYS[slot] = made;
+    return made;
+  }
+
+  private text(start: number, end: number): string {
+    const buf = this.buf;
+    for (let i = start; i < end; i += 1) if (buf[i]! >= 0x80) return decoder.decode(buf.subarray(start, end));
+    return this.bytes.toString('latin1', start, end);
+  }
+
   double(): number {
     if (this.pos + 8 > this.buf.length) throw new Unusual('truncated double');
     const value = this.view.getFloat64(this.pos, true);
@@ -134,7 +178,7 @@ function struct(r: Reader, end: number, depth: number): JsonObject {
     let value: JsonValue | undefined;
     while (r.pos < entryEnd) {
       const entryTag = r.tag();
-      if (entryTag === 10) key = r.string();
+      if (entryTag === 10) key = r.key();
       else if (entryTag === 18) value = valueOf(r, r.end(), depth + 1);
       else r.skip(entryTag & 7);
     }
