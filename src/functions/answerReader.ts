@@ -15,7 +15,7 @@ import type { DesiredResource, EventRecord, ReadyMark, Selector } from '../world
  * is never accepted here. The parts drift ignores (meta, context, conditions, output) are checked by
  * the generated decoder itself; they are small.
  */
-export class Unusual extends Error {}
+class Unusual extends Error {}
 
 const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 

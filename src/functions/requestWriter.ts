@@ -214,7 +214,7 @@ function entry(w: Writer, tag: number, key: string, value: (() => void) | undefi
  * One `resources` entry of a State (tag included), as State.encode writes it; `cached` answers
  * with bytes written before for the same entry, `keep` receives new ones.
  */
-export type EntryCache = (name: string, value: Resource) => Uint8Array | undefined;
+type EntryCache = (name: string, value: Resource) => Uint8Array | undefined;
 
 function state(w: Writer, message: State, cached?: EntryCache, keep?: (name: string, value: Resource, bytes: Uint8Array) => void): void {
   if (message.composite !== undefined) {
