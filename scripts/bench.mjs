@@ -23,6 +23,7 @@ import { loadProject } from '../dist/config/load.js';
 import { diffProject } from '../dist/pipeline/diffRun.js';
 import { runProject } from '../dist/pipeline/run.js';
 import { FunctionProcess } from '../dist/functions/process.js';
+import { FunctionClient } from '../dist/functions/client.js';
 import { buildRequest } from '../dist/world/protocol.js';
 import { buildXR } from '../dist/world/xr.js';
 
@@ -128,7 +129,7 @@ async function renderOnly(project, options) {
  * @grpc/grpc-js client, with the SDK's message types, sending it the same request `calls` times,
  * `parallel` at a time, as drift keeps several calls waiting. Returns the client's CPU per call.
  */
-async function transportFloor(adapter, request, calls, parallel) {
+async function transportFloor(adapter, request, calls, parallel, drifts = false) {
   const socketDir = mkdtempSync(path.join(os.tmpdir(), 'drift-bench-grpc-'));
   const address = `unix:${path.join(socketDir, 'fn.sock')}`;
   const [program, ...args] = adapter.function.command.map((part) => part.replaceAll('{address}', address));
@@ -136,8 +137,12 @@ async function transportFloor(adapter, request, calls, parallel) {
   const Client = makeGenericClientConstructor(FunctionRunnerServiceService, 'FunctionRunnerService');
   const client = new Client(address, credentials.createInsecure(), { 'grpc.initial_reconnect_backoff_ms': 10, 'grpc.max_reconnect_backoff_ms': 50 });
   const bytes = RunFunctionRequest.encode(request).finish();
-  const call = () =>
-    new Promise((resolve, reject) => client.runFunction(request, { deadline: new Date(Date.now() + 30_000) }, (error, response) => (error ? reject(error) : resolve(response))));
+  // drift's own client (node:http2, functions/unaryCall.ts) sends the encoded bytes, as drift does.
+  const own = drifts ? new FunctionClient(address) : undefined;
+  const call = own
+    ? () => own.run(bytes, 30_000)
+    : () =>
+        new Promise((resolve, reject) => client.runFunction(request, { deadline: new Date(Date.now() + 30_000) }, (error, response) => (error ? reject(error) : resolve(response))));
   try {
     for (;;) {
       try {
@@ -167,6 +172,7 @@ async function transportFloor(adapter, request, calls, parallel) {
     return { client: (used.user + used.system) / 1000 / calls, fn: (fnCpu() - fnBefore) / calls, bytes: bytes.length };
   } finally {
     client.close();
+    own?.close();
     child.kill('SIGKILL');
     rmSync(socketDir, { recursive: true, force: true });
   }
@@ -281,8 +287,11 @@ for (const { provider } of fulls[0].outlines) {
 const probe = buildRequest(buildXR(project.adapters[0], project.scenarios[0]), new Map(), undefined);
 const transport = [];
 for (let i = 0; i < 3; i += 1) transport.push(await transportFloor(project.adapters[0], probe, 300, project.config.concurrency));
+const ownTransport = [];
+for (let i = 0; i < 3; i += 1) ownTransport.push(await transportFloor(project.adapters[0], probe, 300, project.config.concurrency, true));
 console.log(
-  `transport  bare @grpc/grpc-js client, ${project.adapters[0].name}'s first request (${transport[0].bytes} bytes), 300 calls × 3: client ${median(transport.map((t) => t.client)).toFixed(2)} ms, function ${median(transport.map((t) => t.fn)).toFixed(2)} ms a call`,
+  `transport  bare @grpc/grpc-js client, ${project.adapters[0].name}'s first request (${transport[0].bytes} bytes), 300 calls × 3: client ${median(transport.map((t) => t.client)).toFixed(2)} ms, function ${median(transport.map((t) => t.fn)).toFixed(2)} ms a call; ` +
+    `drift's client (node:http2) the same: client ${median(ownTransport.map((t) => t.client)).toFixed(2)} ms, function ${median(ownTransport.map((t) => t.fn)).toFixed(2)} ms a call`,
 );
 const over = median(ends.map((end, i) => end.cpu - total(fulls[i])));
 console.log(

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { RunFunctionResponse } from '@crossplane-org/function-sdk-typescript';
+import type { RunFunctionResponse } from '@crossplane-org/function-sdk-typescript';
 import { pruneProviderFiles } from '../config/cacheFolder.js';
 import type { Adapter } from '../config/types.js';
 import { providerKey } from './answerKey.js';
+import { decodeResponse } from './wireResponse.js';
 
 /**
  * The persistent answer cache: a provider's RunFunction answers kept between runs, keyed by what
@@ -47,7 +48,7 @@ export class ProviderAnswers {
   /** The answer a previous run wrote for exactly these request bytes. */
   get(bytes: Uint8Array): RunFunctionResponse | undefined {
     const answer = this.known.get(requestHash(bytes));
-    return answer ? RunFunctionResponse.decode(answer) : undefined;
+    return answer ? decodeResponse(answer) : undefined;
   }
 
   /** Keeps an answer to write; `save` writes them beside the entries already there. */

@@ -1,19 +1,14 @@
-import { credentials, makeGenericClientConstructor, status as GrpcStatus, type Client, type ServiceError } from '@grpc/grpc-js';
-import { FunctionRunnerServiceService, RunFunctionRequest, RunFunctionResponse } from '@crossplane-org/function-sdk-typescript';
+import { status as GrpcStatus } from '@grpc/grpc-js';
+import type { RunFunctionRequest, RunFunctionResponse } from '@crossplane-org/function-sdk-typescript';
+import { writeRequest } from './requestWriter.js';
+import { UnaryChannel, UnaryError } from './unaryCall.js';
+import { decodeResponse } from './wireResponse.js';
 
-/** A request, or one already encoded (the memo encodes each request once to key it; gRPC reuses the bytes). */
+/** A request, or one already encoded (the memo encodes each request once to key it; the call sends the same bytes). */
 export type OutgoingRequest = RunFunctionRequest | Uint8Array;
 
 /** Sends a request, encoded or not, straight to the function. */
 export type Send = (request: OutgoingRequest) => Promise<RunFunctionResponse>;
-
-type RunFunctionClient = Client & {
-  runFunction(
-    request: OutgoingRequest,
-    options: { deadline: Date },
-    callback: (error: ServiceError | null, response?: RunFunctionResponse) => void,
-  ): void;
-};
 
 /** Each answer's wire bytes, as the function sent them: what the answer cache keeps. */
 const wireBytes = new WeakMap<RunFunctionResponse, Uint8Array>();
@@ -22,21 +17,7 @@ export function answerBytes(response: RunFunctionResponse): Uint8Array | undefin
   return wireBytes.get(response);
 }
 
-const RunnerClient = makeGenericClientConstructor(
-  {
-    runFunction: {
-      ...FunctionRunnerServiceService.runFunction,
-      requestSerialize: (request: OutgoingRequest) =>
-        request instanceof Uint8Array ? Buffer.from(request.buffer, request.byteOffset, request.byteLength) : Buffer.from(RunFunctionRequest.encode(request).finish()),
-      responseDeserialize: (bytes: Buffer) => {
-        const response = RunFunctionResponse.decode(bytes);
-        wireBytes.set(response, bytes);
-        return response;
-      },
-    },
-  },
-  'FunctionRunnerService',
-);
+const RUN_FUNCTION = '/apiextensions.fn.proto.v1.FunctionRunnerService/RunFunction';
 
 /** A failed RunFunction call, with the gRPC status that tells "not up yet" from "broken". */
 export class CallError extends Error {
@@ -54,35 +35,28 @@ export class CallError extends Error {
 
 /** A gRPC client for one function process (unix socket or loopback address). */
 export class FunctionClient {
-  private readonly client: RunFunctionClient;
+  private readonly channel: UnaryChannel;
 
   constructor(readonly address: string) {
-    this.client = new RunnerClient(address, credentials.createInsecure(), {
-      // Functions answer with whole desired states; allow what Crossplane allows.
-      'grpc.max_receive_message_length': 64 * 1024 * 1024,
-      'grpc.max_send_message_length': 64 * 1024 * 1024,
-      // The default 1 s reconnect backoff would dominate start-up; the socket appears within milliseconds.
-      'grpc.initial_reconnect_backoff_ms': 10,
-      'grpc.max_reconnect_backoff_ms': 50,
-      // A call is never retried (a failed one is reported as it failed), and the retry layer
-      // buffers every message: about a fifth of the client's time per call.
-      'grpc.enable_retries': 0,
-    }) as unknown as RunFunctionClient;
+    this.channel = new UnaryChannel(address, RUN_FUNCTION);
   }
 
-  run(request: OutgoingRequest, timeoutMs: number): Promise<RunFunctionResponse> {
-    return new Promise((resolve, reject) => {
-      this.client.runFunction(request, { deadline: new Date(Date.now() + timeoutMs) }, (error, response) => {
-        if (error) {
-          const code = error.code ?? GrpcStatus.UNKNOWN;
-          reject(new CallError(describeStatus(code, error.details || error.message), code));
-        } else if (!response) {
-          reject(new CallError('the function answered nothing', GrpcStatus.INTERNAL));
-        } else {
-          resolve(response);
-        }
-      });
-    });
+  async run(request: OutgoingRequest, timeoutMs: number): Promise<RunFunctionResponse> {
+    let bytes: Buffer;
+    try {
+      bytes = await this.channel.call(request instanceof Uint8Array ? request : writeRequest(request), timeoutMs);
+    } catch (error) {
+      const { code, details } = error instanceof UnaryError ? error : { code: GrpcStatus.UNKNOWN, details: String(error) };
+      throw new CallError(describeStatus(code, details), code);
+    }
+    let response: RunFunctionResponse;
+    try {
+      response = decodeResponse(bytes);
+    } catch (error) {
+      throw new CallError(describeStatus(GrpcStatus.INTERNAL, `Response message parsing error: ${(error as Error).message}`), GrpcStatus.INTERNAL);
+    }
+    wireBytes.set(response, bytes);
+    return response;
   }
 
   /**
@@ -105,7 +79,7 @@ export class FunctionClient {
   }
 
   close(): void {
-    this.client.close();
+    this.channel.close();
   }
 }
 

@@ -4,6 +4,7 @@ import { readResponse, type Answer } from '../world/protocol.js';
 import type { Caller } from '../world/simulate.js';
 import type { Trace } from '../world/trace.js';
 import { renderError } from './failure.js';
+import { sameWire } from '../functions/wireResponse.js';
 
 /** What a cell's main render sent and got back at each step, for replaying the settled ones. */
 export type RecordedSteps = ReadonlyMap<number, { request: RunFunctionRequest; answer: Answer }>;
@@ -39,8 +40,8 @@ export async function checkDeterminism(replay: Caller, trace: Trace, recorded: R
     } catch (error) {
       return { error: renderError(trace, 'determinism replay', `step ${step}: ${(error as Error).message}`) };
     }
-    // readResponse canonicalizes key order, so equal answers give equal JSON.
-    if (JSON.stringify(again) === JSON.stringify(first.answer)) continue;
+    // The same bytes are the same answer; else readResponse canonicalizes key order, so equal answers give equal JSON.
+    if (sameWire(again, first.answer) || JSON.stringify(again) === JSON.stringify(first.answer)) continue;
     const keys = [...new Set([...Object.keys(first.answer.resources), ...Object.keys(again.resources)])].sort();
     const key = keys.find((k) => JSON.stringify(first.answer.resources[k]) !== JSON.stringify(again.resources[k]));
     return { nondeterministic: `step ${step}${key ? `, resource ${key}` : ' (status, results or requirements)'}` };

@@ -76,6 +76,11 @@ function sortedEntries<T>(map: Record<string, T>): Array<[string, T]> {
  */
 const answers = new WeakMap<RunFunctionResponse, Answer>();
 
+/** An answer already read from the response's wire bytes (functions/answerReader.ts): readResponse returns it. */
+export function rememberAnswer(response: RunFunctionResponse, answer: Answer): void {
+  answers.set(response, answer);
+}
+
 export function readResponse(response: RunFunctionResponse): Answer {
   let answer = answers.get(response);
   if (!answer) {

@@ -5,7 +5,7 @@ import { resolveRoles, type RoleResolution } from '../roles/resolve.js';
 import { isObject, splitPath, withoutPath, type JsonObject } from '../util/objects.js';
 import type { Answer } from './protocol.js';
 import { crossplane, type Caller, type ControlPlane, type Reconciler } from './crossplane.js';
-import { condition, connectionSecret, materialize, stall } from './materialize.js';
+import { condition, connectionSecret, materialize, stall, type Materialize } from './materialize.js';
 import type { PerturbationRecord, Selector, StepRecord, Trace } from './trace.js';
 import { brokenCredentials } from './credentials.js';
 import { buildXR, worldCredentials } from './xr.js';
@@ -43,8 +43,8 @@ class World implements ControlPlane {
    * requests built earlier stay as they were sent and their text can be cached by identity.
    */
   readonly observed = new Map<string, JsonObject>();
-  /** What each observed object was materialized from, to keep it when that has not changed. */
-  private readonly sources = new Map<string, string>();
+  /** What each observed object was materialized from (how, and the desired body's text), to keep it when that has not changed. */
+  private readonly sources = new Map<string, { how: string; text: string }>();
   readonly pools: string[];
   /** The XR's credentials reference: resources naming it are reconciled through the cloud credentials. */
   readonly credentialsRef: Credentials;
@@ -105,10 +105,7 @@ class World implements ControlPlane {
   /** Applies a reconcile's outcome: composed resources observed, the dropped ones deleted, the XR's status fed back. */
   apply(answer: Answer, dropped: readonly string[], xrReady: boolean): void {
     for (const key of dropped) this.forget(key);
-    this.resolution = resolveRoles(
-      Object.fromEntries(Object.entries(answer.resources).map(([key, desired]) => [key, desired.resource])),
-      { adapter: this.adapter, pools: this.pools, credentials: this.credentialsRef },
-    );
+    this.resolution = rolesOf(answer, this.adapter, this.pools, this.credentialsRef);
     // Without usable credentials a managed resource that references them cannot be reconciled: a new
     // one is never created (never Ready, no cloud facts); one that exists keeps the state it had.
     const reconcilable = this.credentialsPresent && this.credentialsUsable;
@@ -131,14 +128,38 @@ class World implements ControlPlane {
       const existingName = isObject(existing?.metadata) ? (existing.metadata.name as string) : undefined;
       const ready = !stalled && this.isReady(key);
       const used = stalled ? [] : facts;
-      // Most resources come back unchanged step after step: keep the object, and with it its cached text.
-      const source = `${ready}\u0000${!stalled}\u0000${existingName ?? ''}\u0000${used.map((rule) => rule.fact).join(',')}\u0000${resourceText(answer, key)}`;
-      if (existing && this.sources.get(key) === source) continue;
-      this.observed.set(key, materialize({ xr: this.xr, key, desired, existingName, ready, synced: !stalled, facts: used }));
-      this.sources.set(key, source);
+      // Most resources come back unchanged step after step: keep the object, and with it its encoded entry.
+      const how = `${ready}\u0000${!stalled}\u0000${existingName ?? ''}\u0000${used.map((rule) => rule.fact).join(',')}`;
+      const text = resourceText(answer, key);
+      const source = this.sources.get(key);
+      if (existing && source && source.how === how && source.text === text) continue;
+      this.observed.set(key, this.materialized(key, desired, how, { xr: this.xr, key, desired, existingName, ready, synced: !stalled, facts: used }));
+      this.sources.set(key, { how, text });
     }
     this.refreshSecrets();
     this.xr = { ...this.xr, status: { ...answer.status, conditions: [condition('Ready', xrReady, xrReady ? 'Available' : 'Creating')] } };
+  }
+
+  /**
+   * A desired body materialized as before when everything it is materialized from is the same: the
+   * answer (and so its body) is shared by every simulation the memo answered, and the object with it,
+   * so ablations and scenarios observe the very objects the baseline did and their encoded entries
+   * are reused. Observed objects are never changed in place, so sharing them is safe.
+   */
+  private materialized(key: string, desired: JsonObject, how: string, input: Materialize): JsonObject {
+    const { name, namespace, uid } = this.xr.metadata;
+    const id = `${adapterId(this.adapter)}\u0000${key}\u0000${how}\u0000${name}\u0000${String(namespace)}\u0000${String(uid)}`;
+    let made = materializedBodies.get(desired);
+    if (!made) {
+      made = new Map();
+      materializedBodies.set(desired, made);
+    }
+    let resource = made.get(id);
+    if (!resource) {
+      resource = materialize(input);
+      made.set(id, resource);
+    }
+    return resource;
   }
 
   /** One cloud fact disappears from the existing resources that carry it (of one role, if given); their conditions stay. */
@@ -206,6 +227,46 @@ class World implements ControlPlane {
   }
 }
 
+/** Each adapter object's number, for the caches below: two adapters may share a name (tests, synthetic sets), never an object. */
+const adapterIds = new WeakMap<Adapter, number>();
+let adapters = 0;
+
+function adapterId(adapter: Adapter): number {
+  let id = adapterIds.get(adapter);
+  if (id === undefined) {
+    id = adapters++;
+    adapterIds.set(adapter, id);
+  }
+  return id;
+}
+
+/** Materialized bodies by the desired body they came from, then by everything else they depend on. */
+const materializedBodies = new WeakMap<JsonObject, Map<string, JsonObject>>();
+
+/**
+ * The roles of an answer's keys, resolved once per answer and context: memoized answers recur in
+ * every simulation that reaches them. A resolution is only read.
+ */
+const resolutions = new WeakMap<Answer, Map<string, RoleResolution>>();
+
+function rolesOf(answer: Answer, adapter: Adapter, pools: readonly string[], credentials: Credentials): RoleResolution {
+  let known = resolutions.get(answer);
+  if (!known) {
+    known = new Map();
+    resolutions.set(answer, known);
+  }
+  const id = `${adapterId(adapter)}\u0000${credentials.kind}\u0000${credentials.name}\u0000${pools.join('\u0000')}`;
+  let resolution = known.get(id);
+  if (!resolution) {
+    resolution = resolveRoles(
+      Object.fromEntries(Object.entries(answer.resources).map(([key, desired]) => [key, desired.resource])),
+      { adapter, pools, credentials },
+    );
+    known.set(id, resolution);
+  }
+  return resolution;
+}
+
 /** One reconcile by the engine against the world, then its outcome applied to the world and recorded as a step. */
 async function reconcile(
   world: World,
@@ -215,7 +276,7 @@ async function reconcile(
   phase: string,
   onStep?: SimulateOptions['onStep'],
   remembered?: Record<string, Selector>,
-): Promise<{ step: StepRecord; fingerprint: string }> {
+): Promise<{ step: StepRecord; fingerprint: Fingerprint }> {
   let reconciled;
   try {
     reconciled = await engine.reconcile(world, call, remembered);
@@ -242,7 +303,7 @@ async function reconcile(
     xr: structuredClone(world.xr),
     names,
   };
-  return { step, fingerprint: fingerprint(final, xrReady) };
+  return { step, fingerprint: { answer: final, xrReady } };
 }
 
 /**
@@ -266,11 +327,28 @@ function resourceText(answer: Answer, key: string): string {
   return textsOf(answer).resources.get(key)!;
 }
 
-function fingerprint(answer: Answer, xrReady: boolean): string {
-  const { rest, resources } = textsOf(answer);
-  let text = `${xrReady}${rest}`;
-  for (const [key, resource] of resources) text += `\u0000${key}\u0000${resource}`;
-  return text;
+/** What a step answered and the XR's readiness it led to: two steps with equal fingerprints are a fixpoint. */
+interface Fingerprint {
+  answer: Answer;
+  xrReady: boolean;
+}
+
+/**
+ * Equal when the readiness and every part of the answer's text are: compared part by part (the
+ * same answer object, as the memo gives, at once), never joined into one long string to compare.
+ */
+function sameFingerprint(a: Fingerprint | undefined, b: Fingerprint): boolean {
+  if (!a || a.xrReady !== b.xrReady) return false;
+  if (a.answer === b.answer) return true;
+  const x = textsOf(a.answer);
+  const y = textsOf(b.answer);
+  if (x.rest !== y.rest || x.resources.size !== y.resources.size) return false;
+  const others = y.resources.entries();
+  for (const [key, text] of x.resources) {
+    const [otherKey, otherText] = others.next().value!;
+    if (key !== otherKey || text !== otherText) return false;
+  }
+  return true;
 }
 
 /**
@@ -290,7 +368,7 @@ export async function simulate(call: Caller, adapter: Adapter, scenario: Scenari
     perturbations: [],
   };
   try {
-    let previous: string | undefined;
+    let previous: Fingerprint | undefined;
     for (let index = 0; index < options.maxSteps; index += 1) {
       const { step, fingerprint } = await reconcile(world, engine, call, index, 'converge', options.onStep, trace.steps.at(-1)?.requirements);
       trace.steps.push(step);
@@ -298,7 +376,7 @@ export async function simulate(call: Caller, adapter: Adapter, scenario: Scenari
         const appeared = new Set(trace.steps.flatMap((s) => Object.keys(s.resources)));
         if ([...options.stopOnceAppeared].every((key) => appeared.has(key))) break;
       }
-      if (previous === fingerprint) {
+      if (sameFingerprint(previous, fingerprint)) {
         trace.converged = { step: index - 1, xrReady: step.xrReady };
         break;
       }

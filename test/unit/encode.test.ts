@@ -1,7 +1,7 @@
 /** Request keys and wire bytes built from cached parts must mean exactly what the plain encoder means. */
 import { RunFunctionRequest } from '@crossplane-org/function-sdk-typescript';
 import { describe, expect, it } from 'vitest';
-import { encodeRequest, requestKey } from '../../src/functions/encode.js';
+import { bytesKey, encodeRequest } from '../../src/functions/encode.js';
 import { buildRequest } from '../../src/world/protocol.js';
 import type { K8sObject } from '../../src/config/types.js';
 import type { JsonObject } from '../../src/util/objects.js';
@@ -35,7 +35,10 @@ describe('encodeRequest', () => {
   });
 });
 
-describe('requestKey', () => {
+/** The memo's key for a request: its wire bytes. */
+const requestKey = (request: RunFunctionRequest) => bytesKey(encodeRequest(request));
+
+describe('the memo key', () => {
   it('is equal for equal content, whatever the objects', () => {
     const a = buildRequest(xr, observed([['network', network]]), undefined);
     const b = buildRequest(structuredClone(xr), observed([['network', structuredClone(network)]]), undefined);

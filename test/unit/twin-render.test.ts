@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { Ready, RunFunctionResponse, type RunFunctionRequest } from '@crossplane-org/function-sdk-typescript';
 import { describe, expect, it } from 'vitest';
 import type { Adapter } from '../../src/config/types.js';
-import { requestKey } from '../../src/functions/encode.js';
+import { bytesKey, encodeRequest } from '../../src/functions/encode.js';
 import { runCell, type ProviderSession } from '../../src/pipeline/cell.js';
 import { derivedFinder, twinRequest } from '../../src/pipeline/twinRender.js';
 import type { Caller } from '../../src/world/simulate.js';
@@ -52,7 +52,7 @@ function lateNames(): { call: Caller; sent: RunFunctionRequest[] } {
 function memo(call: Caller): Caller {
   const answers = new Map<string, Promise<RunFunctionResponse>>();
   return (request) => {
-    const key = requestKey(request);
+    const key = bytesKey(encodeRequest(request));
     if (!answers.has(key)) answers.set(key, call(request));
     return answers.get(key)!;
   };

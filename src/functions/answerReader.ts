@@ -1,0 +1,424 @@
+import { Ready, RunFunctionResponse, Severity } from '@crossplane-org/function-sdk-typescript';
+import { compareText, type JsonObject } from '../util/objects.js';
+
+type JsonValue = JsonObject[string];
+import type { Answer } from '../world/protocol.js';
+import type { DesiredResource, EventRecord, ReadyMark, Selector } from '../world/trace.js';
+
+/**
+ * A RunFunctionResponse's wire bytes read straight into drift's Answer, with no generated message
+ * objects and no google.protobuf.Struct wrappers in between: object keys come out sorted, as
+ * world/protocol.ts's toAnswer sorts them. It reads only what it is sure of; anything unusual (a
+ * group, a field under the wrong wire type, a Value with two kinds, a truncated length) throws
+ * Unusual, and the caller falls back to the generated decoder, which then decides. So an answer read
+ * here equals the generated decoder's read by toAnswer, and a message the generated decoder rejects
+ * is never accepted here. The parts drift ignores (meta, context, conditions, output) are checked by
+ * the generated decoder itself; they are small.
+ */
+class Unusual extends Error {}
+
+const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+
+const READY: Record<number, ReadyMark> = { [Ready.READY_TRUE]: 'True', [Ready.READY_FALSE]: 'False', [Ready.READY_UNSPECIFIED]: 'Unspecified' };
+// Crossplane logs an unknown severity as a warning ("assuming warning"), so drift does too (as protocol.ts).
+const SEVERITY: Record<number, EventRecord['severity']> = {
+  [Severity.SEVERITY_NORMAL]: 'Normal',
+  [Severity.SEVERITY_WARNING]: 'Warning',
+  [Severity.SEVERITY_FATAL]: 'Fatal',
+  [Severity.SEVERITY_UNSPECIFIED]: 'Warning',
+};
+
+/** Object keys met before, by a hash of their bytes (a slot holds the last key that hashed to it). */
+const KEYS: Array<string | undefined> = Array.from({ length: 4096 }, () => undefined);
+
+/** A key a plain object cannot hold as its own: the generated decoder's assignment drops it, so does this reader. */
+const PROTO = '__proto__';
+
+class Reader {
+  pos = 0;
+  private readonly view: DataView;
+  private readonly bytes: Buffer;
+
+  constructor(readonly buf: Uint8Array) {
+    this.view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+    this.bytes = Buffer.isBuffer(buf) ? buf : Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
+  }
+
+  /** A varint's low 32 bits, unsigned; at most 10 bytes, as protobuf allows. */
+  varint(): number {
+    const buf = this.buf;
+    let result = 0;
+    let shift = 0;
+    for (let i = 0; i < 10; i += 1) {
+      if (this.pos >= buf.length) throw new Unusual('truncated varint');
+      const byte = buf[this.pos++]!;
+      if (shift < 32) result |= (byte & 0x7f) << shift;
+      shift += 7;
+      if (byte < 0x80) return result >>> 0;
+    }
+    throw new Unusual('varint too long');
+  }
+
+  /** A varint that is not zero (a bool), any of its 64 bits. */
+  bool(): boolean {
+    const buf = this.buf;
+    let any = false;
+    for (let i = 0; i < 10; i += 1) {
+      if (this.pos >= buf.length) throw new Unusual('truncated varint');
+      const byte = buf[this.pos++]!;
+      if (byte & 0x7f) any = true;
+      if (byte < 0x80) return any;
+    }
+    throw new Unusual('varint too long');
+  }
+
+  /** The end of a length-delimited field whose length comes next. */
+  end(): number {
+    const length = this.varint();
+    const end = this.pos + length;
+    if (end > this.buf.length) throw new Unusual('length beyond the message');
+    return end;
+  }
+
+  string(): string {
+    const end = this.end();
+    const buf = this.buf;
+    const start = this.pos;
+    this.pos = end;
+    for (let i = start; i < end; i += 1) if (buf[i]! >= 0x80) return decoder.decode(buf.subarray(start, end));
+    // ASCII: latin1 reads it byte for byte, natively.
+    return this.bytes.toString('latin1', start, end);
+  }
+
+  /**
+   * An object key: keys recur in every answer (apiVersion, metadata, ...), so each is made once and
+   * found again by its bytes; a key string V8 has seen as a property name is stored without
+   * internalizing it again.
+   */
+  key(): string {
+    const end = this.end();
+    const buf = this.buf;
+    const start = this.pos;
+    this.pos = end;
+    const length = end - start;
+    if (length > 32) return this.text(start, end);
+    let hash = length;
+    for (let i = start; i < end; i += 1) {
+      const byte = buf[i]!;
+      if (byte >= 0x80) return decoder.decode(buf.subarray(start, end));
+      hash = (Math.imul(hash, 31) + byte) | 0;
+    }
+    const slot = hash & (KEYS.length - 1);
+    const known = KEYS[slot];
+    if (known !== undefined && known.length === length) {
+      let same = true;
+      for (let i = 0; i < length; i += 1) {
+        if (known.charCodeAt(i) !== buf[start + i]) {
+          same = false;
+          break;
+        }
+      }
+      if (same) return known;
+    }
+    const made = this.bytes.toString('latin1', start, end);
+    KEYS[slot] = made;
+    return made;
+  }
+
+  private text(start: number, end: number): string {
+    const buf = this.buf;
+    for (let i = start; i < end; i += 1) if (buf[i]! >= 0x80) return decoder.decode(buf.subarray(start, end));
+    return this.bytes.toString('latin1', start, end);
+  }
+
+  double(): number {
+    if (this.pos + 8 > this.buf.length) throw new Unusual('truncated double');
+    const value = this.view.getFloat64(this.pos, true);
+    this.pos += 8;
+    return value;
+  }
+
+  /** Skips an unknown field as the generated decoder does; a group or a reserved wire type is unusual. */
+  skip(wireType: number): void {
+    if (wireType === 0) this.varint();
+    else if (wireType === 1) this.pos += 8;
+    else if (wireType === 2) this.pos = this.end();
+    else if (wireType === 5) this.pos += 4;
+    else throw new Unusual(`wire type ${wireType}`);
+    if (this.pos > this.buf.length) throw new Unusual('field beyond the message');
+  }
+
+  /** The next tag, or unusual when it is zero or ends a group (the generated decoder stops reading there). */
+  tag(): number {
+    const tag = this.varint();
+    if (tag === 0 || (tag & 7) === 4 || (tag & 7) === 3) throw new Unusual(`tag ${tag}`);
+    return tag;
+  }
+
+  /** The enclosing message must end exactly where its length said. */
+  done(end: number): void {
+    if (this.pos !== end) throw new Unusual('a field ran past its message');
+  }
+}
+
+/** google.protobuf.Struct as a plain object, keys sorted (compareText), every nested object too. */
+function struct(r: Reader, end: number, depth: number): JsonObject {
+  if (depth > 90) throw new Unusual('nested too deep');
+  const keys: string[] = [];
+  const values: JsonValue[] = [];
+  let sorted = true;
+  while (r.pos < end) {
+    const tag = r.tag();
+    if (tag !== 10) {
+      r.skip(tag & 7);
+      continue;
+    }
+    const entryEnd = r.end();
+    let key = '';
+    let value: JsonValue | undefined;
+    while (r.pos < entryEnd) {
+      const entryTag = r.tag();
+      if (entryTag === 10) key = r.key();
+      else if (entryTag === 18) value = valueOf(r, r.end(), depth + 1);
+      else r.skip(entryTag & 7);
+    }
+    r.done(entryEnd);
+    if (value === undefined || key === PROTO) continue;
+    if (sorted && keys.length > 0 && keys[keys.length - 1]! >= key) sorted = false;
+    keys.push(key);
+    values.push(value);
+  }
+  r.done(end);
+  const object: JsonObject = {};
+  if (sorted) {
+    for (let i = 0; i < keys.length; i += 1) object[keys[i]!] = values[i]!;
+    return object;
+  }
+  // A key met twice keeps its last value (the generated decoder assigns in wire order), in sorted place.
+  const order = keys.map((_, i) => i).sort((a, b) => compareText(keys[a]!, keys[b]!) || a - b);
+  for (let n = 0; n < order.length; n += 1) object[keys[order[n]!]!] = values[order[n]!]!;
+  return object;
+}
+
+function list(r: Reader, end: number, depth: number): Array<JsonValue | undefined> {
+  const items: Array<JsonValue | undefined> = [];
+  while (r.pos < end) {
+    const tag = r.tag();
+    if (tag === 10) items.push(valueOf(r, r.end(), depth + 1));
+    else r.skip(tag & 7);
+  }
+  r.done(end);
+  return items;
+}
+
+/** google.protobuf.Value; undefined when it carries no kind (the generated decoder's unwrap gives that too). */
+function valueOf(r: Reader, end: number, depth: number): JsonValue | undefined {
+  if (depth > 90) throw new Unusual('nested too deep');
+  let value: JsonValue | undefined;
+  let kinds = 0;
+  while (r.pos < end) {
+    const tag = r.tag();
+    switch (tag) {
+      case 8:
+        r.varint();
+        value = null;
+        break;
+      case 17:
+        value = r.double();
+        break;
+      case 26:
+        value = r.string();
+        break;
+      case 32:
+        value = r.bool();
+        break;
+      case 42:
+        value = struct(r, r.end(), depth + 1);
+        break;
+      case 50:
+        value = list(r, r.end(), depth + 1) as JsonValue;
+        break;
+      default:
+        r.skip(tag & 7);
+        continue;
+    }
+    kinds += 1;
+  }
+  r.done(end);
+  // Two kinds (or one twice) in one Value: the generated decoder's precedence decides.
+  if (kinds > 1) throw new Unusual('a Value with more than one kind');
+  return value;
+}
+
+interface ResourceRead {
+  resource: JsonObject | undefined;
+  ready: number;
+}
+
+function resource(r: Reader, end: number): ResourceRead {
+  let body: JsonObject | undefined;
+  let ready = 0;
+  while (r.pos < end) {
+    const tag = r.tag();
+    if (tag === 10) body = struct(r, r.end(), 0);
+    else if (tag === 24) ready = r.varint() | 0;
+    else if (tag === 18) throw new Unusual('connection details'); // not in a desired state drift reads
+    else r.skip(tag & 7);
+  }
+  r.done(end);
+  return { resource: body, ready };
+}
+
+function state(r: Reader, end: number): { composite: ResourceRead | undefined; resources: Map<string, ResourceRead> } {
+  let composite: ResourceRead | undefined;
+  const resources = new Map<string, ResourceRead>();
+  while (r.pos < end) {
+    const tag = r.tag();
+    if (tag === 10) composite = resource(r, r.end());
+    else if (tag === 18) {
+      const entryEnd = r.end();
+      let key = '';
+      let value: ResourceRead | undefined;
+      while (r.pos < entryEnd) {
+        const entryTag = r.tag();
+        if (entryTag === 10) key = r.string();
+        else if (entryTag === 18) value = resource(r, r.end());
+        else r.skip(entryTag & 7);
+      }
+      r.done(entryEnd);
+      if (value !== undefined && key !== PROTO) resources.set(key, value);
+    } else r.skip(tag & 7);
+  }
+  r.done(end);
+  return { composite, resources };
+}
+
+function labels(r: Reader, end: number): Record<string, string> {
+  const read = new Map<string, string>();
+  while (r.pos < end) {
+    const tag = r.tag();
+    if (tag !== 10) {
+      r.skip(tag & 7);
+      continue;
+    }
+    const entryEnd = r.end();
+    let key = '';
+    let value = '';
+    while (r.pos < entryEnd) {
+      const entryTag = r.tag();
+      if (entryTag === 10) key = r.string();
+      else if (entryTag === 18) value = r.string();
+      else r.skip(entryTag & 7);
+    }
+    r.done(entryEnd);
+    if (key !== PROTO) read.set(key, value);
+  }
+  r.done(end);
+  const sorted: Record<string, string> = {};
+  for (const key of [...read.keys()].sort(compareText)) sorted[key] = read.get(key)!;
+  return sorted;
+}
+
+function selector(r: Reader, end: number): Selector {
+  let apiVersion = '';
+  let kind = '';
+  let matchName: string | undefined;
+  let matchLabels: Record<string, string> | undefined;
+  let namespace: string | undefined;
+  while (r.pos < end) {
+    const tag = r.tag();
+    if (tag === 10) apiVersion = r.string();
+    else if (tag === 18) kind = r.string();
+    else if (tag === 26) matchName = r.string();
+    else if (tag === 34) matchLabels = labels(r, r.end());
+    else if (tag === 42) namespace = r.string();
+    else r.skip(tag & 7);
+  }
+  r.done(end);
+  return {
+    apiVersion,
+    kind,
+    ...(matchName !== undefined ? { matchName } : {}),
+    ...(matchLabels ? { matchLabels } : {}),
+    ...(namespace ? { namespace } : {}),
+  };
+}
+
+function requirements(r: Reader, end: number): Map<string, Selector> {
+  const selectors = new Map<string, Selector>();
+  while (r.pos < end) {
+    const tag = r.tag();
+    if (tag === 18) {
+      const entryEnd = r.end();
+      let key = '';
+      let value: Selector | undefined;
+      while (r.pos < entryEnd) {
+        const entryTag = r.tag();
+        if (entryTag === 10) key = r.string();
+        else if (entryTag === 18) value = selector(r, r.end());
+        else r.skip(entryTag & 7);
+      }
+      r.done(entryEnd);
+      if (value !== undefined && key !== PROTO) selectors.set(key, value);
+    } else if (tag === 10 || tag === 26) throw new Unusual('extra resources or schemas required'); // the generated decoder checks them
+    else r.skip(tag & 7);
+  }
+  r.done(end);
+  return selectors;
+}
+
+function result(r: Reader, end: number): EventRecord {
+  let severity = 0;
+  let message = '';
+  let reason: string | undefined;
+  while (r.pos < end) {
+    const tag = r.tag();
+    if (tag === 8) severity = r.varint() | 0;
+    else if (tag === 18) message = r.string();
+    else if (tag === 26) reason = r.string();
+    else if (tag === 32) r.varint();
+    else r.skip(tag & 7);
+  }
+  r.done(end);
+  return { severity: SEVERITY[severity] ?? 'Warning', message, ...(reason ? { reason } : {}) };
+}
+
+function sortedObject<T>(map: Map<string, T>): Record<string, T> {
+  const object: Record<string, T> = {};
+  for (const key of [...map.keys()].sort(compareText)) object[key] = map.get(key)!;
+  return object;
+}
+
+/** The answer in a RunFunctionResponse's bytes; throws Unusual for what the generated decoder must judge. */
+export function readAnswer(bytes: Uint8Array): Answer {
+  const r = new Reader(bytes);
+  let desired: ReturnType<typeof state> | undefined;
+  let selectors = new Map<string, Selector>();
+  const results: EventRecord[] = [];
+  const end = bytes.length;
+  while (r.pos < end) {
+    const start = r.pos;
+    const tag = r.tag();
+    if (tag === 18) desired = state(r, r.end());
+    else if (tag === 26) results.push(result(r, r.end()));
+    else if (tag === 42) selectors = requirements(r, r.end());
+    else {
+      r.skip(tag & 7);
+      // meta, context, conditions, output and unknown fields: the generated decoder reads each alone, so one it would reject is rejected.
+      RunFunctionResponse.decode(bytes.subarray(start, r.pos));
+    }
+  }
+  const resources: Record<string, DesiredResource> = {};
+  for (const [key, read] of [...(desired?.resources ?? new Map<string, ResourceRead>())].sort(([a], [b]) => compareText(a, b))) {
+    resources[key] = { resource: read.resource ?? {}, ready: READY[read.ready] ?? 'Unspecified' };
+  }
+  const composite = desired?.composite;
+  const status = composite?.resource?.status;
+  return {
+    requirements: sortedObject(selectors),
+    status: typeof status === 'object' && status !== null && !Array.isArray(status) ? (status as JsonObject) : {},
+    compositeReady: composite ? READY[composite.ready] ?? 'Unspecified' : 'Unspecified',
+    resources,
+    results,
+  };
+}

@@ -1,0 +1,319 @@
+import { Resource, RunFunctionRequest, type State } from '@crossplane-org/function-sdk-typescript';
+
+/**
+ * RunFunctionRequest's wire bytes written straight from drift's plain objects: the generated
+ * encoder wraps every JSON value in google.protobuf.Struct/Value messages and forks a writer per
+ * nested message, which is most of a request's cost. This writes the same bytes, in the same field
+ * order (test/unit/request-writer.test.ts holds it to the generated encoder's output), with one
+ * buffer reused from request to request; a nested message's length is reserved as one byte and
+ * widened in place when the message is longer. What drift never sends (connection details,
+ * credentials, required schemas, a readiness that is not an int32) is left to the generated
+ * encoder, its bytes copied in.
+ */
+class Writer {
+  buf = Buffer.allocUnsafe(64 * 1024);
+  pos = 0;
+  private view = new DataView(this.buf.buffer, this.buf.byteOffset, this.buf.byteLength);
+
+  ensure(more: number): void {
+    if (this.pos + more <= this.buf.length) return;
+    let size = this.buf.length * 2;
+    while (size < this.pos + more) size *= 2;
+    const grown = Buffer.allocUnsafe(size);
+    this.buf.copy(grown, 0, 0, this.pos);
+    this.buf = grown;
+    this.view = new DataView(grown.buffer, grown.byteOffset, grown.byteLength);
+  }
+
+  varint(value: number): void {
+    this.ensure(5);
+    const buf = this.buf;
+    while (value > 0x7f) {
+      buf[this.pos++] = (value & 0x7f) | 0x80;
+      value >>>= 7;
+    }
+    buf[this.pos++] = value;
+  }
+
+  int32(value: number): void {
+    if (value >= 0) return this.varint(value);
+    this.ensure(10);
+    for (let i = 0; i < 9; i += 1) {
+      this.buf[this.pos++] = (value & 0x7f) | 0x80;
+      value >>= 7;
+    }
+    this.buf[this.pos++] = 1;
+  }
+
+  double(value: number): void {
+    this.ensure(8);
+    this.view.setFloat64(this.pos, value, true);
+    this.pos += 8;
+  }
+
+  /** A length-delimited string, UTF-8 (lone surrogates as U+FFFD, as TextEncoder writes them). */
+  string(text: string): void {
+    const length = text.length;
+    if (length < 64) {
+      this.ensure(1 + length);
+      const buf = this.buf;
+      const start = this.pos;
+      buf[start] = length;
+      let at = start + 1;
+      for (let i = 0; i < length; i += 1) {
+        const code = text.charCodeAt(i);
+        if (code >= 0x80) {
+          at = -1;
+          break;
+        }
+        buf[at++] = code;
+      }
+      if (at >= 0) {
+        this.pos = at;
+        return;
+      }
+    }
+    const bytes = Buffer.byteLength(text, 'utf8');
+    this.varint(bytes);
+    this.ensure(bytes);
+    this.pos += this.buf.write(text, this.pos, bytes, 'utf8');
+  }
+
+  raw(bytes: Uint8Array): void {
+    this.ensure(bytes.length);
+    this.buf.set(bytes, this.pos);
+    this.pos += bytes.length;
+  }
+
+  /** Starts a nested message after its tag: one byte kept for its length. */
+  fork(): number {
+    this.ensure(1);
+    return this.pos++;
+  }
+
+  /** Ends the nested message begun at `at`, writing its length there (moving it right when it needs more bytes). */
+  join(at: number): void {
+    const length = this.pos - at - 1;
+    if (length < 0x80) {
+      this.buf[at] = length;
+      return;
+    }
+    const size = length < 1 << 14 ? 2 : length < 1 << 21 ? 3 : length < 1 << 28 ? 4 : 5;
+    this.ensure(size - 1);
+    this.buf.copyWithin(at + size, at + 1, this.pos);
+    this.pos += size - 1;
+    let value = length;
+    let p = at;
+    while (value > 0x7f) {
+      this.buf[p++] = (value & 0x7f) | 0x80;
+      value >>>= 7;
+    }
+    this.buf[p] = value;
+  }
+
+  /** The bytes written since `from`, copied out of the shared buffer. */
+  copy(from: number): Uint8Array {
+    return Uint8Array.prototype.slice.call(this.buf, from, this.pos);
+  }
+}
+
+const writer = new Writer();
+
+/** A key a plain object cannot hold as its own: the generated encoder's Struct.wrap assignment drops it too. */
+const PROTO = '__proto__';
+
+/** google.protobuf.Struct's fields, as Struct.encode(Struct.wrap(object)) writes them. */
+function struct(w: Writer, object: Record<string, unknown>): void {
+  for (const key of Object.keys(object)) {
+    const value = object[key];
+    if (value === undefined || key === PROTO) continue;
+    w.varint(10);
+    const entry = w.fork();
+    if (key !== '') {
+      w.varint(10);
+      w.string(key);
+    }
+    w.varint(18);
+    const inner = w.fork();
+    valueOf(w, value);
+    w.join(inner);
+    w.join(entry);
+  }
+}
+
+/** google.protobuf.Value's one field, as Value.encode(Value.wrap(value)) writes it. */
+function valueOf(w: Writer, value: unknown): void {
+  if (value === null) {
+    w.varint(8);
+    w.varint(0);
+  } else if (typeof value === 'boolean') {
+    w.varint(32);
+    w.varint(value ? 1 : 0);
+  } else if (typeof value === 'number') {
+    w.varint(17);
+    w.double(value);
+  } else if (typeof value === 'string') {
+    w.varint(26);
+    w.string(value);
+  } else if (Array.isArray(value)) {
+    w.varint(50);
+    const list = w.fork();
+    for (const item of value) {
+      w.varint(10);
+      const at = w.fork();
+      if (item !== undefined) valueOf(w, item);
+      w.join(at);
+    }
+    w.join(list);
+  } else if (typeof value === 'object') {
+    w.varint(42);
+    const at = w.fork();
+    struct(w, value as Record<string, unknown>);
+    w.join(at);
+  } else if (typeof value !== 'undefined') {
+    throw new Error(`Unsupported any value type: ${typeof value}`);
+  }
+}
+
+/** A Resource message's fields, as Resource.encode writes them. */
+function resource(w: Writer, message: Resource): void {
+  if (Object.keys(message.connectionDetails).length > 0 || !Number.isInteger(message.ready) || message.ready > 0x7fffffff || message.ready < -0x80000000) {
+    w.raw(Resource.encode(message).finish());
+    return;
+  }
+  if (message.resource !== undefined) {
+    w.varint(10);
+    const at = w.fork();
+    struct(w, message.resource);
+    w.join(at);
+  }
+  if (message.ready !== 0) {
+    w.varint(24);
+    w.int32(message.ready);
+  }
+}
+
+/** One map entry of `resources` (State) or of a Resources' name (`tag`): key, then the value's message. */
+function entry(w: Writer, tag: number, key: string, value: (() => void) | undefined): void {
+  w.varint(tag);
+  const at = w.fork();
+  if (key !== '') {
+    w.varint(10);
+    w.string(key);
+  }
+  if (value) {
+    w.varint(18);
+    const inner = w.fork();
+    value();
+    w.join(inner);
+  }
+  w.join(at);
+}
+
+/**
+ * One `resources` entry of a State (tag included), as State.encode writes it; `cached` answers
+ * with bytes written before for the same entry, `keep` receives new ones.
+ */
+type EntryCache = (name: string, value: Resource) => Uint8Array | undefined;
+
+function state(w: Writer, message: State, cached?: EntryCache, keep?: (name: string, value: Resource, bytes: Uint8Array) => void): void {
+  if (message.composite !== undefined) {
+    w.varint(10);
+    const at = w.fork();
+    resource(w, message.composite);
+    w.join(at);
+  }
+  for (const [name, value] of Object.entries(message.resources)) {
+    const known = value === undefined ? undefined : cached?.(name, value);
+    if (known) {
+      w.raw(known);
+      continue;
+    }
+    const start = w.pos;
+    entry(w, 18, name, value === undefined ? undefined : () => resource(w, value));
+    if (keep && value !== undefined) keep(name, value, w.copy(start));
+  }
+}
+
+/** RunFunctionRequest.encode(request).finish(), written directly; observed entries may come from `cached`. */
+export function writeRequest(request: RunFunctionRequest, cached?: EntryCache, keep?: (name: string, value: Resource, bytes: Uint8Array) => void): Uint8Array {
+  const w = writer;
+  w.pos = 0;
+  const { meta, observed, desired, input, context } = request;
+  if (meta !== undefined) {
+    w.varint(10);
+    const at = w.fork();
+    if (meta.tag !== '') {
+      w.varint(10);
+      w.string(meta.tag);
+    }
+    // The generated encoder writes the packed capabilities even when there are none.
+    w.varint(18);
+    const packed = w.fork();
+    for (const capability of meta.capabilities) w.int32(capability);
+    w.join(packed);
+    w.join(at);
+  }
+  if (observed !== undefined) {
+    w.varint(18);
+    const at = w.fork();
+    state(w, observed, cached, keep);
+    w.join(at);
+  }
+  if (desired !== undefined) {
+    w.varint(26);
+    const at = w.fork();
+    state(w, desired);
+    w.join(at);
+  }
+  for (const [tag, object] of [
+    [34, input],
+    [42, context],
+  ] as const) {
+    if (object === undefined) continue;
+    w.varint(tag);
+    const at = w.fork();
+    struct(w, object);
+    w.join(at);
+  }
+  for (const [tag, map] of [
+    [50, request.extraResources],
+    [66, request.requiredResources],
+  ] as const) {
+    if (tag === 66 && Object.keys(request.credentials).length > 0) {
+      // Credentials (field 7) come between extra and required resources; drift sends none.
+      w.raw(RunFunctionRequest.encode({ ...EMPTY, credentials: request.credentials }).finish());
+    }
+    for (const [name, resources] of Object.entries(map)) {
+      entry(
+        w,
+        tag,
+        name,
+        resources === undefined
+          ? undefined
+          : () => {
+              for (const item of resources.items) {
+                w.varint(10);
+                const at = w.fork();
+                resource(w, item);
+                w.join(at);
+              }
+            },
+      );
+    }
+  }
+  if (Object.keys(request.requiredSchemas).length > 0) w.raw(RunFunctionRequest.encode({ ...EMPTY, requiredSchemas: request.requiredSchemas }).finish());
+  return w.copy(0);
+}
+
+const EMPTY: RunFunctionRequest = {
+  meta: undefined,
+  observed: undefined,
+  desired: undefined,
+  input: undefined,
+  context: undefined,
+  extraResources: {},
+  credentials: {},
+  requiredResources: {},
+  requiredSchemas: {},
+};

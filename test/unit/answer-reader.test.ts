@@ -1,0 +1,108 @@
+/** The wire reader must read exactly what the generated decoder and toAnswer read, and reject nothing it would accept wrongly. */
+import { readFileSync } from 'node:fs';
+import { Ready, RunFunctionResponse, Severity } from '@crossplane-org/function-sdk-typescript';
+import { describe, expect, it } from 'vitest';
+import { readAnswer } from '../../src/functions/answerReader.js';
+import { decodeResponse } from '../../src/functions/wireResponse.js';
+import { readResponse } from '../../src/world/protocol.js';
+
+/** Real answers of the bundled functions (a run's answer cache, seven per provider): 4-byte length, then the bytes. */
+function bundledAnswers(): Uint8Array[] {
+  const data = readFileSync(new URL('../fixtures/answers/bundled.bin', import.meta.url));
+  const answers: Uint8Array[] = [];
+  for (let at = 0; at < data.length; ) {
+    const length = data.readUInt32BE(at);
+    answers.push(data.subarray(at + 4, at + 4 + length));
+    at += 4 + length;
+  }
+  return answers;
+}
+
+/** What drift read before the wire reader: the generated decoder, then toAnswer (a plain decoded message is not remembered). */
+const reference = (bytes: Uint8Array) => JSON.stringify(readResponse(RunFunctionResponse.decode(bytes)));
+
+/** What the generated decoder says of the garbage fixture (a meta field claiming 2^31 bytes). */
+const GENERATED_REJECTS = 'cant skip wire type 7';
+
+/** A length-delimited field (its length under 128). */
+const message = (field: number, bytes: Uint8Array) => new Uint8Array([(field << 3) | 2, bytes.length, ...bytes]);
+
+const encode = (response: Partial<RunFunctionResponse>) => RunFunctionResponse.encode(RunFunctionResponse.fromPartial(response)).finish();
+
+describe('readAnswer', () => {
+  it('reads every bundled answer as the generated decoder and toAnswer do, key order included', () => {
+    const answers = bundledAnswers();
+    expect(answers.length).toBe(35);
+    for (const bytes of answers) expect(JSON.stringify(readAnswer(bytes))).toBe(reference(bytes));
+  });
+
+  it('sorts keys at every depth, keeps list order, and reads every kind of value', () => {
+    const bytes = encode({
+      desired: {
+        composite: { resource: { status: { zeta: 1, alpha: { b: [3, 'x', null, true, { d: 1, c: 2 }], a: -0 } } }, connectionDetails: {}, ready: Ready.READY_TRUE },
+        resources: {
+          b: { resource: { kind: 'K', apiVersion: 'v1', metadata: { name: 'ünïcode ✓', labels: { '10': 'ten', '9': 'nine', x: '' } } }, connectionDetails: {}, ready: Ready.READY_FALSE },
+          a: { resource: { spec: { long: 'y'.repeat(300), empty: {}, list: [] } }, connectionDetails: {}, ready: 7 as Ready },
+        },
+      },
+      results: [
+        { severity: Severity.SEVERITY_NORMAL, message: 'fine', reason: 'Because', target: 0 },
+        { severity: 9 as Severity, message: '' },
+      ],
+      requirements: {
+        extraResources: {},
+        schemas: {},
+        resources: {
+          z: { apiVersion: 'v1', kind: 'Secret', matchName: 'creds', namespace: 'ns' },
+          a: { apiVersion: 'v1', kind: 'ConfigMap', matchLabels: { labels: { b: '2', a: '1' } }, namespace: '' },
+        },
+      },
+      context: { anything: { goes: [1, 2] } },
+      output: { also: 'ignored' },
+      meta: { tag: 't', ttl: { seconds: 60, nanos: 0 } },
+    });
+    const read = readAnswer(bytes);
+    expect(JSON.stringify(read)).toBe(reference(bytes));
+    expect(Object.is((read.status.alpha as { a: number }).a, -0)).toBe(true);
+    expect(read.resources.a!.ready).toBe('Unspecified');
+    expect(read.results[1]!.severity).toBe('Warning');
+  });
+
+  it('keeps the last of a key met twice, in its sorted place, as the generated decoder does', () => {
+    const number = (n: number) => new Uint8Array([0x11, ...new Uint8Array(new Float64Array([n]).buffer)]);
+    const field = (key: string, value: Uint8Array) => message(1, new Uint8Array([0x0a, key.length, ...Buffer.from(key), ...message(2, value)]));
+    const struct = new Uint8Array([...field('b', number(2)), ...field('a', number(1)), ...field('c', number(4)), ...field('a', number(3))]);
+    const twice = message(2, message(2, new Uint8Array([0x0a, 1, 0x72, ...message(2, message(1, struct))])));
+    expect(JSON.stringify(readAnswer(twice))).toBe(reference(twice));
+    expect(readAnswer(twice).resources.r!.resource).toEqual({ a: 3, b: 2, c: 4 });
+    // Two desired states: the second replaces the first, as the generated decoder assigns it.
+    const one = encode({ desired: { composite: undefined, resources: { r: { resource: { a: 1, b: 2 }, connectionDetails: {}, ready: 0 } } } });
+    const two = encode({ desired: { composite: undefined, resources: { q: { resource: { a: 3 }, connectionDetails: {}, ready: 0 } } } });
+    const merged = new Uint8Array([...one, ...two]);
+    expect(JSON.stringify(readAnswer(merged))).toBe(reference(merged));
+  });
+
+  it('leaves to the generated decoder what it is unsure of, and rejects what the generated decoder rejects', () => {
+    // A Value with two kinds (a string and a number): the generated decoder's precedence decides.
+    const value = new Uint8Array([0x1a, 1, 0x73, 0x11, 0, 0, 0, 0, 0, 0, 0xf0, 0x3f]);
+    const twoKinds = message(2, message(2, new Uint8Array([0x0a, 1, 0x72, ...message(2, message(1, message(1, new Uint8Array([0x0a, 1, 0x61, ...message(2, value)]))))])));
+    expect(() => readAnswer(twoKinds)).toThrow('a Value with more than one kind');
+    expect(JSON.stringify(readResponse(decodeResponse(twoKinds)))).toBe(reference(twoKinds));
+    expect(readResponse(decodeResponse(twoKinds)).resources.r!.resource).toEqual({ a: 's' });
+    const garbage = new Uint8Array([0x0a, 0x80, 0x80, 0x80, 0x80, 0x08, ...Buffer.from('garbage')]);
+    expect(() => readAnswer(garbage)).toThrow('length beyond the message');
+    expect(() => decodeResponse(garbage)).toThrow(GENERATED_REJECTS);
+    expect(() => RunFunctionResponse.decode(garbage)).toThrow(GENERATED_REJECTS);
+  });
+});
+
+describe('decodeResponse', () => {
+  it('gives the answer read from the bytes and, when asked, the generated message', () => {
+    for (const bytes of bundledAnswers().slice(0, 5)) {
+      const response = decodeResponse(bytes);
+      expect(JSON.stringify(readResponse(response))).toBe(reference(bytes));
+      expect(response.desired).toEqual(RunFunctionResponse.decode(bytes).desired);
+      expect(JSON.parse(JSON.stringify(response))).toEqual(JSON.parse(JSON.stringify(RunFunctionResponse.decode(bytes))));
+    }
+  });
+});
