@@ -102,7 +102,7 @@ export async function driftTools(cwd: string, bin = driftBin()): Promise<DriftTo
  * - test/cli/lifecycle.test.ts, "no function outlives drift": SIGKILL, SIGHUP and Ctrl-C reach a
  *   process; what the watchdog and the signal handlers of bin/drift.js do is only seen from outside.
  * - test/cli/render-cli.test.ts, the hanging function: Ctrl-C during a call, and the exit code 130.
- * - test/cli/accept.test.ts, "8 at once": several drifts racing for accepted.yaml's file lock.
+ * - test/cli/accept.test.ts, "4 at once": several drifts racing for accepted.yaml's file lock.
  * - test/cli/mcp.test.ts: the MCP server speaks over its own stdin and stdout. The file's main server
  *   replays renders from the answer cache (replayingProcessEnvironment); the SIGTERM and deadline
  *   servers render live, since a function in flight is what they test.
