@@ -269,6 +269,21 @@ function resource(r: Reader, end: number): ResourceRead {
   return { resource: body, ready };
 }
 
+/** One entry of a protobuf `map<string, V>` (field 1 its key, field 2 its value), read to its end. */
+function mapEntry<V>(r: Reader, readValue: (r: Reader) => V): { key: string; value: V | undefined } {
+  const entryEnd = r.end();
+  let key = '';
+  let value: V | undefined;
+  while (r.pos < entryEnd) {
+    const entryTag = r.tag();
+    if (entryTag === 10) key = r.string();
+    else if (entryTag === 18) value = readValue(r);
+    else r.skip(entryTag & 7);
+  }
+  r.done(entryEnd);
+  return { key, value };
+}
+
 function state(r: Reader, end: number): { composite: ResourceRead | undefined; resources: Map<string, ResourceRead> } {
   let composite: ResourceRead | undefined;
   const resources = new Map<string, ResourceRead>();
@@ -276,16 +291,7 @@ function state(r: Reader, end: number): { composite: ResourceRead | undefined; r
     const tag = r.tag();
     if (tag === 10) composite = resource(r, r.end());
     else if (tag === 18) {
-      const entryEnd = r.end();
-      let key = '';
-      let value: ResourceRead | undefined;
-      while (r.pos < entryEnd) {
-        const entryTag = r.tag();
-        if (entryTag === 10) key = r.string();
-        else if (entryTag === 18) value = resource(r, r.end());
-        else r.skip(entryTag & 7);
-      }
-      r.done(entryEnd);
+      const { key, value } = mapEntry(r, (entry) => resource(entry, entry.end()));
       if (value !== undefined && key !== PROTO) resources.set(key, value);
     } else r.skip(tag & 7);
   }
@@ -301,17 +307,8 @@ function labels(r: Reader, end: number): Record<string, string> {
       r.skip(tag & 7);
       continue;
     }
-    const entryEnd = r.end();
-    let key = '';
-    let value = '';
-    while (r.pos < entryEnd) {
-      const entryTag = r.tag();
-      if (entryTag === 10) key = r.string();
-      else if (entryTag === 18) value = r.string();
-      else r.skip(entryTag & 7);
-    }
-    r.done(entryEnd);
-    if (key !== PROTO) read.set(key, value);
+    const { key, value } = mapEntry(r, (entry) => entry.string());
+    if (key !== PROTO) read.set(key, value ?? '');
   }
   r.done(end);
   const sorted: Record<string, string> = {};
@@ -349,16 +346,7 @@ function requirements(r: Reader, end: number): Map<string, Selector> {
   while (r.pos < end) {
     const tag = r.tag();
     if (tag === 18) {
-      const entryEnd = r.end();
-      let key = '';
-      let value: Selector | undefined;
-      while (r.pos < entryEnd) {
-        const entryTag = r.tag();
-        if (entryTag === 10) key = r.string();
-        else if (entryTag === 18) value = selector(r, r.end());
-        else r.skip(entryTag & 7);
-      }
-      r.done(entryEnd);
+      const { key, value } = mapEntry(r, (entry) => selector(entry, entry.end()));
       if (value !== undefined && key !== PROTO) selectors.set(key, value);
     } else if (tag === 10 || tag === 26) throw new Unusual('extra resources or schemas required'); // the generated decoder checks them
     else r.skip(tag & 7);
