@@ -35,6 +35,22 @@ export interface Binding {
 /** The module object, filled by `Parser.init(module)`, and its transfer buffer's address. */
 export const binding = { module: {} as Binding, transfer: 0 };
 
+/**
+ * The object to give `Parser.init`, one per copy of web-tree-sitter in the process: web-tree-sitter
+ * fills only the object its first `Parser.init` is given and ignores later ones, so a second copy of
+ * drift's outline in the same process (the tests load the built drift beside its sources) must call
+ * that same object, not an empty one of its own. Keyed by the Parser class: two copies of
+ * web-tree-sitter are two modules.
+ */
+export function moduleFor(parser: object): Binding {
+  const slot = Symbol.for('drift.web-tree-sitter.modules');
+  const registry = ((globalThis as Record<symbol, WeakMap<object, Binding> | undefined>)[slot] ??= new WeakMap());
+  let module = registry.get(parser);
+  if (!module) registry.set(parser, (module = binding.module));
+  binding.module = module;
+  return module;
+}
+
 /** After `Parser.init(binding.module)`: where the buffer is (`ts_init` only returns it, and the language versions it holds). */
 export function bindingReady(): void {
   binding.transfer = binding.module._ts_init();

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import type { Language, Query } from 'web-tree-sitter';
-import { binding, bindingReady } from './binding.js';
+import { bindingReady, moduleFor } from './binding.js';
 import { matchFacts } from './matches.js';
 import type { ParseText, QueryFact } from './types.js';
 
@@ -26,20 +26,6 @@ const QUERIES = fileURLToPath(new URL('../../queries/', import.meta.url));
 const require = createRequire(import.meta.url);
 let initialized: Promise<void> | undefined;
 
-/**
- * The module object of this copy of web-tree-sitter, one per process: web-tree-sitter fills only the
- * object its first `Parser.init` is given and ignores later ones, so a second copy of drift's outline
- * in the same process (the tests load the built drift beside its sources) must call the same object,
- * not an empty one of its own. Keyed by the Parser class: two copies of web-tree-sitter are two modules.
- */
-function sharedModule(parser: object): typeof binding.module {
-  const slot = Symbol.for('drift.web-tree-sitter.modules');
-  const registry = ((globalThis as Record<symbol, WeakMap<object, typeof binding.module> | undefined>)[slot] ??= new WeakMap());
-  let module = registry.get(parser);
-  if (!module) registry.set(parser, (module = binding.module));
-  binding.module = module;
-  return module;
-}
 const parsers = new Map<string, Promise<ParseText>>();
 
 /**
@@ -102,7 +88,7 @@ export function parserFor(extension: string): Promise<ParseText> {
       setFlagsFromString('--liftoff-only');
       const { Language, Parser, Query } = await import('web-tree-sitter');
       // Given the object that becomes the WebAssembly module: the outline's hot loops call it directly (binding.ts).
-      initialized ??= Parser.init(sharedModule(Parser)).then(bindingReady);
+      initialized ??= Parser.init(moduleFor(Parser)).then(bindingReady);
       await initialized;
       const language = await Language.load(readFileSync(require.resolve(grammar.wasm)));
       // Compiled on the first match, not with the grammar: the sources' depth check parses every file
