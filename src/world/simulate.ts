@@ -149,17 +149,7 @@ class World implements ControlPlane {
   private materialized(key: string, desired: JsonObject, how: string, input: Materialize): JsonObject {
     const { name, namespace, uid } = this.xr.metadata;
     const id = `${adapterId(this.adapter)}\u0000${key}\u0000${how}\u0000${name}\u0000${String(namespace)}\u0000${String(uid)}`;
-    let made = materializedBodies.get(desired);
-    if (!made) {
-      made = new Map();
-      materializedBodies.set(desired, made);
-    }
-    let resource = made.get(id);
-    if (!resource) {
-      resource = materialize(input);
-      made.set(id, resource);
-    }
-    return resource;
+    return keptFor(materializedBodies, desired, id, () => materialize(input));
   }
 
   /** One cloud fact disappears from the existing resources that carry it (of one role, if given); their conditions stay. */
@@ -250,21 +240,19 @@ const materializedBodies = new WeakMap<JsonObject, Map<string, JsonObject>>();
 const resolutions = new WeakMap<Answer, Map<string, RoleResolution>>();
 
 function rolesOf(answer: Answer, adapter: Adapter, pools: readonly string[], credentials: Credentials): RoleResolution {
-  let known = resolutions.get(answer);
-  if (!known) {
-    known = new Map();
-    resolutions.set(answer, known);
-  }
   const id = `${adapterId(adapter)}\u0000${credentials.kind}\u0000${credentials.name}\u0000${pools.join('\u0000')}`;
-  let resolution = known.get(id);
-  if (!resolution) {
-    resolution = resolveRoles(
-      Object.fromEntries(Object.entries(answer.resources).map(([key, desired]) => [key, desired.resource])),
-      { adapter, pools, credentials },
-    );
-    known.set(id, resolution);
-  }
-  return resolution;
+  return keptFor(resolutions, answer, id, () =>
+    resolveRoles(Object.fromEntries(Object.entries(answer.resources).map(([key, desired]) => [key, desired.resource])), { adapter, pools, credentials }),
+  );
+}
+
+/** What `compute` gives for `object` under `id`, computed once per pair and kept while the object lives. */
+function keptFor<K extends object, V>(cache: WeakMap<K, Map<string, V>>, object: K, id: string, compute: () => V): V {
+  let byId = cache.get(object);
+  if (!byId) cache.set(object, (byId = new Map()));
+  let value = byId.get(id);
+  if (value === undefined) byId.set(id, (value = compute()));
+  return value;
 }
 
 /** One reconcile by the engine against the world, then its outcome applied to the world and recorded as a step. */
