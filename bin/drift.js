@@ -5,8 +5,14 @@ import { setFlagsFromString } from 'node:v8';
 
 // A drift run is short and runs much of its code a few hundred times: TurboFan's optimising (and
 // re-optimising after deopts) cost it more CPU than the optimised code saved (docs/performance.md).
-// Set before anything else is loaded; DRIFT_TURBOFAN=1 keeps it, for a very long run.
-if (!process.env.DRIFT_TURBOFAN) setFlagsFromString('--no-opt');
+// Likewise for WebAssembly (the Python grammar's parser): its baseline code only, no optimising
+// tier-up, whose background compiles of the parser's large functions cost a short run more than
+// they saved (docs/performance.md). Set before anything else is loaded; DRIFT_TURBOFAN=1 keeps both,
+// for a very long run.
+if (!process.env.DRIFT_TURBOFAN) {
+  setFlagsFromString('--no-opt');
+  setFlagsFromString('--liftoff-only');
+}
 // Ctrl-C, a terminal hang-up or a kill are answered from the first instant, before drift has loaded
 // anything or spawned a function: exit with the shell's 128 + signal number, stopping every function
 // process drift started on the way (the reaper, once it is loaded). The handlers live here, not in

@@ -54,7 +54,7 @@ console.log(JSON.stringify({ cpu: (used.user + used.system) / 1000, readCpu: (re
 `;
 
 // The V8 flags bin/drift.js runs drift with (TurboFan off unless DRIFT_TURBOFAN=1): the child measures drift, not a plain node.
-const DRIFT_FLAGS = process.env.DRIFT_TURBOFAN ? [] : ['--no-opt'];
+const DRIFT_FLAGS = process.env.DRIFT_TURBOFAN ? [] : ['--no-opt', '--liftoff-only'];
 
 function child(root, mode) {
   return new Promise((resolve, reject) => {

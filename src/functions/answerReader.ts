@@ -17,8 +17,6 @@ import type { DesiredResource, EventRecord, ReadyMark, Selector } from '../world
  */
 class Unusual extends Error {}
 
-const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
-
 const READY: Record<number, ReadyMark> = { [Ready.READY_TRUE]: 'True', [Ready.READY_FALSE]: 'False', [Ready.READY_UNSPECIFIED]: 'Unspecified' };
 // Crossplane logs an unknown severity as a warning ("assuming warning"), so drift does too (as protocol.ts).
 const SEVERITY: Record<number, EventRecord['severity']> = {
@@ -27,9 +25,6 @@ const SEVERITY: Record<number, EventRecord['severity']> = {
   [Severity.SEVERITY_FATAL]: 'Fatal',
   [Severity.SEVERITY_UNSPECIFIED]: 'Warning',
 };
-
-/** Object keys met before, by a hash of their bytes (a slot holds the last key that hashed to it). */
-const KEYS: Array<string | undefined> = Array.from({ length: 4096 }, () => undefined);
 
 /** A key a plain object cannot hold as its own: the generated decoder's assignment drops it, so does this reader. */
 const PROTO = '__proto__';
@@ -44,9 +39,18 @@ class Reader {
     this.bytes = Buffer.isBuffer(buf) ? buf : Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
   }
 
-  /** A varint's low 32 bits, unsigned; at most 10 bytes, as protobuf allows. */
+  /**
+   * A varint's low 32 bits, unsigned; at most 10 bytes, as protobuf allows. Tags and most lengths
+   * are one byte: that case returns before the loop (drift runs without TurboFan, so every bytecode
+   * of this hottest function counts).
+   */
   varint(): number {
     const buf = this.buf;
+    const first = buf[this.pos];
+    if (first !== undefined && first < 0x80) {
+      this.pos += 1;
+      return first;
+    }
     let result = 0;
     let shift = 0;
     for (let i = 0; i < 10; i += 1) {
@@ -80,55 +84,17 @@ class Reader {
     return end;
   }
 
+  /**
+   * A string field, UTF-8. Buffer's native decoder replaces malformed bytes as TextDecoder does (the
+   * WHATWG rules, a BOM kept): one native call, where a loop over the bytes first cost more in
+   * drift's interpreter than the decoding. Object keys come through here too: V8 interns a key when
+   * it becomes a property name.
+   */
   string(): string {
     const end = this.end();
-    const buf = this.buf;
     const start = this.pos;
     this.pos = end;
-    for (let i = start; i < end; i += 1) if (buf[i]! >= 0x80) return decoder.decode(buf.subarray(start, end));
-    // ASCII: latin1 reads it byte for byte, natively.
-    return this.bytes.toString('latin1', start, end);
-  }
-
-  /**
-   * An object key: keys recur in every answer (apiVersion, metadata, ...), so each is made once and
-   * found again by its bytes; a key string V8 has seen as a property name is stored without
-   * internalizing it again.
-   */
-  key(): string {
-    const end = this.end();
-    const buf = this.buf;
-    const start = this.pos;
-    this.pos = end;
-    const length = end - start;
-    if (length > 32) return this.text(start, end);
-    let hash = length;
-    for (let i = start; i < end; i += 1) {
-      const byte = buf[i]!;
-      if (byte >= 0x80) return decoder.decode(buf.subarray(start, end));
-      hash = (Math.imul(hash, 31) + byte) | 0;
-    }
-    const slot = hash & (KEYS.length - 1);
-    const known = KEYS[slot];
-    if (known !== undefined && known.length === length) {
-      let same = true;
-      for (let i = 0; i < length; i += 1) {
-        if (known.charCodeAt(i) !== buf[start + i]) {
-          same = false;
-          break;
-        }
-      }
-      if (same) return known;
-    }
-    const made = this.bytes.toString('latin1', start, end);
-    KEYS[slot] = made;
-    return made;
-  }
-
-  private text(start: number, end: number): string {
-    const buf = this.buf;
-    for (let i = start; i < end; i += 1) if (buf[i]! >= 0x80) return decoder.decode(buf.subarray(start, end));
-    return this.bytes.toString('latin1', start, end);
+    return this.bytes.toString('utf8', start, end);
   }
 
   double(): number {
@@ -178,7 +144,7 @@ function struct(r: Reader, end: number, depth: number): JsonObject {
     let value: JsonValue | undefined;
     while (r.pos < entryEnd) {
       const entryTag = r.tag();
-      if (entryTag === 10) key = r.key();
+      if (entryTag === 10) key = r.string();
       else if (entryTag === 18) value = valueOf(r, r.end(), depth + 1);
       else r.skip(entryTag & 7);
     }

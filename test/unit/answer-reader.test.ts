@@ -68,6 +68,18 @@ describe('readAnswer', () => {
     expect(read.results[1]!.severity).toBe('Warning');
   });
 
+  it('reads malformed UTF-8 in keys and values as the generated decoder does (replacement characters, a BOM kept)', () => {
+    const bytes = Buffer.from(encode({ desired: { composite: { resource: { status: { KEYAA: 'VALUEAAAA', other: '\ufeffbom' } }, connectionDetails: {}, ready: 0 as Ready }, resources: {} } }));
+    // Same lengths, so every length prefix stays true: a stray continuation byte, a truncated sequence, an overlong form, a surrogate.
+    const patch = (from: string, to: number[]) => bytes.set(to, bytes.indexOf(Buffer.from(from)));
+    patch('AA', [0x80, 0xe2]);
+    patch('AAAA', [0xc0, 0xaf, 0xed, 0xa0]);
+    expect(bytes.includes(Buffer.from('AA'))).toBe(false);
+    const read = readAnswer(bytes);
+    expect(JSON.stringify(read)).toBe(reference(bytes));
+    expect(Object.keys(read.status)).toContain('KEY\ufffd\ufffd');
+  });
+
   it('keeps the last of a key met twice, in its sorted place, as the generated decoder does', () => {
     const number = (n: number) => new Uint8Array([0x11, ...new Uint8Array(new Float64Array([n]).buffer)]);
     const field = (key: string, value: Uint8Array) => message(1, new Uint8Array([0x0a, key.length, ...Buffer.from(key), ...message(2, value)]));
