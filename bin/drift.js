@@ -2,17 +2,11 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
+import { driftV8Flags } from './v8-flags.js';
 
-// A drift run is short and runs much of its code a few hundred times: TurboFan's optimising (and
-// re-optimising after deopts) cost it more CPU than the optimised code saved (docs/performance.md).
-// Likewise for WebAssembly (the Python grammar's parser): its baseline code only, no optimising
-// tier-up, whose background compiles of the parser's large functions cost a short run more than
-// they saved (docs/performance.md). Set before anything else is loaded; DRIFT_TURBOFAN=1 keeps both,
-// for a very long run.
-if (!process.env.DRIFT_TURBOFAN) {
-  setFlagsFromString('--no-opt');
-  setFlagsFromString('--liftoff-only');
-}
+// Set before anything else is loaded (bin/v8-flags.js says why these).
+const V8_FLAGS = driftV8Flags(process.env);
+for (const flag of V8_FLAGS) setFlagsFromString(flag);
 // Ctrl-C, a terminal hang-up or a kill are answered from the first instant, before drift has loaded
 // anything or spawned a function: exit with the shell's 128 + signal number, stopping every function
 // process drift started on the way (the reaper, once it is loaded). The handlers live here, not in
@@ -47,7 +41,7 @@ async function load() {
     return { reaper, main, keep: () => {} };
   }
   const [{ codeCacheSpot, loadBundle }, { cacheEnabled, cacheFolder }] = await Promise.all([import('../dist/cli/codeCache.js'), import('../dist/config/cacheFolder.js')]);
-  const spot = cacheEnabled(process.env) ? codeCacheSpot(cacheFolder(process.cwd(), process.env), process.argv.slice(2), [...process.execArgv, process.env.DRIFT_TURBOFAN ? 'turbofan' : '--no-opt']) : undefined;
+  const spot = cacheEnabled(process.env) ? codeCacheSpot(cacheFolder(process.cwd(), process.env), process.argv.slice(2), [...process.execArgv, ...(V8_FLAGS.length > 0 ? V8_FLAGS : ['turbofan'])]) : undefined;
   const { exports, keep } = loadBundle(bundle, spot);
   return { reaper: exports.reaper, main: exports.main, keep };
 }

@@ -8,6 +8,7 @@
 // beside it: in both runs, so not in the difference.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
+import { driftV8Flags } from '../bin/v8-flags.js';
 
 const CHILD = `
 const [{ loadProject }, { readProjectSources }, { parserFor }, { buildOutline }, { compareStyle }, { readFileSync, readdirSync }, path, { parse }] = await Promise.all([
@@ -53,8 +54,8 @@ if (process.argv[2] === 'on') {
 console.log(JSON.stringify({ cpu: (used.user + used.system) / 1000, readCpu: (readSpent.user + readSpent.system) / 1000, findings, outlineMs, grammarCpu, warmCpu }));
 `;
 
-// The V8 flags bin/drift.js runs drift with (TurboFan off unless DRIFT_TURBOFAN=1): the child measures drift, not a plain node.
-const DRIFT_FLAGS = process.env.DRIFT_TURBOFAN ? [] : ['--no-opt', '--liftoff-only'];
+// The V8 flags bin/drift.js runs drift with: the child measures drift, not a plain node.
+const DRIFT_FLAGS = driftV8Flags(process.env);
 
 function child(root, mode) {
   return new Promise((resolve, reject) => {

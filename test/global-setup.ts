@@ -31,8 +31,7 @@ export default async function setup(project: TestProject): Promise<() => void> {
     const reuse = await builtFromTheseSources();
     if (reuse) cpSync(path.join(REPO, 'dist'), path.join(dir, 'dist'), { recursive: true });
     else await compile(path.join(dir, 'dist'));
-    mkdirSync(path.join(dir, 'bin'));
-    copyFileSync(path.join(REPO, 'bin/drift.js'), path.join(dir, 'bin/drift.js'));
+    cpSync(path.join(REPO, 'bin'), path.join(dir, 'bin'), { recursive: true });
     copyFileSync(path.join(REPO, 'package.json'), path.join(dir, 'package.json'));
     cpSync(path.join(REPO, 'schemas'), path.join(dir, 'schemas'), { recursive: true });
     cpSync(path.join(REPO, 'queries'), path.join(dir, 'queries'), { recursive: true });
