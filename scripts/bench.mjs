@@ -4,13 +4,14 @@
 //   full:     everything `drift diff` does, in process, answer cache off
 //   ratio:    full / floor by CPU (drift + functions; the goal's measure) and by wall, medians
 //   calls:    by purpose, from runs with determinism and gating switched off and on
-//   marginal: drift's CPU of one more call: (full − full without determinism and gating) / (their calls' difference)
+//   marginal: drift's CPU of one more call: (full − full without determinism and gating) / (their calls' difference);
+//             again in an isolated child, under Node's flags and under drift's (scripts/bench-marginal.mjs)
 //   fixed:    drift's CPU per run that no call explains: full − marginal × calls
 //   CLI:      `drift --no-cache diff` spawned, minus the in-process full run (CPU, paired); `drift diff`
 //             again on an unchanged tree with the caches warm, and with the cell cache emptied; `drift list`; `drift --version`
 //   scale:    synthetic adapters reusing the example functions under many names × a generated scenario set
 //   style:    comparing the providers' code (outline cold, every provider, the style judge), on against off
-// BENCH_REPS (default 9; BENCH_QUICK=1: 3), BENCH_SCALE (default 12x14,24x14,48x14; 0 skips), BENCH_CHANGED=0 skips the --changed line, BENCH_STYLE=0 the style line.
+// BENCH_REPS (default 9; BENCH_QUICK=1: 3), BENCH_SCALE (default 12x14,24x14,48x14; 0 skips), BENCH_CHANGED=0 skips the --changed line, BENCH_STYLE=0 the style line, BENCH_MARGINAL=0 the isolated per-call line.
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -330,6 +331,8 @@ if (process.env.BENCH_SCALE !== '0') {
     }
   }
 }
+// The isolated per-call line (its own module, scripts/bench-marginal.mjs): the marginal CPU per call with nothing else in the process.
+if (process.env.BENCH_MARGINAL !== '0') await (await import('./bench-marginal.mjs')).benchMarginal(root, { reps: Math.min(REPS, 7) });
 // The --changed line (its own module, scripts/bench-changed.mjs): one of 24 providers changed, against a one-provider run.
 // The style line (its own module, scripts/bench-style.mjs): comparing the providers' code, on against off, outline cold.
 if (process.env.BENCH_STYLE !== '0') await (await import('./bench-style.mjs')).benchStyle(root, { reps: Math.min(REPS, 5) });
