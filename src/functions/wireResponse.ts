@@ -1,6 +1,7 @@
 import { RunFunctionResponse } from '@crossplane-org/function-sdk-typescript';
 import { rememberAnswer, type Answer } from '../world/protocol.js';
 import { readAnswer } from './answerReader.js';
+import { bytesKey } from './encode.js';
 
 /**
  * A response read from its wire bytes: drift's answer is read straight from them (answerReader.ts)
@@ -52,15 +53,28 @@ class WireResponse implements RunFunctionResponse {
 }
 
 /**
+ * Answers already read, by their wire bytes, for one function process (a client, or one provider's
+ * entries of the answer cache). About half of a run's answers repeat one read before (a determinism
+ * replay gets its render's bytes again, an ablation often the baseline's), and reading an answer
+ * costs drift more than all else it does with one. Answers are never mutated (world/protocol.ts),
+ * so one is shared; it lives as long as its owner, one run.
+ */
+export type ReadAnswers = Map<string, Answer>;
+
+/**
  * Decodes a RunFunctionResponse. Bytes the fast reader is unsure of go to the generated decoder,
  * which accepts or rejects them as it always did (a rejection is the caller's parse error).
  */
-export function decodeResponse(bytes: Uint8Array): RunFunctionResponse {
-  let answer;
-  try {
-    answer = readAnswer(bytes);
-  } catch {
-    return RunFunctionResponse.decode(bytes);
+export function decodeResponse(bytes: Uint8Array, read?: ReadAnswers): RunFunctionResponse {
+  const key = read && bytesKey(bytes);
+  let answer = key === undefined ? undefined : read!.get(key);
+  if (!answer) {
+    try {
+      answer = readAnswer(bytes);
+    } catch {
+      return RunFunctionResponse.decode(bytes);
+    }
+    if (key !== undefined) read!.set(key, answer);
   }
   const response = new WireResponse(bytes);
   rememberAnswer(response, answer);

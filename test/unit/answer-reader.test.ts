@@ -117,4 +117,19 @@ describe('decodeResponse', () => {
       expect(JSON.parse(JSON.stringify(response))).toEqual(JSON.parse(JSON.stringify(RunFunctionResponse.decode(bytes))));
     }
   });
+
+  it('reads equal bytes once per owner of a ReadAnswers: the same answer, each copy of the bytes its own response', () => {
+    const [first, second] = bundledAnswers();
+    const read = new Map();
+    const a = decodeResponse(Uint8Array.from(first!), read);
+    const b = decodeResponse(Uint8Array.from(first!), read);
+    const other = decodeResponse(second!, read);
+    expect(b).not.toBe(a);
+    expect(readResponse(b)).toBe(readResponse(a));
+    expect(readResponse(other)).not.toBe(readResponse(a));
+    expect(JSON.stringify(readResponse(other))).toBe(reference(second!));
+    expect(read.size).toBe(2);
+    // Without one, every response is read anew.
+    expect(readResponse(decodeResponse(first!))).not.toBe(readResponse(decodeResponse(first!)));
+  });
 });
