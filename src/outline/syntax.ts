@@ -10,23 +10,36 @@ import { binding, handleOf } from './binding.js';
 const NO_CHILDREN: SyntaxNode[] = Object.freeze([]) as unknown as SyntaxNode[];
 
 export class SyntaxNode {
+  // Declared, not initialised: the constructor sets every field, and a class field's initialiser
+  // runs as a function call per node, which is most of a copied node's cost when no JIT runs.
   /** Set by the copy (syntax.ts only): NO_CHILDREN until a first child is found. */
-  children: SyntaxNode[] = NO_CHILDREN;
-  parent: SyntaxNode | null = null;
-  private named: readonly SyntaxNode[] | undefined;
-  hasError = false;
+  declare children: SyntaxNode[];
+  declare parent: SyntaxNode | null;
+  declare private named: readonly SyntaxNode[] | undefined;
+  declare hasError: boolean;
   /** Set by the copy once the node's children are known: a parent spans its first to its last child. */
-  startIndex = 0;
-  endIndex = 0;
+  declare startIndex: number;
+  declare endIndex: number;
+  declare private readonly source: SourceLines;
+  declare readonly type: string;
+  declare readonly isNamed: boolean;
+  declare readonly isMissing: boolean;
+  /** The field this node fills in its parent (`name`, `body`, ...); null for an anonymous token (toSyntax does not ask). */
+  declare readonly field: string | null;
 
-  constructor(
-    private readonly source: SourceLines,
-    readonly type: string,
-    readonly isNamed: boolean,
-    readonly isMissing: boolean,
-    /** The field this node fills in its parent (`name`, `body`, ...); null for an anonymous token (toSyntax does not ask). */
-    readonly field: string | null,
-  ) {}
+  constructor(source: SourceLines, type: string, isNamed: boolean, isMissing: boolean, field: string | null, parent: SyntaxNode | null) {
+    this.children = NO_CHILDREN;
+    this.parent = parent;
+    this.named = undefined;
+    this.hasError = false;
+    this.startIndex = 0;
+    this.endIndex = 0;
+    this.source = source;
+    this.type = type;
+    this.isNamed = isNamed;
+    this.isMissing = isMissing;
+    this.field = field;
+  }
 
   get text(): string {
     return this.source.text.slice(this.startIndex, this.endIndex);
@@ -148,14 +161,15 @@ export function toSyntax(tree: Tree, source: string): SyntaxNode {
   const errors = rootNode.hasError;
   // Asked before the cursor takes the buffer: every property of a web-tree-sitter node goes through it.
   const { startIndex: rootStart, endIndex: rootEnd } = rootNode;
+  const { types, fields } = language;
+  const { nodes } = lines;
   const make = (parent: SyntaxNode | null): SyntaxNode => {
     const id = wasm._ts_tree_cursor_current_node_type_id_wasm(at);
     const isNamed = (named[id] ??= language.nodeTypeIsNamed(id));
     // An anonymous token's field is not asked: every field the outline reads holds a named node.
-    const field = parent && isNamed ? (language.fields[wasm._ts_tree_cursor_current_field_id_wasm(at)] ?? null) : null;
-    const node = new SyntaxNode(lines, language.types[id] ?? 'ERROR', isNamed, errors && wasm._ts_tree_cursor_current_node_is_missing_wasm(at) === 1, field);
-    node.parent = parent;
-    lines.nodes.push(node);
+    const field = parent && isNamed ? (fields[wasm._ts_tree_cursor_current_field_id_wasm(at)] ?? null) : null;
+    const node = new SyntaxNode(lines, types[id] ?? 'ERROR', isNamed, errors && wasm._ts_tree_cursor_current_node_is_missing_wasm(at) === 1, field, parent);
+    nodes.push(node);
     return node;
   };
   // The root node into the buffer, then a cursor on it in its place: nothing else may use the buffer until it is deleted.
