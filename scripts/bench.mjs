@@ -335,7 +335,7 @@ if (process.env.BENCH_SCALE !== '0') {
 if (process.env.BENCH_MARGINAL !== '0') await (await import('./bench-marginal.mjs')).benchMarginal(root, { reps: Math.min(REPS, 7) });
 // The --changed line (its own module, scripts/bench-changed.mjs): one of 24 providers changed, against a one-provider run.
 // The style line (its own module, scripts/bench-style.mjs): comparing the providers' code, on against off, outline cold.
-if (process.env.BENCH_STYLE !== '0') await (await import('./bench-style.mjs')).benchStyle(root, { reps: Math.min(REPS, 5) });
+if (process.env.BENCH_STYLE !== '0') await (await import('./bench-style.mjs')).benchStyle(root, { reps: REPS });
 if (process.env.BENCH_CHANGED !== '0') await (await import('./bench-changed.mjs')).benchChanged(root, { reps: Math.min(REPS, 5) });
 console.log(
   `ratio  full / floor = ${(med(fulls, total) / med(floors, total)).toFixed(2)} by CPU (per repetition: ${pairedCpu.toFixed(2)}), ` +
