@@ -127,17 +127,50 @@ function struct(w: Writer, object: Record<string, unknown>): void {
   for (const key of Object.keys(object)) {
     const value = object[key];
     if (value === undefined || key === PROTO) continue;
+    field(w, key, value);
+  }
+}
+
+/** One Struct field: its map entry, key and Value. */
+function field(w: Writer, key: string, value: unknown): void {
+  w.varint(10);
+  const entry = w.fork();
+  if (key !== '') {
     w.varint(10);
-    const entry = w.fork();
-    if (key !== '') {
-      w.varint(10);
-      w.string(key);
+    w.string(key);
+  }
+  w.varint(18);
+  const inner = w.fork();
+  valueOf(w, value);
+  w.join(inner);
+  w.join(entry);
+}
+
+/**
+ * A resource's top-level fields whose values are objects (`spec`, `metadata`, `status`), each
+ * written once per object: a resource the world rebuilds (a new status, a new name) keeps the
+ * objects it did not change, and so do the XR from step to step and an observed body from the
+ * answer it was desired in. Sound for the same reason as the entry cache (encode.ts): neither the
+ * world nor an answer changes an object once it is set.
+ */
+const fieldBytes = new WeakMap<object, { key: string; bytes: Uint8Array }>();
+
+function resourceBody(w: Writer, object: Record<string, unknown>): void {
+  for (const key of Object.keys(object)) {
+    const value = object[key];
+    if (value === undefined || key === PROTO) continue;
+    if (typeof value !== 'object' || value === null) {
+      field(w, key, value);
+      continue;
     }
-    w.varint(18);
-    const inner = w.fork();
-    valueOf(w, value);
-    w.join(inner);
-    w.join(entry);
+    const known = fieldBytes.get(value);
+    if (known && known.key === key) {
+      w.raw(known.bytes);
+      continue;
+    }
+    const start = w.pos;
+    field(w, key, value);
+    fieldBytes.set(value, { key, bytes: w.copy(start) });
   }
 }
 
@@ -184,7 +217,7 @@ function resource(w: Writer, message: Resource): void {
   if (message.resource !== undefined) {
     w.varint(10);
     const at = w.fork();
-    struct(w, message.resource);
+    resourceBody(w, message.resource);
     w.join(at);
   }
   if (message.ready !== 0) {

@@ -76,6 +76,15 @@ describe('writeRequest', () => {
     expect(generated(request).length).toBeGreaterThan(200000);
   });
 
+  it('writes an object shared by resources under other keys, or nested, with each place its own key', () => {
+    const shared: JsonObject = { forProvider: { region: 'r', labels: { a: 'b' } } };
+    const first = buildRequest({ ...xr, spec: shared }, new Map([['a', { kind: 'A', spec: shared }]]), undefined);
+    const second = buildRequest({ ...xr, status: shared }, new Map([['b', { kind: 'B', status: shared, spec: { inner: shared } }], ['c', { kind: 'C', spec: shared }]]), { req: [{ ...xr, metadata: shared as never }] });
+    // Each written after the other has filled the writer's per-object bytes.
+    for (const request of [first, second, first, second]) expect(Buffer.from(writeRequest(request)).equals(generated(request))).toBe(true);
+    expectSameBytes(second);
+  });
+
   it('fails on a value protobuf cannot hold, as the generated encoder does', () => {
     const request = buildRequest({ ...xr, spec: { when: BigInt(1) as unknown as string } }, new Map(), undefined);
     expect(() => generated(request)).toThrow('Unsupported any value type: bigint');
