@@ -5,7 +5,7 @@ import type { RunFunctionResponse } from '@crossplane-org/function-sdk-typescrip
 import { pruneProviderFiles } from '../config/cacheFolder.js';
 import type { Adapter } from '../config/types.js';
 import { providerKey } from './answerKey.js';
-import { decodeResponse, type ReadAnswers } from './wireResponse.js';
+import { decodeResponse, readAnswers } from './wireResponse.js';
 
 /**
  * The persistent answer cache: a provider's RunFunction answers kept between runs, keyed by what
@@ -28,7 +28,7 @@ export function requestHash(bytes: Uint8Array): string {
 /** One provider's entries: those read from disk answer requests; new ones are written by `save`. */
 export class ProviderAnswers {
   private readonly fresh = new Map<string, Uint8Array>();
-  private readonly read: ReadAnswers = new Map();
+  private readonly read = readAnswers();
 
   private constructor(
     private readonly file: string,

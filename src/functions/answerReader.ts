@@ -34,7 +34,25 @@ class Reader {
   private readonly view: DataView;
   private readonly bytes: Buffer;
 
-  constructor(readonly buf: Uint8Array) {
+  /** A resource body, the Struct up to `end`: the one read before from the same bytes, if any. */
+  body(end: number): JsonObject {
+    if (!this.bodies) return struct(this, end, 0);
+    const key = this.bytes.toString('latin1', this.pos, end);
+    let body = this.bodies.get(key);
+    if (body) {
+      this.pos = end;
+      return body;
+    }
+    body = struct(this, end, 0);
+    this.bodies.set(key, body);
+    return body;
+  }
+
+  constructor(
+    readonly buf: Uint8Array,
+    /** Resource bodies read before, by their bytes (see readAnswer). */
+    readonly bodies?: Map<string, JsonObject>,
+  ) {
     this.view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
     this.bytes = Buffer.isBuffer(buf) ? buf : Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
   }
@@ -226,7 +244,7 @@ function resource(r: Reader, end: number): ResourceRead {
   let ready = 0;
   while (r.pos < end) {
     const tag = r.tag();
-    if (tag === 10) body = struct(r, r.end(), 0);
+    if (tag === 10) body = r.body(r.end());
     else if (tag === 24) ready = r.varint() | 0;
     else if (tag === 18) throw new Unusual('connection details'); // not in a desired state drift reads
     else r.skip(tag & 7);
@@ -343,9 +361,14 @@ function sortedObject<T>(map: Map<string, T>): Record<string, T> {
   return object;
 }
 
-/** The answer in a RunFunctionResponse's bytes; throws Unusual for what the generated decoder must judge. */
-export function readAnswer(bytes: Uint8Array): Answer {
-  const r = new Reader(bytes);
+/**
+ * The answer in a RunFunctionResponse's bytes; throws Unusual for what the generated decoder must
+ * judge. `bodies` holds the resource bodies read before for the same function: most of an answer's
+ * resources come back byte for byte from one answer to the next, and one read is shared (answers are
+ * never mutated), which also lets the request writer reuse the bytes it wrote for that object.
+ */
+export function readAnswer(bytes: Uint8Array, bodies?: Map<string, JsonObject>): Answer {
+  const r = new Reader(bytes, bodies);
   let desired: ReturnType<typeof state> | undefined;
   let selectors = new Map<string, Selector>();
   const results: EventRecord[] = [];

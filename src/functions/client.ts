@@ -2,7 +2,7 @@ import { status as GrpcStatus } from '@grpc/grpc-js';
 import type { RunFunctionRequest, RunFunctionResponse } from '@crossplane-org/function-sdk-typescript';
 import { writeRequest } from './requestWriter.js';
 import { UnaryChannel, UnaryError } from './unaryCall.js';
-import { decodeResponse, type ReadAnswers } from './wireResponse.js';
+import { decodeResponse, readAnswers } from './wireResponse.js';
 
 /** A request, or one already encoded (the memo encodes each request once to key it; the call sends the same bytes). */
 export type OutgoingRequest = RunFunctionRequest | Uint8Array;
@@ -36,7 +36,7 @@ export class CallError extends Error {
 /** A gRPC client for one function process (unix socket or loopback address). */
 export class FunctionClient {
   private readonly channel: UnaryChannel;
-  private readonly read: ReadAnswers = new Map();
+  private readonly read = readAnswers();
 
   constructor(readonly address: string) {
     this.channel = new UnaryChannel(address, RUN_FUNCTION);

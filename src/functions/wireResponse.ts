@@ -1,5 +1,6 @@
 import { RunFunctionResponse } from '@crossplane-org/function-sdk-typescript';
 import { rememberAnswer, type Answer } from '../world/protocol.js';
+import type { JsonObject } from '../util/objects.js';
 import { readAnswer } from './answerReader.js';
 import { bytesKey } from './encode.js';
 
@@ -53,13 +54,21 @@ class WireResponse implements RunFunctionResponse {
 }
 
 /**
- * Answers already read, by their wire bytes, for one function process (a client, or one provider's
- * entries of the answer cache). About half of a run's answers repeat one read before (a determinism
- * replay gets its render's bytes again, an ablation often the baseline's), and reading an answer
- * costs drift more than all else it does with one. Answers are never mutated (world/protocol.ts),
- * so one is shared; it lives as long as its owner, one run.
+ * What one function process's answers have read so far (a client's, or one provider's entries of
+ * the answer cache), by wire bytes: whole answers, and resource bodies (answerReader.ts). About half
+ * of a run's answers repeat one read before (a determinism replay gets its render's bytes again, an
+ * ablation often the baseline's), and most resources of a new answer repeat the last one's; reading
+ * costs drift more than all else it does with an answer. Answers are never mutated
+ * (world/protocol.ts), so one read is shared; it lives as long as its owner, one run.
  */
-export type ReadAnswers = Map<string, Answer>;
+export interface ReadAnswers {
+  answers: Map<string, Answer>;
+  bodies: Map<string, JsonObject>;
+}
+
+export function readAnswers(): ReadAnswers {
+  return { answers: new Map(), bodies: new Map() };
+}
 
 /**
  * Decodes a RunFunctionResponse. Bytes the fast reader is unsure of go to the generated decoder,
@@ -67,14 +76,14 @@ export type ReadAnswers = Map<string, Answer>;
  */
 export function decodeResponse(bytes: Uint8Array, read?: ReadAnswers): RunFunctionResponse {
   const key = read && bytesKey(bytes);
-  let answer = key === undefined ? undefined : read!.get(key);
+  let answer = key === undefined ? undefined : read!.answers.get(key);
   if (!answer) {
     try {
-      answer = readAnswer(bytes);
+      answer = readAnswer(bytes, read?.bodies);
     } catch {
       return RunFunctionResponse.decode(bytes);
     }
-    if (key !== undefined) read!.set(key, answer);
+    if (key !== undefined) read!.answers.set(key, answer);
   }
   const response = new WireResponse(bytes);
   rememberAnswer(response, answer);

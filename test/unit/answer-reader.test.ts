@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { Ready, RunFunctionResponse, Severity } from '@crossplane-org/function-sdk-typescript';
 import { describe, expect, it } from 'vitest';
 import { readAnswer } from '../../src/functions/answerReader.js';
-import { decodeResponse } from '../../src/functions/wireResponse.js';
+import { decodeResponse, readAnswers } from '../../src/functions/wireResponse.js';
 import { readResponse } from '../../src/world/protocol.js';
 
 /** Real answers of the bundled functions (a run's answer cache, seven per provider): 4-byte length, then the bytes. */
@@ -108,6 +108,23 @@ describe('readAnswer', () => {
   });
 });
 
+describe('readAnswer with the bodies read before', () => {
+  it('shares a resource body whose bytes it read before, and reads a changed one anew', () => {
+    const body = (region: string) => ({ kind: 'Cluster', spec: { forProvider: { region } } });
+    const answer = (region: string) => encode({ desired: { resources: { same: { resource: body('a'), connectionDetails: {}, ready: 0 }, moved: { resource: body(region), connectionDetails: {}, ready: 0 } } } });
+    const bodies = new Map();
+    const first = readAnswer(answer('a'), bodies);
+    const second = readAnswer(answer('b'), bodies);
+    expect(second.resources.same!.resource).toBe(first.resources.same!.resource);
+    // Equal bytes under another key are the same body too.
+    expect(first.resources.moved!.resource).toBe(first.resources.same!.resource);
+    expect(second.resources.moved!.resource).not.toBe(first.resources.moved!.resource);
+    expect(second.resources.moved!.resource).toEqual(body('b'));
+    expect(JSON.stringify(second)).toBe(reference(answer('b')));
+    expect(bodies.size).toBe(2);
+  });
+});
+
 describe('decodeResponse', () => {
   it('gives the answer read from the bytes and, when asked, the generated message', () => {
     for (const bytes of bundledAnswers().slice(0, 5)) {
@@ -120,7 +137,7 @@ describe('decodeResponse', () => {
 
   it('reads equal bytes once per owner of a ReadAnswers: the same answer, each copy of the bytes its own response', () => {
     const [first, second] = bundledAnswers();
-    const read = new Map();
+    const read = readAnswers();
     const a = decodeResponse(Uint8Array.from(first!), read);
     const b = decodeResponse(Uint8Array.from(first!), read);
     const other = decodeResponse(second!, read);
@@ -128,7 +145,7 @@ describe('decodeResponse', () => {
     expect(readResponse(b)).toBe(readResponse(a));
     expect(readResponse(other)).not.toBe(readResponse(a));
     expect(JSON.stringify(readResponse(other))).toBe(reference(second!));
-    expect(read.size).toBe(2);
+    expect(read.answers.size).toBe(2);
     // Without one, every response is read anew.
     expect(readResponse(decodeResponse(first!))).not.toBe(readResponse(decodeResponse(first!)));
   });
