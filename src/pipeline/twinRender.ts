@@ -1,6 +1,7 @@
 import { RunFunctionRequest } from '@crossplane-org/function-sdk-typescript';
 import type { Adapter } from '../config/types.js';
 import { xrUid } from '../config/intent.js';
+import { bytesKey, encodeRequest } from '../functions/encode.js';
 import { derivedTokens } from '../skeleton/derivedTokens.js';
 import { escapeRegExp, isObject } from '../util/objects.js';
 import { readResponse, type Answer } from '../world/protocol.js';
@@ -28,8 +29,10 @@ function twinName(name: string): string {
  * composed only after a perturbation are not seen.
  */
 export function derivedFinder(call: Caller, adapter: Pick<Adapter, 'values'>): DerivedFinder {
-  return async (trace, converged) => {
-    if (trace.error || !converged) return [];
+  // By the converged request's bytes, which hold the XR's name, uid and namespace: cells that
+  // converge alike get one twin, not one rewrite of the whole request each (most cells do).
+  const found = new Map<string, Promise<readonly string[]>>();
+  const find = async (trace: Trace, converged: { request: RunFunctionRequest; answer: Answer }): Promise<readonly string[]> => {
     const twin = twinName(trace.xr.name);
     const request = twinRequest(converged.request, adapter.values, { name: trace.xr.name, uid: trace.xr.uid }, { name: twin, uid: xrUid({ xr: { name: twin, namespace: trace.xr.namespace, nodePools: [] } }) });
     try {
@@ -37,6 +40,16 @@ export function derivedFinder(call: Caller, adapter: Pick<Adapter, 'values'>): D
     } catch {
       return [];
     }
+  };
+  return (trace, converged) => {
+    if (trace.error || !converged) return Promise.resolve([]);
+    const key = bytesKey(encodeRequest(converged.request));
+    let tokens = found.get(key);
+    if (!tokens) {
+      tokens = find(trace, converged);
+      found.set(key, tokens);
+    }
+    return tokens;
   };
 }
 

@@ -111,7 +111,7 @@ describe('readAnswer', () => {
 describe('readAnswer with the bodies read before', () => {
   it('shares a resource body whose bytes it read before, and reads a changed one anew', () => {
     const body = (region: string) => ({ kind: 'Cluster', spec: { forProvider: { region } } });
-    const answer = (region: string) => encode({ desired: { resources: { same: { resource: body('a'), connectionDetails: {}, ready: 0 }, moved: { resource: body(region), connectionDetails: {}, ready: 0 } } } });
+    const answer = (region: string) => encode({ desired: { composite: undefined, resources: { same: { resource: body('a'), connectionDetails: {}, ready: 0 }, moved: { resource: body(region), connectionDetails: {}, ready: 0 } } } });
     const bodies = new Map();
     const first = readAnswer(answer('a'), bodies);
     const second = readAnswer(answer('b'), bodies);

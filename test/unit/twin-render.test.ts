@@ -11,6 +11,7 @@ import { bytesKey, encodeRequest } from '../../src/functions/encode.js';
 import { runCell, type ProviderSession } from '../../src/pipeline/cell.js';
 import { derivedFinder, twinRequest } from '../../src/pipeline/twinRender.js';
 import type { Caller } from '../../src/world/simulate.js';
+import { readResponse } from '../../src/world/protocol.js';
 import { scenarioOf } from '../helpers/fourth.js';
 
 const adapter: Adapter = {
@@ -89,6 +90,22 @@ describe('twin render of the converged request', () => {
     expect(first!.skeleton.resources.cluster!.writes).toBe('{namespace}/{xr}-kubeconfig-{hash}');
     expect(second!.skeleton.resources.cluster!.writes).toBe('{namespace}/{xr}-kubeconfig-{hash}');
     expect(sent.filter((request) => (request.observed!.composite!.resource as { metadata: { name: string } }).metadata.name !== 'demo')).toHaveLength(1);
+  });
+});
+
+describe('derivedFinder', () => {
+  it('rewrites a converged request into its twin once for every cell that converged on the same bytes', async () => {
+    const { call, sent } = lateNames();
+    const cell = await runCell({ adapter, call, replay: call }, scenarioOf(), options);
+    const request = sent.at(-1)!;
+    const answer = readResponse(await call(request));
+    // No memo in front of the function: every twin the finder builds reaches it.
+    const { call: twinCall, sent: twins } = lateNames();
+    const find = derivedFinder(twinCall, adapter);
+    const [first, again] = await Promise.all([find(cell.trace, { request, answer }), find(cell.trace, { request: structuredClone(request), answer })]);
+    expect(twins).toHaveLength(1);
+    expect(again).toBe(first);
+    expect(first).toContain(suffix('demo'));
   });
 });
 
