@@ -288,7 +288,8 @@ async function reconcile(
     results: final.results,
     dropped,
     xrReady,
-    xr: structuredClone(world.xr),
+    // The world replaces its XR, never changes it (apply): the step keeps that object, uncopied.
+    xr: world.xr,
     names,
   };
   return { step, fingerprint: { answer: final, xrReady } };
