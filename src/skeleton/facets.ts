@@ -108,16 +108,39 @@ export interface Dependents {
 /** The label keys another body selects and the strings it carries, over all bodies but one. */
 export function dependentsOf(bodies: Record<string, JsonObject>, except: string): Dependents {
   const selected = new Set<string>();
+  const others: Array<readonly string[]> = [];
+  for (const [key, body] of Object.entries(bodies)) {
+    if (key === except) continue;
+    const own = dependentsIn(body.spec);
+    for (const label of own.selected) selected.add(label);
+    others.push(own.mentioned);
+  }
+  return { selected, mentioned: others.flat() };
+}
+
+/**
+ * What one body's spec selects and mentions, walked once per spec object: a skeleton asks it of
+ * every body for each of its resources, and cells share bodies (answers are read once per function
+ * process and never changed).
+ */
+const walked = new WeakMap<object, { selected: readonly string[]; mentioned: readonly string[] }>();
+
+function dependentsIn(spec: unknown): { selected: readonly string[]; mentioned: readonly string[] } {
+  const known = isObject(spec) ? walked.get(spec) : undefined;
+  if (known) return known;
+  const selected: string[] = [];
   const mentioned: string[] = [];
   const visit = (value: unknown, field: string) => {
     if (typeof value === 'string') mentioned.push(value);
     if (Array.isArray(value)) value.forEach((item) => visit(item, field));
     if (!isObject(value)) return;
-    if (field === 'matchLabels') Object.keys(value).forEach((key) => selected.add(key));
+    if (field === 'matchLabels') selected.push(...Object.keys(value));
     for (const [key, item] of Object.entries(value)) visit(item, key);
   };
-  for (const [key, body] of Object.entries(bodies)) if (key !== except) visit(body.spec, 'spec');
-  return { selected, mentioned };
+  visit(spec, 'spec');
+  const own = { selected, mentioned };
+  if (isObject(spec)) walked.set(spec, own);
+  return own;
 }
 
 /** Crossplane's own annotation namespace: what Crossplane and its providers act on (external-name, paused, ...). */

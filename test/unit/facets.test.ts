@@ -88,6 +88,22 @@ describe('metadataOf: what another composed resource selects or references is be
   });
 });
 
+describe('dependentsOf: each body walked once, every other body counted', () => {
+  it('gives the same answer for a body met again, and leaves out only the one asked about', () => {
+    const selector = { spec: { forProvider: { subnetIdSelector: { matchLabels: { zone: 'a' } }, name: 'pool-a' } } };
+    const all = { subnet: { spec: { cidr: '10.0.0.0/24' } }, pool: selector, other: { spec: { forProvider: { name: 'other' } } } };
+    const first = dependentsOf(all, 'subnet');
+    const again = dependentsOf(all, 'subnet');
+    expect([...again.selected]).toEqual([...first.selected]);
+    expect([...first.selected]).toEqual(['zone']);
+    expect([...first.mentioned].sort()).toEqual(['a', 'other', 'pool-a']);
+    // The selector's own body is left out of its own dependents; the subnet's strings now count.
+    const forPool = dependentsOf(all, 'pool');
+    expect([...forPool.selected]).toEqual([]);
+    expect([...forPool.mentioned].sort()).toEqual(['10.0.0.0/24', 'other']);
+  });
+});
+
 describe('compareAcross: node labels under other shapes compare equal', () => {
   it('a provider whose labels come as pairs is not blamed once they are read as keys', () => {
     // What each skeleton records is the keys, whatever shape the body had (see labelKeys).
