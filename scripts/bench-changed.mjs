@@ -7,9 +7,9 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, sym
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { median } from './bench-util.mjs';
 
 const run = promisify(execFile);
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 /** `providers` copies of the bundled examples, the bundled scenarios, goldens written by drift update, committed on main; then one provider's code changed on a branch. */
 async function changedProject(root, providers) {

@@ -7,9 +7,9 @@
 //   prints the medians: (on − off) / (their calls' difference) is the marginal CPU per call.
 // Two children: Node's default V8 flags (as the main bench's in-process line runs) and drift's own
 // (bin/v8-flags.js: no TurboFan, WebAssembly on its baseline tier), as `drift diff` pays it.
-import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { driftV8Flags } from '../bin/v8-flags.js';
+import { median, nodeChild } from './bench-util.mjs';
 
 const CHILD = `
 const [{ loadProject }, { runProject }] = await Promise.all([import(process.argv[1] + '/dist/config/load.js'), import(process.argv[1] + '/dist/pipeline/run.js')]);
@@ -29,26 +29,15 @@ for (let i = 0; i < 3 + reps; i++) {
 console.log(JSON.stringify({ cpu, calls }));
 `;
 
-function child(root, flags, reps) {
-  return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, [...flags, '--input-type=module', '-e', CHILD, root, String(reps)], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    proc.stdout.on('data', (chunk) => (out += chunk));
-    proc.on('error', reject);
-    proc.on('close', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`bench-marginal child exited ${code}`))));
-  });
-}
-
 export async function benchMarginal(root, { reps }) {
-  const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
   const line = (result) => {
     const apart = result.calls.on - result.calls.off;
     const marginal = (median(result.cpu.on) - median(result.cpu.off)) / apart;
     const paired = median(result.cpu.on.map((on, i) => (on - result.cpu.off[i]) / apart));
     return `${marginal.toFixed(2)} ms (paired ${paired.toFixed(2)} ms; runProject ${median(result.cpu.on).toFixed(0)} ms on, ${median(result.cpu.off).toFixed(0)} ms off, ${apart} calls apart)`;
   };
-  const plain = await child(path.resolve(root), [], reps);
-  const flagged = await child(path.resolve(root), driftV8Flags(process.env), reps);
+  const plain = await nodeChild(path.resolve(root), [], CHILD, [String(reps)], 'bench-marginal child (Node flags)');
+  const flagged = await nodeChild(path.resolve(root), driftV8Flags(process.env), CHILD, [String(reps)], "bench-marginal child (drift's flags)");
   console.log(
     `per call  isolated (a child doing nothing else, 3 warm-ups, median of ${reps}; goal ≤1.0 ms): drift's marginal CPU under Node's default flags ${line(plain)}; ` +
       `under drift's own flags (${driftV8Flags(process.env).join(' ') || 'none'}), as drift diff pays it, ${line(flagged)}`,

@@ -6,9 +6,9 @@
 // The difference of their CPU (user + system, after the same module imports) is the style cost. Both run
 // with drift's own V8 flags (bin/drift.js: no TurboFan), and the line says what reading the sources costs
 // beside it: in both runs, so not in the difference.
-import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { driftV8Flags } from '../bin/v8-flags.js';
+import { median, nodeChild } from './bench-util.mjs';
 
 const CHILD = `
 const [{ loadProject }, { readProjectSources }, { parserFor }, { buildOutline }, { compareStyle }, { readFileSync, readdirSync }, path, { parse }] = await Promise.all([
@@ -58,23 +58,12 @@ console.log(JSON.stringify({ cpu: (used.user + used.system) / 1000, readCpu: (re
 // The V8 flags bin/drift.js runs drift with: the child measures drift, not a plain node.
 const DRIFT_FLAGS = driftV8Flags(process.env);
 
-function child(root, mode) {
-  return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, [...DRIFT_FLAGS, '--input-type=module', '-e', CHILD, root, mode], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    proc.stdout.on('data', (chunk) => (out += chunk));
-    proc.on('error', reject);
-    proc.on('close', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`bench-style child (${mode}) exited ${code}`))));
-  });
-}
-
 export async function benchStyle(root, { reps }) {
-  const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
   const on = [];
   const off = [];
   for (let rep = 0; rep < reps; rep++) {
-    on.push(await child(path.resolve(root), 'on'));
-    off.push(await child(path.resolve(root), 'off'));
+    on.push(await nodeChild(path.resolve(root), DRIFT_FLAGS, CHILD, ['on'], 'bench-style child (on)'));
+    off.push(await nodeChild(path.resolve(root), DRIFT_FLAGS, CHILD, ['off'], 'bench-style child (off)'));
   }
   const cost = on.map((run, index) => run.cpu - off[index].cpu);
   console.log(

@@ -27,10 +27,10 @@ import { FunctionProcess } from '../dist/functions/process.js';
 import { FunctionClient } from '../dist/functions/client.js';
 import { buildRequest } from '../dist/world/protocol.js';
 import { buildXR } from '../dist/world/xr.js';
+import { median } from './bench-util.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const REPS = Number(process.env.BENCH_REPS ?? (process.env.BENCH_QUICK ? 3 : 9));
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 /** CPU time of this process and of its finished children (the function processes), in ms. */
 function cpuNow() {
