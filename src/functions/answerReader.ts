@@ -34,6 +34,15 @@ class Reader {
   private readonly view: DataView;
   private readonly bytes: Buffer;
 
+  constructor(
+    readonly buf: Uint8Array,
+    /** Resource bodies read before, by their bytes (see readAnswer). */
+    readonly bodies?: Map<string, JsonObject>,
+  ) {
+    this.view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+    this.bytes = Buffer.isBuffer(buf) ? buf : Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
+  }
+
   /** A resource body, the Struct up to `end`: the one read before from the same bytes, if any. */
   body(end: number): JsonObject {
     if (!this.bodies) return struct(this, end, 0);
@@ -46,15 +55,6 @@ class Reader {
     body = struct(this, end, 0);
     this.bodies.set(key, body);
     return body;
-  }
-
-  constructor(
-    readonly buf: Uint8Array,
-    /** Resource bodies read before, by their bytes (see readAnswer). */
-    readonly bodies?: Map<string, JsonObject>,
-  ) {
-    this.view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
-    this.bytes = Buffer.isBuffer(buf) ? buf : Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
   }
 
   /**

@@ -122,12 +122,36 @@ const writer = new Writer();
 /** A key a plain object cannot hold as its own: the generated encoder's Struct.wrap assignment drops it too. */
 const PROTO = '__proto__';
 
-/** google.protobuf.Struct's fields, as Struct.encode(Struct.wrap(object)) writes them. */
-function struct(w: Writer, object: Record<string, unknown>): void {
+/**
+ * A resource's top-level fields whose values are objects (`spec`, `metadata`, `status`), by object:
+ * a resource the world rebuilds (a new status, a new name) keeps the objects it did not change, and
+ * so do the XR from step to step and an observed body from the answer it was desired in. Sound for
+ * the same reason as the entry cache (encode.ts): neither the world nor an answer changes an object
+ * once it is set.
+ */
+const fieldBytes = new WeakMap<object, { key: string; bytes: Uint8Array }>();
+
+/**
+ * google.protobuf.Struct's fields, as Struct.encode(Struct.wrap(object)) writes them. With `reuse`
+ * (a resource's body), a field whose value is an object is written once per object and copied after
+ * (fieldBytes).
+ */
+function struct(w: Writer, object: Record<string, unknown>, reuse = false): void {
   for (const key of Object.keys(object)) {
     const value = object[key];
     if (value === undefined || key === PROTO) continue;
+    if (!reuse || typeof value !== 'object' || value === null) {
+      field(w, key, value);
+      continue;
+    }
+    const known = fieldBytes.get(value);
+    if (known && known.key === key) {
+      w.raw(known.bytes);
+      continue;
+    }
+    const start = w.pos;
     field(w, key, value);
+    fieldBytes.set(value, { key, bytes: w.copy(start) });
   }
 }
 
@@ -144,34 +168,6 @@ function field(w: Writer, key: string, value: unknown): void {
   valueOf(w, value);
   w.join(inner);
   w.join(entry);
-}
-
-/**
- * A resource's top-level fields whose values are objects (`spec`, `metadata`, `status`), each
- * written once per object: a resource the world rebuilds (a new status, a new name) keeps the
- * objects it did not change, and so do the XR from step to step and an observed body from the
- * answer it was desired in. Sound for the same reason as the entry cache (encode.ts): neither the
- * world nor an answer changes an object once it is set.
- */
-const fieldBytes = new WeakMap<object, { key: string; bytes: Uint8Array }>();
-
-function resourceBody(w: Writer, object: Record<string, unknown>): void {
-  for (const key of Object.keys(object)) {
-    const value = object[key];
-    if (value === undefined || key === PROTO) continue;
-    if (typeof value !== 'object' || value === null) {
-      field(w, key, value);
-      continue;
-    }
-    const known = fieldBytes.get(value);
-    if (known && known.key === key) {
-      w.raw(known.bytes);
-      continue;
-    }
-    const start = w.pos;
-    field(w, key, value);
-    fieldBytes.set(value, { key, bytes: w.copy(start) });
-  }
 }
 
 /** google.protobuf.Value's one field, as Value.encode(Value.wrap(value)) writes it. */
@@ -217,7 +213,7 @@ function resource(w: Writer, message: Resource): void {
   if (message.resource !== undefined) {
     w.varint(10);
     const at = w.fork();
-    resourceBody(w, message.resource);
+    struct(w, message.resource, true);
     w.join(at);
   }
   if (message.ready !== 0) {
