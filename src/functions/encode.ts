@@ -18,9 +18,17 @@ export function bytesKey(bytes: Uint8Array): string {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
 }
 
+/**
+ * Each request's bytes, by request: a step's request is keyed by the memo, then replayed, twinned
+ * and probed from, and nothing changes a request once it is built.
+ */
+const requests = new WeakMap<RunFunctionRequest, Uint8Array>();
+
 /** The request's wire bytes; each observed resource's map entry is written once per object. */
 export function encodeRequest(request: RunFunctionRequest): Uint8Array {
-  return writeRequest(request, cachedEntry, keepEntry);
+  let bytes = requests.get(request);
+  if (!bytes) requests.set(request, (bytes = writeRequest(request, cachedEntry, keepEntry)));
+  return bytes;
 }
 
 /** An entry's bytes depend on its name and its resource only when the wrapper carries nothing else. */

@@ -10,10 +10,21 @@ import { Resource, RunFunctionRequest, type State } from '@crossplane-org/functi
  * credentials, required schemas, a readiness that is not an int32) is left to the generated
  * encoder, its bytes copied in.
  */
+/** Strings of at most this many UTF-16 units take the one-byte length path: 3 × 42 = 126 bytes at most. */
+const SHORT = 42;
+
+/**
+ * `text` as UTF-8 into `buf` at `offset`, returning the bytes written: Buffer's own native writer,
+ * which `buf.write` wraps in argument checks that cost more than the write when no JIT runs. The
+ * caller has ensured the room.
+ */
+const utf8Into = (buf: Buffer, text: string, offset: number): number => (buf as Buffer & { utf8Write(text: string, offset: number): number }).utf8Write(text, offset);
+
 class Writer {
   buf = Buffer.allocUnsafe(64 * 1024);
   pos = 0;
   private view = new DataView(this.buf.buffer, this.buf.byteOffset, this.buf.byteLength);
+  private bytes = new Uint8Array(this.buf.buffer, this.buf.byteOffset, this.buf.byteLength);
 
   ensure(more: number): void {
     if (this.pos + more <= this.buf.length) return;
@@ -23,6 +34,7 @@ class Writer {
     this.buf.copy(grown, 0, 0, this.pos);
     this.buf = grown;
     this.view = new DataView(grown.buffer, grown.byteOffset, grown.byteLength);
+    this.bytes = new Uint8Array(grown.buffer, grown.byteOffset, grown.byteLength);
   }
 
   varint(value: number): void {
@@ -53,30 +65,18 @@ class Writer {
 
   /** A length-delimited string, UTF-8 (lone surrogates as U+FFFD, as TextEncoder writes them). */
   string(text: string): void {
-    const length = text.length;
-    if (length < 64) {
-      this.ensure(1 + length);
-      const buf = this.buf;
-      const start = this.pos;
-      buf[start] = length;
-      let at = start + 1;
-      for (let i = 0; i < length; i += 1) {
-        const code = text.charCodeAt(i);
-        if (code >= 0x80) {
-          at = -1;
-          break;
-        }
-        buf[at++] = code;
-      }
-      if (at >= 0) {
-        this.pos = at;
-        return;
-      }
+    if (text.length <= SHORT) {
+      // At most 3 bytes a UTF-16 unit: the length fits its one byte, written after the text.
+      this.ensure(1 + 3 * text.length);
+      const written = utf8Into(this.buf, text, this.pos + 1);
+      this.buf[this.pos] = written;
+      this.pos += 1 + written;
+      return;
     }
     const bytes = Buffer.byteLength(text, 'utf8');
     this.varint(bytes);
     this.ensure(bytes);
-    this.pos += this.buf.write(text, this.pos, bytes, 'utf8');
+    this.pos += utf8Into(this.buf, text, this.pos);
   }
 
   raw(bytes: Uint8Array): void {
@@ -111,9 +111,12 @@ class Writer {
     this.buf[p] = value;
   }
 
-  /** The bytes written since `from`, copied out of the shared buffer. */
+  /**
+   * The bytes written since `from`, copied out of the shared buffer: a plain Uint8Array, as a
+   * Buffer's slice would run Buffer's own constructor (JavaScript) for every copy.
+   */
   copy(from: number): Uint8Array {
-    return Uint8Array.prototype.slice.call(this.buf, from, this.pos);
+    return this.bytes.slice(from, this.pos);
   }
 }
 
@@ -157,6 +160,7 @@ function struct(w: Writer, object: Record<string, unknown>, reuse = false): void
 
 /** One Struct field: its map entry, key and Value. */
 function field(w: Writer, key: string, value: unknown): void {
+  if (typeof value === 'string' && key.length <= SHORT && value.length <= SHORT && shortStringField(w, key, value)) return;
   w.varint(10);
   const entry = w.fork();
   if (key !== '') {
@@ -168,6 +172,34 @@ function field(w: Writer, key: string, value: unknown): void {
   valueOf(w, value);
   w.join(inner);
   w.join(entry);
+}
+
+/**
+ * A field whose key and string value are short, written in one go: most fields of a Kubernetes
+ * object are, and writing each of the entry's six tags and lengths by a call of its own is most of
+ * their cost when no JIT runs. False, with nothing written, when a length needs a second byte.
+ */
+function shortStringField(w: Writer, key: string, value: string): boolean {
+  w.ensure(6 + 3 * (key.length + value.length));
+  const { buf, pos: start } = w;
+  let at = start + 2;
+  if (key !== '') {
+    buf[at] = 10;
+    const written = utf8Into(buf, key, at + 2);
+    buf[at + 1] = written;
+    at += 2 + written;
+  }
+  buf[at] = 18;
+  buf[at + 2] = 26;
+  const written = utf8Into(buf, value, at + 4);
+  const entry = at + 4 + written - start - 2;
+  if (written + 2 >= 0x80 || entry >= 0x80) return false;
+  buf[at + 1] = written + 2;
+  buf[at + 3] = written;
+  buf[start] = 10;
+  buf[start + 1] = entry;
+  w.pos = at + 4 + written;
+  return true;
 }
 
 /** google.protobuf.Value's one field, as Value.encode(Value.wrap(value)) writes it. */

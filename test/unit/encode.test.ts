@@ -23,9 +23,16 @@ describe('encodeRequest', () => {
     for (const request of requests) {
       const plain = RunFunctionRequest.decode(RunFunctionRequest.encode(request).finish());
       expect(RunFunctionRequest.decode(encodeRequest(request))).toEqual(plain);
-      // A second encoding, from cached entries, is the same bytes.
-      expect(encodeRequest(request)).toEqual(encodeRequest(request));
+      // An equal request, another object: its entries come from the cache, and its bytes are the same.
+      expect(encodeRequest({ ...request })).toEqual(encodeRequest(request));
     }
+  });
+
+  it('writes a request once: the same object gives back the same bytes', () => {
+    const request = buildRequest(xr, observed([['network', network]]), undefined);
+    const bytes = encodeRequest(request);
+    expect(encodeRequest(request)).toBe(bytes);
+    expect(encodeRequest({ ...request })).not.toBe(bytes);
   });
 
   it('does not reuse an entry under another key', () => {
