@@ -96,6 +96,19 @@ export function poolLabel(value: unknown): string | undefined {
   return undefined;
 }
 
+/**
+ * poolLabel of a whole composed body, once per body: bodies are shared by every answer that carries
+ * the same bytes and never changed, and each is resolved in every simulation step and skeleton that
+ * holds it.
+ */
+const bodyLabels = new WeakMap<JsonObject, string | null>();
+
+function poolLabelOf(body: JsonObject): string | undefined {
+  let label = bodyLabels.get(body);
+  if (label === undefined) bodyLabels.set(body, (label = poolLabel(body) ?? null));
+  return label ?? undefined;
+}
+
 /** Whether a requested pool's name is a whole segment of the text (`np-gpu`, `demo-gpu`, `gpu`). */
 function namesPool(text: string, pools: readonly string[]): boolean {
   return pools.some((pool) => new RegExp(`(^|[-_.])${escapeRegExp(pool)}($|[-_.])`).test(text));
@@ -173,7 +186,7 @@ export function resolveRoles(resources: Record<string, JsonObject>, context: Rol
   // 4. the pool it serves
   for (const key of keys) {
     const resource = resources[key]!;
-    const label = poolLabel(resource);
+    const label = poolLabelOf(resource);
     if (roles[key] === POOL || (!decided.has(key) && label !== undefined && planes[key] === 'cloud')) {
       roles[key] = whichPool(label, [key, ...nameOf(resource)], pools);
       decided.add(key);
@@ -216,7 +229,7 @@ export function inlinePools(cluster: JsonObject, pools: readonly string[]): Arra
     for (const pool of (Array.isArray(value) ? value : [value]).filter(isObject)) {
       // Clouds name an inline pool by `name` (AKS) or `label` (Vultr).
       const names = [pool.name, pool.label].filter((name): name is string => typeof name === 'string');
-      out.push({ role: whichPool(poolLabel(pool), names, pools), body: pool });
+      out.push({ role: whichPool(poolLabelOf(pool), names, pools), body: pool });
     }
   }
   return out;
