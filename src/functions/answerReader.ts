@@ -32,7 +32,8 @@ const PROTO = '__proto__';
 class Reader {
   pos = 0;
   private readonly view: DataView;
-  private readonly bytes: Buffer;
+  /** The same bytes as a Buffer: keys of bodies and of judged fields are Latin-1 strings of them. */
+  readonly bytes: Buffer;
 
   constructor(
     readonly buf: Uint8Array,
@@ -362,6 +363,23 @@ function sortedObject<T>(map: Map<string, T>): Record<string, T> {
 }
 
 /**
+ * Fields the generated decoder accepted, by their bytes (small ones, a bounded number): its verdict
+ * depends on nothing else, and every answer of a function carries the same meta and context, whose
+ * decoding cost most of reading a small answer.
+ */
+const accepted = new Set<string>();
+const ACCEPTED_BYTES = 512;
+const ACCEPTED_COUNT = 1024;
+
+/** Throws what the generated decoder throws for the field at `[start, end)`; bytes it accepted before pass at once. */
+function judge(bytes: Buffer, start: number, end: number): void {
+  const key = end - start <= ACCEPTED_BYTES ? bytes.toString('latin1', start, end) : undefined;
+  if (key !== undefined && accepted.has(key)) return;
+  RunFunctionResponse.decode(bytes.subarray(start, end));
+  if (key !== undefined && accepted.size < ACCEPTED_COUNT) accepted.add(key);
+}
+
+/**
  * The answer in a RunFunctionResponse's bytes; throws Unusual for what the generated decoder must
  * judge. `bodies` holds the resource bodies read before for the same function: most of an answer's
  * resources come back byte for byte from one answer to the next, and one read is shared (answers are
@@ -382,7 +400,7 @@ export function readAnswer(bytes: Uint8Array, bodies?: Map<string, JsonObject>):
     else {
       r.skip(tag & 7);
       // meta, context, conditions, output and unknown fields: the generated decoder reads each alone, so one it would reject is rejected.
-      RunFunctionResponse.decode(bytes.subarray(start, r.pos));
+      judge(r.bytes, start, r.pos);
     }
   }
   const resources: Record<string, DesiredResource> = {};

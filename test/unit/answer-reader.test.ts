@@ -1,7 +1,7 @@
 /** The wire reader must read exactly what the generated decoder and toAnswer read, and reject nothing it would accept wrongly. */
 import { readFileSync } from 'node:fs';
 import { Ready, RunFunctionResponse, Severity } from '@crossplane-org/function-sdk-typescript';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { readAnswer } from '../../src/functions/answerReader.js';
 import { decodeResponse, readAnswers } from '../../src/functions/wireResponse.js';
 import { readResponse } from '../../src/world/protocol.js';
@@ -105,6 +105,25 @@ describe('readAnswer', () => {
     expect(() => readAnswer(garbage)).toThrow('length beyond the message');
     expect(() => decodeResponse(garbage)).toThrow(GENERATED_REJECTS);
     expect(() => RunFunctionResponse.decode(garbage)).toThrow(GENERATED_REJECTS);
+  });
+});
+
+describe('readAnswer judging what it leaves to the generated decoder', () => {
+  it('has the generated decoder judge a field once per bytes, and every time a field it rejected', () => {
+    const meta = { tag: 'judged-once', ttl: { seconds: 60, nanos: 0 } };
+    const answer = (region: string) => encode({ meta, desired: { composite: undefined, resources: { r: { resource: { spec: { region } }, connectionDetails: {}, ready: 0 } } } });
+    const decode = vi.spyOn(RunFunctionResponse, 'decode');
+    try {
+      for (const region of ['a', 'b', 'c']) expect(JSON.stringify(readAnswer(answer(region)))).toBe(reference(answer(region)));
+      // reference() decodes whole answers: count only the calls on the meta field alone.
+      const metaAlone = decode.mock.calls.filter(([bytes]) => (bytes as Uint8Array)[0] === 0x0a && (bytes as Uint8Array).length < answer('a').length);
+      expect(metaAlone).toHaveLength(1);
+      // A meta field the reader passes on whole and the generated decoder rejects (a field of wire type 7 inside).
+      const rejected = message(1, new Uint8Array([0x0f]));
+      for (let i = 0; i < 2; i++) expect(() => readAnswer(rejected)).toThrow(/wire type 7/);
+    } finally {
+      decode.mockRestore();
+    }
   });
 });
 
