@@ -40,6 +40,25 @@ function byRole(skeleton: Skeleton): Map<string, Array<[string, ResourceSkeleton
   return out;
 }
 
+/** A separator inside a key: where a stem ends and a per-resource suffix begins. */
+const KEY_SEPARATOR = /[-_.]/;
+
+/**
+ * How a role's keys are named: pools abstracted (keyPattern), and a role composed as several
+ * resources beside its pools (EKS's `subnet-a` and `subnet-b`, one per zone) named by the stem they
+ * share before their suffixes. How many resources play a role is behaviour (`instances`); only the
+ * naming is style, so a cloud that needs two subnets where the others need one names them alike.
+ * Keys with no common stem keep their patterns: `np-{pool}` beside `nodepool-{pool}` still differ.
+ */
+function keyNaming(patterns: readonly string[]): string[] {
+  if (patterns.length < 2) return [...patterns];
+  let shared = patterns[0]!;
+  for (const pattern of patterns) while (!pattern.startsWith(shared)) shared = shared.slice(0, -1);
+  // The stem ends at a separator that every key has right after it: `subnet-` of `subnet-a`, `subnet-b`.
+  const cut = Math.max(...[...shared].map((char, index) => (KEY_SEPARATOR.test(char) ? index : -1)));
+  return cut > 0 && patterns.every((pattern) => pattern.length > cut + 1) ? [shared.slice(0, cut)] : [...patterns];
+}
+
 /** The facts compared for every contract role a provider composes. */
 function roleFacets(skeleton: Skeleton, role: string, keys: Array<[string, ResourceSkeleton]>, pools: string[], ablated: boolean): Array<Omit<Facet, 'values'> & { value: unknown }> {
   // Steps are compared relative to the cluster, except the cluster's own, which are absolute: a
@@ -48,8 +67,10 @@ function roleFacets(skeleton: Skeleton, role: string, keys: Array<[string, Resou
   const relative = (step: number | null, base: number | null | undefined) => (step === null ? null : base === null || base === undefined ? step : step - base);
   const resources = keys.map(([, resource]) => resource);
   const distinct = <T>(values: T[]) => [...new Map(values.map((value) => [stableStringify(value), value])).entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, value]) => value);
+  const patterns = [...new Set(keys.map(([key]) => keyPattern(key, pools)))].sort();
   const facets: Array<Omit<Facet, 'values'> & { value: unknown }> = [
-    { subject: role, facet: 'key-pattern', class: 'stylistic', value: [...new Set(keys.map(([key]) => keyPattern(key, pools)))].sort() },
+    { subject: role, facet: 'key-pattern', class: 'stylistic', value: keyNaming(patterns) },
+    { subject: role, facet: 'instances', class: 'behavioral', value: patterns.length },
     { subject: role, facet: 'appears', class: 'behavioral', value: Math.min(...resources.map((r) => relative(r.appears, cluster?.appears) ?? 0)) },
     { subject: role, facet: 'ready', class: 'behavioral', value: resources.some((r) => r.ready === null) ? null : Math.min(...resources.map((r) => relative(r.ready, cluster?.ready) ?? 0)) },
     { subject: role, facet: 'ready-by', class: 'behavioral', value: [...new Set(resources.map((r) => r.readyBy))].sort() },

@@ -178,8 +178,23 @@ describe('compareAcross: cloud-only roles', () => {
     // EKS composes subnet-a and subnet-b where the others compose one subnet: same role, other keys.
     const eks = goodSkeleton('eks', 'converge', { resources: { subnet: undefined, 'subnet-a': cloud('subnet', 'Subnet'), 'subnet-b': cloud('subnet', 'Subnet', { labels: ['zone'] }) } });
     const findings = across([goodSkeleton('gke'), eks, goodSkeleton('nebius')]);
-    expect(ids(findings)).toEqual(['div:subnet:key-pattern:eks', 'div:subnet:labels:eks']);
-    expect(findings.find((f) => f.facet === 'key-pattern')!.values).toEqual({ eks: ['subnet-a', 'subnet-b'], gke: ['subnet'], nebius: ['subnet'] });
+    // Two subnets where the others have one is behaviour; named by the same stem, the keys agree.
+    expect(ids(findings)).toEqual(['div:subnet:instances:eks', 'div:subnet:labels:eks']);
+    expect(findings.find((f) => f.facet === 'instances')!.values).toEqual({ eks: 2, gke: 1, nebius: 1 });
+  });
+
+  it('names several resources of a role by their shared stem, and keeps keys that share none', () => {
+    const subnets = (provider: string, keys: string[]) =>
+      goodSkeleton(provider, 'converge', { resources: { subnet: undefined, ...Object.fromEntries(keys.map((key) => [key, cloud('subnet', 'Subnet')])) } });
+    const keyPatterns = (findings: ReturnType<typeof across>) => findings.filter((f) => f.facet === 'key-pattern').map((f) => [f.id, f.values]);
+    // Another stem for the same two subnets is a naming of its own.
+    expect(keyPatterns(across([subnets('a', ['subnet-a', 'subnet-b']), subnets('b', ['subnet-a', 'subnet-b']), subnets('c', ['sn-a', 'sn-b'])]))).toEqual([
+      ['div:subnet:key-pattern:c', { a: ['subnet'], b: ['subnet'], c: ['sn'] }],
+    ]);
+    // Keys with no stem in common (no separator after what they share) are compared whole.
+    expect(keyPatterns(across([subnets('a', ['subnet']), subnets('b', ['subnet']), subnets('c', ['subnet', 'subnetb'])]))).toEqual([
+      ['div:subnet:key-pattern:c', { a: ['subnet'], b: ['subnet'], c: ['subnet', 'subnetb'] }],
+    ]);
   });
 });
 
