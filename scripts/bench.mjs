@@ -219,8 +219,10 @@ await floor(project); // warm the file cache and Python's bytecode cache
 // The first full run in this process compiles what the later ones reuse (JIT, WebAssembly tiers), as every drift diff from the shell does; loading the project is not in it.
 const cold = await full(project);
 const drift = path.join(root, 'bin', 'drift.js');
+const OWN_CPU_PRELOAD = new URL('./bench-own-cpu.mjs', import.meta.url).href;
 const cacheDir = mkdtempSync(path.join(os.tmpdir(), 'drift-bench-cache-'));
 const cachedEnv = { DRIFT_CACHE_DIR: cacheDir };
+const ownCpuFile = path.join(os.tmpdir(), `drift-bench-own-cpu-${process.pid}`);
 const reference = await spawned(process.execPath, [drift, '--no-cache', 'diff']);
 await spawned(process.execPath, [drift, 'diff'], cachedEnv); // fills the cache
 const floors = [];
@@ -240,7 +242,9 @@ for (let i = 0; i < REPS; i += 1) {
   fulls.push(await full(project));
   renders.push(await renderOnly(project, {}));
   bare.push(await renderOnly(project, { determinism: false, gating: false }));
-  ends.push(await spawned(process.execPath, [drift, '--no-cache', 'diff']));
+  // Through NODE_OPTIONS, not an argument: drift keys its code cache by its arguments to node.
+  const end = await spawned(process.execPath, [drift, '--no-cache', 'diff'], { NODE_OPTIONS: `--import=${OWN_CPU_PRELOAD}`, BENCH_OWN_CPU: ownCpuFile });
+  ends.push({ ...end, driftCpu: Number(readFileSync(ownCpuFile, 'utf8')) });
   const again = await spawned(process.execPath, [drift, 'diff'], cachedEnv);
   sameReport &&= again.stdout === reference.stdout;
   cached.push(again);
@@ -254,6 +258,7 @@ for (let i = 0; i < REPS; i += 1) {
   nodes.push(await spawned(process.execPath, ['-e', '0']));
 }
 rmSync(cacheDir, { recursive: true, force: true });
+rmSync(ownCpuFile, { force: true });
 const med = (runs, key) => median(runs.map((run) => (typeof key === 'function' ? key(run) : run[key])));
 const total = (run) => run.driftCpu + run.functionsCpu;
 const ms = (runs) => med(runs, 'ms');
@@ -297,7 +302,9 @@ console.log(
 const over = median(ends.map((end, i) => end.cpu - total(fulls[i])));
 console.log(
   `CLI    drift --no-cache diff end to end median ${ms(ends).toFixed(0)} ms wall, CPU drift + functions ${med(ends, 'cpu').toFixed(0)} ms; ` +
-    `in-process full run ${med(fulls, total).toFixed(0)} ms: end to end minus in-process ${over.toFixed(0)} ms CPU (paired median)`,
+    `in-process full run ${med(fulls, total).toFixed(0)} ms: end to end minus in-process ${over.toFixed(0)} ms CPU (paired median); ` +
+    `of which drift's own ${med(ends, 'driftCpu').toFixed(0)} against ${med(fulls, 'driftCpu').toFixed(0)} ms in process (paired ${median(ends.map((end, i) => end.driftCpu - fulls[i].driftCpu)).toFixed(0)}), ` +
+    `its functions' ${median(ends.map((end) => end.cpu - end.driftCpu)).toFixed(0)} against ${med(fulls, 'functionsCpu').toFixed(0)} ms (paired ${median(ends.map((end, i) => end.cpu - end.driftCpu - fulls[i].functionsCpu)).toFixed(0)})`,
 );
 console.log(`CLI    the first in-process full run (nothing compiled yet): ${cold.ms.toFixed(0)} ms, CPU drift ${cold.driftCpu.toFixed(0)} ms + functions ${cold.functionsCpu.toFixed(0)} ms`);
 console.log(`CLI    drift diff again, unchanged tree, caches warm: median ${ms(cached).toFixed(0)} ms wall, CPU ${med(cached, 'cpu').toFixed(0)} ms (runs: ${cached.map((run) => run.cpu.toFixed(0)).join(', ')}); report ${sameReport ? 'the same' : 'DIFFERENT'} as --no-cache's`);
