@@ -372,7 +372,7 @@ const ACCEPTED_BYTES = 512;
 const ACCEPTED_COUNT = 1024;
 
 /** Throws what the generated decoder throws for the field at `[start, end)`; bytes it accepted before pass at once. */
-function judge(bytes: Buffer, start: number, end: number): void {
+function checkWithDecoder(bytes: Buffer, start: number, end: number): void {
   const key = end - start <= ACCEPTED_BYTES ? bytes.toString('latin1', start, end) : undefined;
   if (key !== undefined && accepted.has(key)) return;
   RunFunctionResponse.decode(bytes.subarray(start, end));
@@ -400,7 +400,7 @@ export function readAnswer(bytes: Uint8Array, bodies?: Map<string, JsonObject>):
     else {
       r.skip(tag & 7);
       // meta, context, conditions, output and unknown fields: the generated decoder reads each alone, so one it would reject is rejected.
-      judge(r.bytes, start, r.pos);
+      checkWithDecoder(r.bytes, start, r.pos);
     }
   }
   const resources: Record<string, DesiredResource> = {};

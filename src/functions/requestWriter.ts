@@ -1,15 +1,5 @@
 import { Resource, RunFunctionRequest, type State } from '@crossplane-org/function-sdk-typescript';
 
-/**
- * RunFunctionRequest's wire bytes written straight from drift's plain objects: the generated
- * encoder wraps every JSON value in google.protobuf.Struct/Value messages and forks a writer per
- * nested message, which is most of a request's cost. This writes the same bytes, in the same field
- * order (test/unit/request-writer.test.ts holds it to the generated encoder's output), with one
- * buffer reused from request to request; a nested message's length is reserved as one byte and
- * widened in place when the message is longer. What drift never sends (connection details,
- * credentials, required schemas, a readiness that is not an int32) is left to the generated
- * encoder, its bytes copied in.
- */
 /** Strings of at most this many UTF-16 units take the one-byte length path: 3 × 42 = 126 bytes at most. */
 const SHORT = 42;
 
@@ -20,6 +10,16 @@ const SHORT = 42;
  */
 const utf8Into = (buf: Buffer, text: string, offset: number): number => (buf as Buffer & { utf8Write(text: string, offset: number): number }).utf8Write(text, offset);
 
+/**
+ * RunFunctionRequest's wire bytes written straight from drift's plain objects: the generated
+ * encoder wraps every JSON value in google.protobuf.Struct/Value messages and forks a writer per
+ * nested message, which is most of a request's cost. This writes the same bytes, in the same field
+ * order (test/unit/request-writer.test.ts holds it to the generated encoder's output), with one
+ * buffer reused from request to request; a nested message's length is reserved as one byte and
+ * widened in place when the message is longer. What drift never sends (connection details,
+ * credentials, required schemas, a readiness that is not an int32) is left to the generated
+ * encoder, its bytes copied in.
+ */
 class Writer {
   buf = Buffer.allocUnsafe(64 * 1024);
   pos = 0;
