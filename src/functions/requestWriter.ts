@@ -5,8 +5,9 @@ const SHORT = 42;
 
 /**
  * `text` as UTF-8 into `buf` at `offset`, returning the bytes written: Buffer's own native writer,
- * which `buf.write` wraps in argument checks that cost more than the write when no JIT runs. The
- * caller has ensured the room.
+ * which `buf.write` wraps in argument checks that cost more than the write when no JIT runs (it is
+ * not documented, but `buf.write` itself calls it: without it, `write` fails too). The caller has
+ * ensured the room.
  */
 const utf8Into = (buf: Buffer, text: string, offset: number): number => (buf as Buffer & { utf8Write(text: string, offset: number): number }).utf8Write(text, offset);
 
