@@ -127,35 +127,43 @@ const writer = new Writer();
 const PROTO = '__proto__';
 
 /**
- * A resource's top-level fields whose values are objects (`spec`, `metadata`, `status`), by object:
- * a resource the world rebuilds (a new status, a new name) keeps the objects it did not change, and
- * so do the XR from step to step and an observed body from the answer it was desired in. Sound for
- * the same reason as the entry cache (encode.ts): neither the world nor an answer changes an object
- * once it is set.
+ * Bytes written before for an object under a key, by object. The world never changes an object once
+ * it is set (it sets a new one) and keeps what did not change from step to step, and an answer's
+ * bodies are never changed either, so most of a request is written once and copied after:
+ * - an observed resource's whole map entry, by its body (`entryBytes`): most of a request is
+ *   observed state that did not change since the last one;
+ * - a body's top-level fields whose values are objects (`spec`, `metadata`, `status`), by that
+ *   object (`fieldBytes`): a resource the world rebuilds (a new status, a new name) keeps the objects
+ *   it did not change, and so do the XR from step to step and an observed body from the answer it
+ *   was desired in.
+ * Two tables: the same object may be an entry's body and another body's field, whose bytes differ.
  */
-const fieldBytes = new WeakMap<object, { key: string; bytes: Uint8Array }>();
+type Written = WeakMap<object, { key: string; bytes: Uint8Array }>;
+const entryBytes: Written = new WeakMap();
+const fieldBytes: Written = new WeakMap();
+
+/** What `write` writes for `object` under `key`: written once, then copied from `table`. */
+function reused(w: Writer, table: Written, key: string, object: object, write: () => void): void {
+  const known = table.get(object);
+  if (known && known.key === key) {
+    w.raw(known.bytes);
+    return;
+  }
+  const start = w.pos;
+  write();
+  table.set(object, { key, bytes: w.copy(start) });
+}
 
 /**
  * google.protobuf.Struct's fields, as Struct.encode(Struct.wrap(object)) writes them. With `reuse`
- * (a resource's body), a field whose value is an object is written once per object and copied after
- * (fieldBytes).
+ * (a resource's body), a field whose value is an object is written once per object (fieldBytes).
  */
 function struct(w: Writer, object: Record<string, unknown>, reuse = false): void {
   for (const key of Object.keys(object)) {
     const value = object[key];
     if (value === undefined || key === PROTO) continue;
-    if (!reuse || typeof value !== 'object' || value === null) {
-      field(w, key, value);
-      continue;
-    }
-    const known = fieldBytes.get(value);
-    if (known && known.key === key) {
-      w.raw(known.bytes);
-      continue;
-    }
-    const start = w.pos;
-    field(w, key, value);
-    fieldBytes.set(value, { key, bytes: w.copy(start) });
+    if (reuse && typeof value === 'object' && value !== null) reused(w, fieldBytes, key, value, () => field(w, key, value));
+    else field(w, key, value);
   }
 }
 
@@ -272,13 +280,13 @@ function entry(w: Writer, tag: number, key: string, value: (() => void) | undefi
   w.join(at);
 }
 
-/**
- * One `resources` entry of a State (tag included), as State.encode writes it; `cached` answers
- * with bytes written before for the same entry, `keep` receives new ones.
- */
-type EntryCache = (name: string, value: Resource) => Uint8Array | undefined;
+/** An entry's bytes depend on its name and its body only when the wrapper carries nothing else. */
+function plain(value: Resource): value is Resource & { resource: object } {
+  return value.resource !== undefined && value.ready === 0 && Object.keys(value.connectionDetails).length === 0;
+}
 
-function state(w: Writer, message: State, cached?: EntryCache, keep?: (name: string, value: Resource, bytes: Uint8Array) => void): void {
+/** A State's fields, as State.encode writes them; with `reuse` (observed state), a plain entry is written once per body (entryBytes). */
+function state(w: Writer, message: State, reuse = false): void {
   if (message.composite !== undefined) {
     w.varint(10);
     const at = w.fork();
@@ -286,19 +294,14 @@ function state(w: Writer, message: State, cached?: EntryCache, keep?: (name: str
     w.join(at);
   }
   for (const [name, value] of Object.entries(message.resources)) {
-    const known = value === undefined ? undefined : cached?.(name, value);
-    if (known) {
-      w.raw(known);
-      continue;
-    }
-    const start = w.pos;
-    entry(w, 18, name, value === undefined ? undefined : () => resource(w, value));
-    if (keep && value !== undefined) keep(name, value, w.copy(start));
+    if (value === undefined) entry(w, 18, name, undefined);
+    else if (reuse && plain(value)) reused(w, entryBytes, name, value.resource, () => entry(w, 18, name, () => resource(w, value)));
+    else entry(w, 18, name, () => resource(w, value));
   }
 }
 
-/** RunFunctionRequest.encode(request).finish(), written directly; observed entries may come from `cached`. */
-export function writeRequest(request: RunFunctionRequest, cached?: EntryCache, keep?: (name: string, value: Resource, bytes: Uint8Array) => void): Uint8Array {
+/** RunFunctionRequest.encode(request).finish(), written directly, observed state mostly copied (entryBytes, fieldBytes). */
+export function writeRequest(request: RunFunctionRequest): Uint8Array {
   const w = writer;
   w.pos = 0;
   const { meta, observed, desired, input, context } = request;
@@ -319,7 +322,7 @@ export function writeRequest(request: RunFunctionRequest, cached?: EntryCache, k
   if (observed !== undefined) {
     w.varint(18);
     const at = w.fork();
-    state(w, observed, cached, keep);
+    state(w, observed, true);
     w.join(at);
   }
   if (desired !== undefined) {
