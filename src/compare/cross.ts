@@ -40,8 +40,8 @@ function byRole(skeleton: Skeleton): Map<string, Array<[string, ResourceSkeleton
   return out;
 }
 
-/** A separator inside a key: where a stem ends and a per-resource suffix begins. */
-const KEY_SEPARATOR = /[-_.]/;
+/** Separators inside a key: where a stem ends and a per-resource suffix begins. */
+const KEY_SEPARATORS = ['-', '_', '.'];
 
 /**
  * How a role's keys are named: pools abstracted (keyPattern), and a role composed as several
@@ -54,8 +54,8 @@ function keyNaming(patterns: readonly string[]): string[] {
   if (patterns.length < 2) return [...patterns];
   let shared = patterns[0]!;
   for (const pattern of patterns) while (!pattern.startsWith(shared)) shared = shared.slice(0, -1);
-  // The stem ends at a separator that every key has right after it: `subnet-` of `subnet-a`, `subnet-b`.
-  const cut = Math.max(...[...shared].map((char, index) => (KEY_SEPARATOR.test(char) ? index : -1)));
+  // The stem ends at the last separator every key shares: `subnet-` of `subnet-a`, `subnet-b`.
+  const cut = Math.max(...KEY_SEPARATORS.map((separator) => shared.lastIndexOf(separator)));
   return cut > 0 && patterns.every((pattern) => pattern.length > cut + 1) ? [shared.slice(0, cut)] : [...patterns];
 }
 
