@@ -1,9 +1,10 @@
 import type { Environment } from '../util/envVars.js';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Adapter } from '../config/types.js';
+import { batchedTool, succeeded, type Ran, type RuffRecord } from './ruffBatch.js';
 
 /**
  * Edge module: runs the formatter and linter on a provider's source, `ruff format --check` and
@@ -190,27 +191,32 @@ function withoutAbsolutePaths(text: string, root: string, env: Environment): str
   return home.length > 1 ? out.split(home).join('~') : out;
 }
 
-interface RuffRecord {
-  filename: string;
-  code: string | null;
-  message: string;
-  location: { row: number; column: number };
-}
-
-function violations(stdout: string, root: string): Violation[] {
-  const records = JSON.parse(stdout || '[]') as RuffRecord[];
+function violations(records: readonly RuffRecord[], root: string): Violation[] {
   return records
     .map((record) => ({ file: path.relative(root, record.filename), line: record.location.row, code: record.code ?? 'syntax', message: record.message }))
     .sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line || (a.code < b.code ? -1 : 1)));
 }
 
-interface Ran {
-  /** Undefined when the program could not be started. */
-  exitCode: number | undefined;
-  stdout: string;
-  stderr: string;
-  /** Why it could not be started (`spawn …/ruff EACCES`), or how a signal ended it. */
-  failure?: string;
+/**
+ * Whether a ruff configuration (`.ruff.toml`, `ruff.toml`, or a `pyproject.toml` with a `[tool.ruff`
+ * table) lies in `folder` or above it: then ruff takes each file's settings from the file's own
+ * folders wherever it runs, and the provider's check can share a process with others (ruffBatch.ts).
+ * Without one, ruff's defaults depend on the folder it runs in, so the provider runs alone. Looked
+ * up every time (a few stat calls): a long-lived drift (`drift mcp`) sees a configuration added later.
+ */
+function configuredAbove(folder: string): boolean {
+  for (let at = folder; ; at = path.dirname(at)) {
+    if (existsSync(path.join(at, '.ruff.toml')) || existsSync(path.join(at, 'ruff.toml')) || hasRuffTable(path.join(at, 'pyproject.toml'))) return true;
+    if (path.dirname(at) === at) return false;
+  }
+}
+
+function hasRuffTable(pyproject: string): boolean {
+  try {
+    return /^\[tool\.ruff[\].]/m.test(readFileSync(pyproject, 'utf8'));
+  } catch {
+    return false;
+  }
 }
 
 /** Runs a program to its end with its output collected; never rejects. */
@@ -244,21 +250,22 @@ export async function runFormatter(adapter: Adapter, files: string[], env: Envir
     return { ...base, note: `formatting not checked: no ruff in the provider's Python environment, and drift could not install ruff ${RUFF_VERSION} (${why}); add ruff to the provider's requirements`, ms: performance.now() - began };
   }
   // node:child_process, not execa: its import alone costs more than both ruff runs' start.
-  const ruffRun = (args: string[]) => run(ruff.program, [...args, '--output-format', 'json', '--no-cache', '--', ...files], cwd, env);
+  const shared = configuredAbove(path.resolve(cwd));
+  const ruffRun = (args: string[]) =>
+    batchedTool(env, shared ? [ruff.program, ...args].join('\0') : undefined, cwd, files, (paths, at) => run(ruff.program, [...args, '--output-format', 'json', '--no-cache', '--', ...paths], at, env));
   const [number, format, lint] = await Promise.all([versionOf(ruff.program, cwd, env), ruffRun(['format', '--check']), ruffRun(['check'])]);
   const used: RuffUsed = {
     origin: ruff.origin,
     version: number,
     describe: ruff.origin === 'provider' ? `ruff ${number} from the provider's Python environment` : `ruff ${number}, installed by drift (none in the provider's Python environment)`,
   };
-  // Exit code 1 is ruff's "found something"; anything else is ruff failing.
-  const failed = [format, lint].find((result) => result.exitCode !== 0 && result.exitCode !== 1);
+  const failed = [format, lint].find((result) => !succeeded(result));
   if (failed) {
     const why = failed.exitCode === undefined ? `could not run: ${failed.failure ?? 'unknown'}` : `exit code ${failed.exitCode}: ${lastLines(failed.stderr)}`;
     return { ...base, ruff: used, error: `${used.describe}: ${withoutAbsolutePaths(why, cwd, env)}`, ms: performance.now() - began };
   }
-  const unformatted = violations(format.stdout, cwd);
+  const unformatted = violations(format.records, cwd);
   // One line per file: the first place the formatter would change.
   const firstPerFile = unformatted.filter((violation, index) => unformatted.findIndex((other) => other.file === violation.file) === index);
-  return { ...base, ruff: used, unformatted: firstPerFile, lint: violations(lint.stdout, cwd), ms: performance.now() - began };
+  return { ...base, ruff: used, unformatted: firstPerFile, lint: violations(lint.records, cwd), ms: performance.now() - began };
 }

@@ -1,6 +1,6 @@
 /** The formatter rule: the real ruff (the provider's own, else drift's), on the style fixtures. */
 import path from 'node:path';
-import { existsSync, mkdirSync, readdirSync, realpathSync, symlinkSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { formattingFindings } from '../../src/compare/formatting.js';
 import type { Adapter } from '../../src/config/types.js';
@@ -91,5 +91,54 @@ describe('a function environment without ruff', () => {
     expect(report.note).toMatch(/^formatting not checked: no ruff in the provider's Python environment, and drift could not install ruff /);
     expect(report.note).not.toContain('/nonexistent');
     expect(formattingFindings(report, 'x')).toEqual([]);
+  });
+});
+
+describe('providers checked at once', () => {
+  const temps: Array<() => void> = [];
+  afterAll(() => temps.forEach((remove) => remove()));
+
+  /** The bundled environment's ruff behind a script that logs each run's subcommand. */
+  function loggedRuff(): { python: string; log: string } {
+    const { dir, remove } = tempDir('drift-ruff-log-');
+    temps.push(remove);
+    mkdirSync(path.join(dir, 'env/bin'), { recursive: true });
+    const python = path.join(dir, 'env/bin/python');
+    symlinkSync(realpathSync(PYTHON), python);
+    const log = path.join(dir, 'runs.log');
+    const ruff = path.join(dir, 'env/bin/ruff');
+    writeFileSync(ruff, `#!/bin/sh\necho "$1" >> '${log}'\nexec '${path.join(REPO, '.venv/bin/ruff')}' "$@"\n`);
+    chmodSync(ruff, 0o755);
+    return { python, log };
+  }
+
+  /** As a run asks: every provider's sources read first, then all formatter runs in one turn. */
+  async function reports(names: readonly string[], python: string) {
+    const adapters = names.map((name) => ({ ...fixtureAdapter(name), function: { command: [python], cwd: '', env: {} } }) as Adapter);
+    const files = await Promise.all(adapters.map(async (adapter) => (await readSources(adapter)).map((source) => source.path)));
+    return Promise.all(
+      adapters.map(async (adapter, index) => {
+        const { unformatted, lint, error } = await runFormatter(adapter, files[index]!, process.env);
+        return { unformatted, lint, error };
+      }),
+    );
+  }
+
+  const alone = async (names: readonly string[]) => (await Promise.all(names.map((name) => reports([name], PYTHON)))).flat();
+
+  it('share one ruff process per tool and get the reports each gets alone', async () => {
+    const names = ['alpha', 'unformatted', 'camel-constant'];
+    const { python, log } = loggedRuff();
+    expect(await reports(names, python)).toEqual(await alone(names));
+    expect(readFileSync(log, 'utf8').split('\n').filter(Boolean).sort()).toEqual(['--version', 'check', 'format']);
+  });
+
+  it('each run alone when the shared run fails: the failure stays with its provider', async () => {
+    const names = ['alpha', 'broken-syntax', 'unformatted'];
+    const together = await reports(names, loggedRuff().python);
+    const separate = await alone(names);
+    expect(together).toEqual(separate);
+    expect(together[1]!.error).toMatch(/exit code 2/);
+    expect(together[0]!.error).toBeUndefined();
   });
 });
