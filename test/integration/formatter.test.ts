@@ -48,17 +48,23 @@ describe('formatting is a rule: ruff format --check and ruff check with the comm
   });
 });
 
-describe('a function environment without ruff', () => {
-  const temps: Array<() => void> = [];
-  afterAll(() => temps.forEach((remove) => remove()));
+const temps: Array<() => void> = [];
+afterAll(() => temps.forEach((remove) => remove()));
 
+/** A temporary Python environment: the bundled interpreter, linked, and nothing beside it yet. */
+function pythonEnvironment(prefix: string): { dir: string; python: string } {
+  const { dir, remove } = tempDir(prefix);
+  temps.push(remove);
+  mkdirSync(path.join(dir, 'env/bin'), { recursive: true });
+  const python = path.join(dir, 'env/bin/python');
+  symlinkSync(realpathSync(PYTHON), python);
+  return { dir, python };
+}
+
+describe('a function environment without ruff', () => {
   /** A Python environment as a real repository's lock file may leave it: an interpreter, no ruff beside it. */
   function withoutRuff(): { python: string; env: Environment } {
-    const { dir, remove } = tempDir('drift-noruff-');
-    temps.push(remove);
-    mkdirSync(path.join(dir, 'env/bin'), { recursive: true });
-    const python = path.join(dir, 'env/bin/python');
-    symlinkSync(realpathSync(PYTHON), python);
+    const { dir, python } = pythonEnvironment('drift-noruff-');
     return { python, env: { ...process.env, DRIFT_CACHE_DIR: path.join(dir, 'cache') } };
   }
 
@@ -95,16 +101,9 @@ describe('a function environment without ruff', () => {
 });
 
 describe('providers checked at once', () => {
-  const temps: Array<() => void> = [];
-  afterAll(() => temps.forEach((remove) => remove()));
-
   /** The bundled environment's ruff behind a script that logs each run's subcommand. */
   function loggedRuff(): { python: string; log: string } {
-    const { dir, remove } = tempDir('drift-ruff-log-');
-    temps.push(remove);
-    mkdirSync(path.join(dir, 'env/bin'), { recursive: true });
-    const python = path.join(dir, 'env/bin/python');
-    symlinkSync(realpathSync(PYTHON), python);
+    const { dir, python } = pythonEnvironment('drift-ruff-log-');
     const log = path.join(dir, 'runs.log');
     const ruff = path.join(dir, 'env/bin/ruff');
     writeFileSync(ruff, `#!/bin/sh\necho "$1" >> '${log}'\nexec '${path.join(REPO, '.venv/bin/ruff')}' "$@"\n`);
