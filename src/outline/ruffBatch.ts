@@ -32,7 +32,7 @@ export interface Ran {
   failure?: string;
 }
 
-/** What a tool said of one provider's files: its records when it succeeded (exit 0 or 1, "found something"). */
+/** What a tool said of one provider's files: its records when it succeeded (exit 0 or 1, "found something"); `stdout` is empty when they came from a shared run. */
 export interface ToolRun extends Ran {
   records: RuffRecord[];
 }
@@ -48,28 +48,37 @@ interface Member {
 
 interface Batch {
   members: Member[];
-  /** The shared run's outcome, once the batch has closed and run. */
-  done: Promise<{ ran: Ran; records?: RuffRecord[] }>;
+  /** Every member's records from the shared run, once the batch has closed; undefined: each runs alone. */
+  done: Promise<RuffRecord[] | undefined>;
 }
 
 /** Exit 1 is ruff's "found something"; anything else is ruff failing. */
 export const succeeded = (ran: Ran): boolean => ran.exitCode === 0 || ran.exitCode === 1;
-
-const parsed = (ran: Ran): RuffRecord[] => JSON.parse(ran.stdout || '[]') as RuffRecord[];
 
 /** Open batches by scope (the environment the tool runs in) and key (the program and its arguments). */
 const open = new WeakMap<object, Map<string, Batch>>();
 
 /**
  * The tool's report on `files` (relative to `root`): from a process shared with every member that
- * asks under the same scope and key in this turn of the event loop. No `key`: a process of its own.
+ * asks under the same scope and key in this turn of the event loop. No `key`, or no one to share
+ * with: a process of its own, from `root`, exactly as without batching.
  */
 export async function batchedTool(scope: object, key: string | undefined, root: string, files: readonly string[], run: RunTool): Promise<ToolRun> {
-  const alone = async (): Promise<ToolRun> => {
-    const ran = await run(files, root);
-    return { ...ran, records: succeeded(ran) ? parsed(ran) : [] };
-  };
-  if (key === undefined) return alone();
+  if (key !== undefined) {
+    const records = await join(scope, key, { root, files, run });
+    if (records) {
+      const mine = new Set(files.map((file) => path.resolve(root, file)));
+      const own = records.filter((record) => mine.has(path.resolve(record.filename)));
+      // The exit code ruff gives these files alone; its output is already read into the records.
+      return { exitCode: own.length > 0 ? 1 : 0, stdout: '', stderr: '', records: own };
+    }
+  }
+  const ran = await run(files, root);
+  return { ...ran, records: succeeded(ran) ? (JSON.parse(ran.stdout || '[]') as RuffRecord[]) : [] };
+}
+
+/** Joins the open batch of `key` (opening it, to close at the next turn of the event loop) and waits for its run. */
+function join(scope: object, key: string, member: Member): Promise<RuffRecord[] | undefined> {
   const batches = open.get(scope) ?? new Map<string, Batch>();
   open.set(scope, batches);
   let batch = batches.get(key);
@@ -82,27 +91,21 @@ export async function batchedTool(scope: object, key: string | undefined, root: 
     batch = { members, done };
     batches.set(key, batch);
   }
-  const member = { root, files, run };
   batch.members.push(member);
-  const { ran, records } = await batch.done;
-  if (!records) return batch.members.length === 1 ? { ...ran, records: [] } : alone();
-  const mine = new Set(files.map((file) => path.resolve(root, file)));
-  return { ...ran, records: records.filter((record) => mine.has(path.resolve(record.filename))) };
+  return batch.done;
 }
 
-/** One process for the batch; `records` only when it succeeded and reported nothing but the members' files. */
-async function runShared(members: readonly Member[]): Promise<{ ran: Ran; records?: RuffRecord[] }> {
-  const [first] = members;
-  if (members.length === 1) {
-    // As it would run alone: the provider's own folder and paths.
-    const ran = await first!.run(first!.files, first!.root);
-    return succeeded(ran) ? { ran, records: parsed(ran) } : { ran };
-  }
+/**
+ * One process for the batch's members: their records when it succeeded and reported nothing but
+ * their files; undefined (each member then runs alone) when it failed, surprised, or had one member.
+ */
+async function runShared(members: readonly Member[]): Promise<RuffRecord[] | undefined> {
+  if (members.length < 2) return undefined;
   const asked = new Set(members.flatMap((member) => member.files.map((file) => path.resolve(member.root, file))));
-  const ran = await first!.run([...asked].sort(), commonFolder(members.map((member) => member.root)));
-  if (!succeeded(ran)) return { ran };
-  const records = parsed(ran);
-  return records.every((record) => asked.has(path.resolve(record.filename))) ? { ran, records } : { ran };
+  const ran = await members[0]!.run([...asked].sort(), commonFolder(members.map((member) => member.root)));
+  if (!succeeded(ran)) return undefined;
+  const records = JSON.parse(ran.stdout || '[]') as RuffRecord[];
+  return records.every((record) => asked.has(path.resolve(record.filename))) ? records : undefined;
 }
 
 /** The deepest folder holding every one of `folders`. */
