@@ -197,6 +197,21 @@ function violations(records: readonly RuffRecord[], root: string): Violation[] {
     .sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line || (a.code < b.code ? -1 : 1)));
 }
 
+/** The files ruff takes its settings from; one in a file's folder or any folder above applies to it. */
+export const RUFF_CONFIG_NAMES = ['ruff.toml', '.ruff.toml', 'pyproject.toml'] as const;
+
+/** Every ruff configuration file in `folder` and the folders above it, nearest folder first. */
+export function ruffConfigFiles(folder: string): string[] {
+  const found: string[] = [];
+  for (let dir = path.resolve(folder); ; dir = path.dirname(dir)) {
+    for (const name of RUFF_CONFIG_NAMES) {
+      const file = path.join(dir, name);
+      if (existsSync(file)) found.push(file);
+    }
+    if (path.dirname(dir) === dir) return found;
+  }
+}
+
 /**
  * Whether a ruff configuration (`.ruff.toml`, `ruff.toml`, or a `pyproject.toml` with a `[tool.ruff`
  * table) lies in `folder` or above it: then ruff takes each file's settings from the file's own
@@ -205,10 +220,7 @@ function violations(records: readonly RuffRecord[], root: string): Violation[] {
  * up every time (a few stat calls): a long-lived drift (`drift mcp`) sees a configuration added later.
  */
 function configuredAbove(folder: string): boolean {
-  for (let at = folder; ; at = path.dirname(at)) {
-    if (existsSync(path.join(at, '.ruff.toml')) || existsSync(path.join(at, 'ruff.toml')) || hasRuffTable(path.join(at, 'pyproject.toml'))) return true;
-    if (path.dirname(at) === at) return false;
-  }
+  return ruffConfigFiles(folder).some((file) => path.basename(file) !== 'pyproject.toml' || hasRuffTable(file));
 }
 
 function hasRuffTable(pyproject: string): boolean {

@@ -74,7 +74,12 @@ export async function batchedTool(scope: object, key: string | undefined, root: 
     }
   }
   const ran = await run(files, root);
-  return { ...ran, records: succeeded(ran) ? (JSON.parse(ran.stdout || '[]') as RuffRecord[]) : [] };
+  return { ...ran, records: succeeded(ran) ? recordsOf(ran) : [] };
+}
+
+/** The records of a run that succeeded: ruff's JSON output, an empty list when it printed none. */
+function recordsOf(ran: Ran): RuffRecord[] {
+  return JSON.parse(ran.stdout || '[]') as RuffRecord[];
 }
 
 /** Joins the open batch of `key` (opening it, to close at the next turn of the event loop) and waits for its run. */
@@ -104,7 +109,7 @@ async function runShared(members: readonly Member[]): Promise<RuffRecord[] | und
   const asked = new Set(members.flatMap((member) => member.files.map((file) => path.resolve(member.root, file))));
   const ran = await members[0]!.run([...asked].sort(), commonFolder(members.map((member) => member.root)));
   if (!succeeded(ran)) return undefined;
-  const records = JSON.parse(ran.stdout || '[]') as RuffRecord[];
+  const records = recordsOf(ran);
   return records.every((record) => asked.has(path.resolve(record.filename))) ? records : undefined;
 }
 

@@ -11,6 +11,7 @@ import { CONFIG_FILE, selectProject } from '../config/load.js';
 import { packageFile } from '../config/paths.js';
 import type { Adapter, Project } from '../config/types.js';
 import { changesSince } from '../git/changes.js';
+import { RUFF_CONFIG_NAMES } from '../outline/formatter.js';
 import type { ChangedFile, ChangedRun, ChangeKind } from '../report/model.js';
 import { compareText } from '../util/objects.js';
 import type { Filters } from './goldens.js';
@@ -20,7 +21,7 @@ const MANIFESTS = new Set(['package.json', 'package-lock.json', 'npm-shrinkwrap.
 /** What drift runs from, in a checkout of drift itself (relative to its package folder). */
 const DRIFT_OWN = ['bin/', 'dist/', 'schemas/', 'src/', 'package.json', 'package-lock.json'];
 /** Ruff's configuration files: one in any folder above a provider's code applies to it. */
-const RUFF_CONFIGS = new Set(['ruff.toml', '.ruff.toml', 'pyproject.toml']);
+const RUFF_CONFIGS = new Set<string>(RUFF_CONFIG_NAMES);
 
 const inside = (folder: string, file: string) => file === folder || file.startsWith(folder.endsWith(path.sep) ? folder : `${folder}${path.sep}`);
 const posix = (relative: string) => relative.split(path.sep).join('/');

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, realpathSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, realpathSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Adapter, Project } from '../config/types.js';
 import { cacheEnabled, cacheFolder } from '../config/cacheFolder.js';
 import { buildStamp } from '../config/documentCache.js';
-import { ruffFor, type FormatterReport } from '../outline/formatter.js';
+import { ruffConfigFiles, ruffFor, type FormatterReport } from '../outline/formatter.js';
 import { rememberCanonicalOutline, toCanonicalOutline } from '../outline/canonicalOutline.js';
 import { OUTLINE_VERSION, type OutlineResult, type SourceText } from '../outline/types.js';
 import type { Environment } from '../util/envVars.js';
@@ -20,7 +20,6 @@ import type { Environment } from '../util/envVars.js';
  */
 
 const FORMAT = 'drift-sources/1';
-const RUFF_CONFIGS = ['ruff.toml', '.ruff.toml', 'pyproject.toml'];
 const require = createRequire(import.meta.url);
 
 interface Entry {
@@ -49,16 +48,9 @@ function fileIdentity(file: string): string {
   return `${real}\u0000${stat.size}\u0000${stat.mtimeMs}`;
 }
 
-/** The ruff configuration files ruff itself would find for this folder: the folder's and every ancestor's. */
+/** The ruff configuration files ruff itself would find for this folder, each by name and text. */
 function ruffConfigs(folder: string): string[] {
-  const found: string[] = [];
-  for (let dir = path.resolve(folder); ; dir = path.dirname(dir)) {
-    for (const name of RUFF_CONFIGS) {
-      const file = path.join(dir, name);
-      if (existsSync(file)) found.push(`${name}\u0000${readFileSync(file, 'utf8')}`);
-    }
-    if (path.dirname(dir) === dir) return found;
-  }
+  return ruffConfigFiles(folder).map((file) => `${path.basename(file)}\u0000${readFileSync(file, 'utf8')}`);
 }
 
 /** Where the cached outlines live, or undefined when caching is off. */
