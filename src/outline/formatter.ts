@@ -200,15 +200,18 @@ function violations(records: readonly RuffRecord[], root: string): Violation[] {
 /** The files ruff takes its settings from; one in a file's folder or any folder above applies to it. */
 export const RUFF_CONFIG_NAMES = ['ruff.toml', '.ruff.toml', 'pyproject.toml'] as const;
 
-/** Every ruff configuration file in `folder` and the folders above it, nearest folder first. */
-export function ruffConfigFiles(folder: string): string[] {
-  const found: string[] = [];
+/**
+ * Every ruff configuration file in `folder` and the folders above it, nearest folder first; lazily,
+ * so a caller that needs only the nearest stops the walk there.
+ * @yields each configuration file's path
+ */
+export function* ruffConfigFiles(folder: string): Generator<string> {
   for (let dir = path.resolve(folder); ; dir = path.dirname(dir)) {
     for (const name of RUFF_CONFIG_NAMES) {
       const file = path.join(dir, name);
-      if (existsSync(file)) found.push(file);
+      if (existsSync(file)) yield file;
     }
-    if (path.dirname(dir) === dir) return found;
+    if (path.dirname(dir) === dir) return;
   }
 }
 
@@ -220,7 +223,8 @@ export function ruffConfigFiles(folder: string): string[] {
  * up every time (a few stat calls): a long-lived drift (`drift mcp`) sees a configuration added later.
  */
 function configuredAbove(folder: string): boolean {
-  return ruffConfigFiles(folder).some((file) => path.basename(file) !== 'pyproject.toml' || hasRuffTable(file));
+  for (const file of ruffConfigFiles(folder)) if (path.basename(file) !== 'pyproject.toml' || hasRuffTable(file)) return true;
+  return false;
 }
 
 function hasRuffTable(pyproject: string): boolean {

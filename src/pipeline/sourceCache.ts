@@ -50,7 +50,7 @@ function fileIdentity(file: string): string {
 
 /** The ruff configuration files ruff itself would find for this folder, each by name and text. */
 function ruffConfigs(folder: string): string[] {
-  return ruffConfigFiles(folder).map((file) => `${path.basename(file)}\u0000${readFileSync(file, 'utf8')}`);
+  return Array.from(ruffConfigFiles(folder), (file) => `${path.basename(file)}\u0000${readFileSync(file, 'utf8')}`);
 }
 
 /** Where the cached outlines live, or undefined when caching is off. */
