@@ -5,8 +5,8 @@
 //   loads the bundled project, answer cache off; runs runProject with determinism and gating on and
 //   off, alternately, 3 times each to warm up, then `reps` times each, measured;
 //   prints the medians: (on − off) / (their calls' difference) is the marginal CPU per call.
-// Two children: Node's default V8 flags (as the main bench's in-process line runs) and drift's own
-// (bin/v8-flags.js: no TurboFan, WebAssembly on its baseline tier), as `drift diff` pays it.
+// Two children: Node's default V8 flags, and drift's own (bin/v8-flags.js: no TurboFan, WebAssembly
+// on its baseline tier), as `drift diff` pays it and as the main bench's in-process lines run.
 import path from 'node:path';
 import { driftV8Flags } from '../bin/v8-flags.js';
 import { median, nodeChild } from './bench-util.mjs';

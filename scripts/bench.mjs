@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // drift's benchmark (npm run bench). Not a test: it measures and prints. docs/performance.md explains each line.
+// Its own process runs under drift's V8 flags (scripts/bench-flags.mjs), as `drift diff` does.
 //   floor:    start every bundled provider, answer one RunFunction call each, stop (what no run can avoid)
 //   full:     everything `drift diff` does, in process, answer cache off
 //   ratio:    full / floor by CPU (drift + functions; the goal's measure) and by wall, medians
@@ -12,6 +13,7 @@
 //   scale:    synthetic adapters reusing the example functions under many names × a generated scenario set
 //   style:    comparing the providers' code (outline cold, every provider, the style judge), on against off
 // BENCH_REPS (default 9; BENCH_QUICK=1: 3), BENCH_SCALE (default 12x14,24x14,48x14; 0 skips), BENCH_CHANGED=0 skips the --changed line, BENCH_STYLE=0 the style line, BENCH_MARGINAL=0 the isolated per-call line.
+import './bench-flags.mjs'; // first: drift's V8 flags before any of its modules loads
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -28,6 +30,7 @@ import { FunctionClient } from '../dist/functions/client.js';
 import { buildRequest } from '../dist/world/protocol.js';
 import { buildXR } from '../dist/world/xr.js';
 import { median } from './bench-util.mjs';
+import { driftV8Flags } from '../bin/v8-flags.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const REPS = Number(process.env.BENCH_REPS ?? (process.env.BENCH_QUICK ? 3 : 9));
@@ -214,7 +217,7 @@ function syntheticProject(providers, scenarios) {
 const project = { ...(await loadProject(undefined, root, process.env)), answerCache: false };
 const machine = `${os.cpus().length} cores (${os.cpus()[0]?.model.trim()}), ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
 console.log(`machine: ${machine}; load average at start ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
-console.log(`bundled set: ${project.adapters.length} providers × ${project.scenarios.length} scenarios, concurrency ${project.config.concurrency}, ${REPS} repetitions, answer cache off but where named`);
+console.log(`bundled set: ${project.adapters.length} providers × ${project.scenarios.length} scenarios, concurrency ${project.config.concurrency}, ${REPS} repetitions, answer cache off but where named; in-process runs under drift's V8 flags: ${driftV8Flags(process.env).join(' ') || 'none (DRIFT_TURBOFAN)'}`);
 await floor(project); // warm the file cache and Python's bytecode cache
 // The first full run in this process compiles what the later ones reuse (JIT, WebAssembly tiers), as every drift diff from the shell does; loading the project is not in it.
 const cold = await full(project);
