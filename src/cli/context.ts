@@ -20,12 +20,10 @@ export function globalOptions(command: Command): GlobalOptions {
 export async function fullProject(command: Command, cli: Invocation): Promise<Project> {
   const globals = globalOptions(command);
   // Loaded when a command runs, not at start: `drift --version` and `--help` need none of it.
-  const { loadProject } = await import('../config/load.js');
+  const { loadProject, withRunOptions } = await import('../config/load.js');
   const project = await loadProject(globals.config, cli.io.cwd, cli.io.env);
   for (const warning of project.warnings ?? []) cli.io.stderr.write(`${warning}\n`);
-  const cache = globals.cache === false ? { answerCache: false as const } : {};
-  if (globals.concurrency === undefined) return { ...project, ...cache };
-  return { ...project, ...cache, config: { ...project.config, concurrency: globals.concurrency } };
+  return withRunOptions(project, { cache: globals.cache !== false, concurrency: globals.concurrency });
 }
 
 /** The project narrowed by --provider / --scenario filters. */

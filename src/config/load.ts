@@ -349,6 +349,17 @@ export async function loadProject(configPath: string | undefined, cwd = process.
   return { config, adapters: adapters.map(({ adapter }) => adapter), scenarios: scenarios.map(({ scenario }) => scenario), warnings, env };
 }
 
+/**
+ * The project with a run's own settings over the config's: `--no-cache` (no answer, cell or outline
+ * cache) and `-j` (how many functions run at once). The CLI's commands and `drift mcp` alike.
+ */
+export function withRunOptions(project: Project, { cache = true, concurrency }: { cache?: boolean; concurrency?: number | undefined }): Project {
+  if (cache && concurrency === undefined) return project;
+  const caches = cache ? {} : { answerCache: false as const };
+  if (concurrency === undefined) return { ...project, ...caches };
+  return { ...project, ...caches, config: { ...project.config, concurrency } };
+}
+
 /** Keeps the providers and scenarios a user's --provider / --scenario filters name; unknown names are errors. */
 export function selectProject(project: Project, providers: string[] = [], scenarios: string[] = []): Project {
   const pick = <T extends { name: string }>(items: T[], wanted: string[], what: string): T[] => {

@@ -4,7 +4,7 @@
  * agent unchanged. Each answer is plain data; server.ts gives it schemas and sends it.
  */
 import path from 'node:path';
-import { loadProject, selectProject } from '../config/load.js';
+import { loadProject, selectProject, withRunOptions } from '../config/load.js';
 import { checkName, checkSubject } from '../config/names.js';
 import type { Project } from '../config/types.js';
 import type { ExpectLine } from '../compare/requirements.js';
@@ -42,6 +42,8 @@ export interface ServerSetup {
   cwd: string;
   env: Environment;
   concurrency?: number;
+  /** False under `drift --no-cache mcp`: no answer, cell or outline cache, as for the CLI's commands. */
+  cache?: boolean;
   /** Milliseconds a rendering call may take before its functions are stopped. */
   deadlineMs: number;
 }
@@ -70,8 +72,7 @@ export class DriftTools {
   /** The project as it is on disk now: the agent edits files between calls. */
   async project(): Promise<Project> {
     const project = await loadProject(this.setup.config, this.setup.cwd, this.setup.env);
-    if (this.setup.concurrency === undefined) return project;
-    return { ...project, config: { ...project.config, concurrency: this.setup.concurrency } };
+    return withRunOptions(project, { cache: this.setup.cache !== false, concurrency: this.setup.concurrency });
   }
 
   get root(): Promise<string> {
