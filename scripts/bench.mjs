@@ -315,7 +315,8 @@ console.log(`CLI    the same with the cell cache emptied (answers only: every ce
 console.log(`CLI    drift list median ${ms(lists).toFixed(0)} ms wall, CPU ${med(lists, 'cpu').toFixed(0)} ms; drift --version CPU ${med(versions, 'cpu').toFixed(0)} ms; node -e 0 CPU ${med(nodes, 'cpu').toFixed(0)} ms`);
 if (fulls.some((run) => run.findings > 0)) console.log('note: the full runs reported findings; the goldens are not current');
 const paired = median(fulls.map((run, i) => run.ms / floors[i].ms));
-const pairedCpu = median(fulls.map((run, i) => total(run) / total(floors[i])));
+const cpuRatios = fulls.map((run, i) => total(run) / total(floors[i]));
+const pairedCpu = median(cpuRatios);
 
 if (process.env.BENCH_SCALE !== '0') {
   // Sizes one after another (smallest first: drift's peak RSS is the process's peak so far), to see
@@ -348,6 +349,6 @@ if (process.env.BENCH_MARGINAL !== '0') await (await import('./bench-marginal.mj
 if (process.env.BENCH_STYLE !== '0') await (await import('./bench-style.mjs')).benchStyle(root, { reps: REPS });
 if (process.env.BENCH_CHANGED !== '0') await (await import('./bench-changed.mjs')).benchChanged(root, { reps: Math.min(REPS, 5) });
 console.log(
-  `ratio  full / floor = ${(med(fulls, total) / med(floors, total)).toFixed(2)} by CPU (per repetition: ${pairedCpu.toFixed(2)}), ` +
+  `ratio  full / floor = ${(med(fulls, total) / med(floors, total)).toFixed(2)} by CPU (per repetition: ${pairedCpu.toFixed(2)}, from ${Math.min(...cpuRatios).toFixed(2)} to ${Math.max(...cpuRatios).toFixed(2)}), ` +
     `${(ms(fulls) / ms(floors)).toFixed(2)} by wall (per repetition: ${paired.toFixed(2)}); load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`,
 );
