@@ -41,6 +41,14 @@ export function libraryVersions(): string {
   return versions;
 }
 
+let yaml: string | undefined;
+
+/** The installed yaml library's version: what a parsed golden depends on beyond drift's own build. */
+export function yamlVersion(): string {
+  yaml ??= (JSON.parse(readFileSync(require.resolve('yaml/package.json'), 'utf8')) as { version: string }).version;
+  return yaml;
+}
+
 /** The entry's key, or undefined when documents are not kept. `schema` identifies the schema's text. */
 export function documentKey(text: string, schema: string): string | undefined {
   if (folder === undefined) return undefined;

@@ -1,3 +1,4 @@
+import { documentKey, readCachedDocument, writeCachedDocument, yamlVersion } from '../config/documentCache.js';
 import { yamlLibrary } from '../util/yamlLibrary.js';
 
 /**
@@ -6,6 +7,11 @@ import { yamlLibrary } from '../util/yamlLibrary.js';
  * did not render again (the most parsing a warm run did). Keyed by the text itself, so an edited
  * golden is a new entry. Values are frozen, deeply: every reader shares one, and a reader that
  * changed it would throw rather than change what the next run reads.
+ *
+ * Across processes, the parsed value is kept with the parsed configuration documents
+ * (config/documentCache.ts), by the hash of the text, drift's build and the yaml library's version:
+ * `drift diff -p NAME`, the newcomer's loop, reads every other provider's outline golden as a stand-in,
+ * and parsing them cost a fresh process about 20 ms each, a number that grows with every provider.
  */
 
 /** Goldens a project has (five providers' outlines and a few stale ones): more than a run reads, few enough to keep. */
@@ -24,14 +30,28 @@ function deepFreeze<T>(value: T): T {
 export function parseGoldenYaml(text: string): unknown {
   let entry = parsed.get(text);
   if (entry === undefined) {
-    try {
-      entry = { value: deepFreeze(yamlLibrary().parse(text) as unknown) };
-    } catch {
-      entry = { failed: true };
-    }
+    entry = parsedOnce(text);
     // The oldest entry goes first: a long-lived process holds only the goldens it keeps reading.
     if (parsed.size >= KEEP) parsed.delete(parsed.keys().next().value!);
     parsed.set(text, entry);
   }
   return 'value' in entry ? entry.value : undefined;
+}
+
+/** What a parsed golden depends on beyond its text and drift's build (which every document key holds). */
+const goldenIdentity = (): string => `golden-yaml\nyaml ${yamlVersion()}`;
+
+/** The text parsed, or its value from the document cache; a text that is not YAML is never kept. */
+function parsedOnce(text: string): { value: unknown } | { failed: true } {
+  const key = documentKey(text, goldenIdentity());
+  const kept = key === undefined ? undefined : readCachedDocument(key);
+  if (kept !== undefined) return { value: deepFreeze(kept) };
+  let value: unknown;
+  try {
+    value = yamlLibrary().parse(text) as unknown;
+  } catch {
+    return { failed: true };
+  }
+  if (key !== undefined) writeCachedDocument(key, value);
+  return { value: deepFreeze(value) };
 }

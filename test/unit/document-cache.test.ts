@@ -1,8 +1,9 @@
 import { readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { useDocumentCache } from '../../src/config/documentCache.js';
 import { readLocatedYamlFile } from '../../src/config/yamlFile.js';
+import { parseGoldenYaml } from '../../src/goldens/parsedText.js';
 import { tempDir } from '../helpers/project.js';
 
 const folder = tempDir('drift-documents-');
@@ -52,5 +53,27 @@ describe('the parsed-document cache', () => {
     writeFileSync(at, 'name: nebius\n');
     expect(readLocatedYamlFile<{ name: string }>(at, schema).data.name).toBe('nebius');
     expect(kept()).toHaveLength(before + 2);
+  });
+
+  it('keeps a parsed golden for the next process, which reads it back frozen instead of parsing; text that is not YAML is not kept', async () => {
+    const cache = path.join(folder.dir, 'cache');
+    useDocumentCache(cache);
+    const text = 'outline: 1\nprovider: gke\nfiles: {function/fn.py: {kind: module}}\n';
+    const before = new Set(kept());
+    expect(parseGoldenYaml(text)).toEqual({ outline: 1, provider: 'gke', files: { 'function/fn.py': { kind: 'module' } } });
+    const added = kept().filter((name) => !before.has(name));
+    expect(added).toHaveLength(1);
+    expect(parseGoldenYaml('outline: [1\n')).toBeUndefined();
+    expect(kept()).toHaveLength(before.size + 1);
+    // The entry now says something the text does not: a hit must answer with it.
+    writeFileSync(path.join(cache, 'documents', added[0]!), JSON.stringify({ data: { outline: 1, provider: 'from the cache' } }));
+    // The next process: this module's in-process entries gone, the cache folder the same.
+    vi.resetModules();
+    const [documents, golden] = await Promise.all([import('../../src/config/documentCache.js'), import('../../src/goldens/parsedText.js')]);
+    documents.useDocumentCache(cache);
+    const read = golden.parseGoldenYaml(text) as { provider: string };
+    expect(read.provider).toBe('from the cache');
+    expect(Object.isFrozen(read)).toBe(true);
+    documents.useDocumentCache(undefined);
   });
 });
