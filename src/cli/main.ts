@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { packageFile } from '../config/paths.js';
+import { keepScalarCache } from '../config/scalarCache.js';
 import { DriftError } from '../errors.js';
 import { registerAccept } from './acceptCommand.js';
 import { registerComment } from './commentCommand.js';
@@ -53,6 +54,8 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
   const cli: Invocation = { io, code: 0 };
   try {
     await buildProgram(cli).parseAsync(argv);
+    // What this run asked the yaml library, for the next process (config/scalarCache.ts).
+    keepScalarCache();
     return cli.code;
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;

@@ -12,6 +12,7 @@ import { cacheEnabled, cacheFolder } from './cacheFolder.js';
 import { useDocumentCache } from './documentCache.js';
 import { isSimpleGlob, isWild, simpleGlob } from './glob.js';
 import { readIntentVerdict, writeIntentVerdict } from './intentVerdict.js';
+import { useScalarCache } from './scalarCache.js';
 import { useValidatorCache } from './validatorCache.js';
 import { readLocatedYamlFile, type Locator } from './yamlFile.js';
 
@@ -282,6 +283,7 @@ export async function loadProject(configPath: string | undefined, cwd = process.
   const cache = cacheEnabled(env) ? cacheFolder(root, env) : undefined;
   useValidatorCache(cache);
   useDocumentCache(cache);
+  useScalarCache(cache);
   const { config, roots, at } = readConfig(configPath, cwd);
   const adapters = (await expand(config, roots, at, 'providers')).map((file) => readAdapter(file, roots));
   const scenarios = (await expand(config, roots, at, 'scenarios')).map(readScenario);

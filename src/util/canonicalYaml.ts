@@ -44,8 +44,22 @@ function isFlow(value: unknown): boolean {
 
 type Context = 'block' | 'flow-map' | 'flow-seq' | 'block-key' | 'flow-key';
 
-/** How the yaml library writes one scalar in one context, asked once per distinct scalar. */
+/**
+ * How the yaml library writes one scalar in one context, asked once per distinct scalar; kept
+ * between processes by config/scalarCache.ts, so a fresh run loads and asks the library only about
+ * scalars no earlier run met.
+ */
 const written = new Map<string, string>();
+
+/** Every decision taken or remembered in this process, by `context NUL text`. */
+export function scalarDecisions(): ReadonlyMap<string, string> {
+  return written;
+}
+
+/** Decisions an earlier process took with the same library and options: `id` as scalarDecisions names it. */
+export function rememberScalarDecision(id: string, text: string): void {
+  if (!written.has(id)) written.set(id, text);
+}
 
 function scalar(value: unknown, context: Context): string {
   if (!isScalarValue(value)) throw OUTSIDE_LAYOUT;

@@ -1,0 +1,61 @@
+/**
+ * The yaml library's scalar decisions kept between processes (config/scalarCache.ts): a fresh
+ * process writes canonical YAML from the kept decisions without loading the library, and takes
+ * the library's word only for scalars no earlier process met.
+ */
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { viaDocument } from '../../src/util/yaml.js';
+import { tempDir } from '../helpers/project.js';
+
+const folder = tempDir('drift-scalars-');
+afterAll(() => folder.remove());
+
+/** A fresh process's modules: no decision in memory, the cache folder as the last process left it. */
+async function freshProcess() {
+  vi.resetModules();
+  const [{ keepScalarCache, useScalarCache }, { toCanonicalText }] = await Promise.all([import('../../src/config/scalarCache.js'), import('../../src/util/canonicalYaml.js')]);
+  return { keepScalarCache, useScalarCache, toCanonicalText };
+}
+
+const documents = path.join(folder.dir, 'documents');
+const kept = () => (existsSync(documents) ? readdirSync(documents).filter((name) => name.startsWith('scalars-')) : []);
+
+describe('the scalar-decision cache', () => {
+  it('keeps what a process asked, and a later process writes from it, asking the library only about new scalars', async () => {
+    const first = await freshProcess();
+    first.useScalarCache(folder.dir);
+    const value = { name: 'true', size: 'a: b', list: ['null', '012'] };
+    const text = first.toCanonicalText(value);
+    expect(text).toBe(viaDocument(value));
+    expect(text).toBe('name: "true"\nsize: "a: b"\nlist: ["null", "012"]\n');
+    first.keepScalarCache();
+    expect(kept()).toHaveLength(1);
+    const file = path.join(folder.dir, 'documents', kept()[0]!);
+    const decisions = JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>;
+    expect(Object.values(decisions)).toEqual(expect.arrayContaining(['"true"', '"a: b"', '"null"', '"012"']));
+
+    // The kept decision for "true" now says otherwise: a later process must take it from the file.
+    const id = Object.keys(decisions).find((key) => decisions[key] === '"true"')!;
+    writeFileSync(file, JSON.stringify({ ...decisions, [id]: "'true'", 'block\u0000two lines': 'a\nb' }));
+    const second = await freshProcess();
+    second.useScalarCache(folder.dir);
+    expect(second.toCanonicalText(value)).toBe('name: \'true\'\nsize: "a: b"\nlist: ["null", "012"]\n');
+    // A multi-line entry is not one this cache writes: ignored, the library asked instead.
+    expect(second.toCanonicalText({ two: 'two lines' })).toBe('two: two lines\n');
+    second.keepScalarCache();
+    const rewritten = JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>;
+    expect(Object.values(rewritten)).not.toContain('a\nb');
+    expect(rewritten[id]).toBe("'true'");
+  });
+
+  it('without a cache folder, keeps nothing', async () => {
+    const before = kept();
+    const off = await freshProcess();
+    off.useScalarCache(undefined);
+    off.toCanonicalText({ fresh: 'null' });
+    off.keepScalarCache();
+    expect(kept()).toEqual(before);
+  });
+});
