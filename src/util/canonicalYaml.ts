@@ -50,15 +50,27 @@ type Context = 'block' | 'flow-map' | 'flow-seq' | 'block-key' | 'flow-key';
  * scalars no earlier run met.
  */
 const written = new Map<string, string>();
+/** Where earlier processes' decisions come from: read at this process's first undecided scalar, so a run that writes no YAML never reads them. */
+let earlier: (() => Iterable<readonly [string, string]>) | undefined;
+let asked = 0;
 
-/** Every decision taken or remembered in this process, by `context NUL text`. */
-export function scalarDecisions(): ReadonlyMap<string, string> {
-  return written;
+/** Every decision taken or remembered in this process, by `context NUL text`, and how many the library took. */
+export function scalarDecisions(): { decisions: ReadonlyMap<string, string>; asked: number } {
+  return { decisions: written, asked };
 }
 
-/** Decisions an earlier process took with the same library and options: `id` as scalarDecisions names it. */
-export function rememberScalarDecision(id: string, text: string): void {
-  if (!written.has(id)) written.set(id, text);
+/** Decisions an earlier process took with the same library and options, `id` as scalarDecisions names them; undefined: none. */
+export function rememberScalarsFrom(load: (() => Iterable<readonly [string, string]>) | undefined): void {
+  earlier = load;
+}
+
+function decided(id: string): string | undefined {
+  if (earlier && !written.has(id)) {
+    const load = earlier;
+    earlier = undefined;
+    for (const [kept, text] of load()) if (!written.has(kept)) written.set(kept, text);
+  }
+  return written.get(id);
 }
 
 function scalar(value: unknown, context: Context): string {
@@ -66,10 +78,11 @@ function scalar(value: unknown, context: Context): string {
   if (value === null) return 'null';
   if (typeof value !== 'string') return String(value);
   const id = `${context}\u0000${value}`;
-  let text = written.get(id);
+  let text = decided(id);
   if (text === undefined) {
     text = askLibrary(value, context);
     written.set(id, text);
+    asked++;
   }
   return text;
 }

@@ -3,7 +3,7 @@
  * process writes canonical YAML from the kept decisions without loading the library, and takes
  * the library's word only for scalars no earlier process met.
  */
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { viaDocument } from '../../src/util/yaml.js';
@@ -57,5 +57,22 @@ describe('the scalar-decision cache', () => {
     off.toCanonicalText({ fresh: 'null' });
     off.keepScalarCache();
     expect(kept()).toEqual(before);
+  });
+
+  it("keeps the newest three files of other builds beside its own, and reads none of them", async () => {
+    const other = path.join(folder.dir, 'builds', 'documents');
+    mkdirSync(other, { recursive: true });
+    for (let build = 1; build <= 5; build++) {
+      const at = path.join(other, `scalars-build${build}.json`);
+      writeFileSync(at, JSON.stringify({ 'block\u0000prune me': `'from build ${build}'` }));
+      utimesSync(at, 1_000 * build, 1_000 * build);
+    }
+    const run = await freshProcess();
+    run.useScalarCache(path.join(folder.dir, 'builds'));
+    expect(run.toCanonicalText({ key: 'prune me' })).toBe('key: prune me\n');
+    run.keepScalarCache();
+    const left = readdirSync(other).sort();
+    expect(left.filter((name) => name.startsWith('scalars-build'))).toEqual(['scalars-build3.json', 'scalars-build4.json', 'scalars-build5.json']);
+    expect(left).toHaveLength(4);
   });
 });
