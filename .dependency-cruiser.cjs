@@ -61,8 +61,8 @@ const FUNCTION_PROCESSES = ['^src/functions/process\\.ts$', '^src/functions/reap
 /** The persistent caches: answers (their files, the source tree and Python environment the key hashes), analysed cells, and outlines with ruff's reports. */
 const ANSWER_CACHE = ['^src/functions/answerCache\\.ts$', '^src/functions/answerKey\\.ts$', '^src/pipeline/cellCache\\.ts$', '^src/pipeline/sourceCache\\.ts$'];
 
-/** Read drift.config.yaml, adapters, scenarios and XRDs, expand their globs, and resolve their paths (symlinks); the cache folder, compiled XRD validators, parsed documents and the yaml library's scalar decisions: config's only impure parts. */
-const CONFIG_READERS = ['^src/config/load\\.ts$', '^src/config/paths\\.ts$', '^src/config/yamlFile\\.ts$', '^src/config/xrd\\.ts$', '^src/config/cacheFolder\\.ts$', '^src/config/validatorCache\\.ts$', '^src/config/documentCache\\.ts$', '^src/config/scalarCache\\.ts$', '^src/config/glob\\.ts$'];
+/** Read drift.config.yaml, adapters, scenarios and XRDs, expand their globs, and resolve their paths (symlinks); the cache folder, compiled XRD validators and parsed documents: config's only impure parts. */
+const CONFIG_READERS = ['^src/config/load\\.ts$', '^src/config/paths\\.ts$', '^src/config/yamlFile\\.ts$', '^src/config/xrd\\.ts$', '^src/config/cacheFolder\\.ts$', '^src/config/validatorCache\\.ts$', '^src/config/documentCache\\.ts$', '^src/config/glob\\.ts$'];
 
 /** The golden and accepted stores (goldens/<provider>/<scenario>.yaml, goldens/accepted.yaml) and the one atomic writer of every file drift writes. */
 const STORES = ['^src/goldens/store\\.ts$', '^src/goldens/acceptedStore\\.ts$', '^src/goldens/atomicFile\\.ts$'];

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { packageFile } from './paths.js';
@@ -27,25 +27,27 @@ export function useDocumentCache(where: string | undefined): void {
 export function buildStamp(): string {
   if (stamp === undefined) {
     const written = packageFile('dist/.source-hash');
-    stamp = existsSync(written) ? readFileSync(written, 'utf8').trim() : (JSON.parse(readFileSync(packageFile('package.json'), 'utf8')) as { version: string }).version;
+    stamp = existsSync(written) ? readFileSync(written, 'utf8').trim() : versionIn(packageFile('package.json'));
   }
   return stamp;
 }
 
+/** The version a package.json names. */
+const versionIn = (packageJson: string): string => (JSON.parse(readFileSync(packageJson, 'utf8')) as { version: string }).version;
+
 /** The installed CEL and ajv versions: what a cached check's outcome depends on beyond drift's own build. */
 export function libraryVersions(): string {
-  const version = (file: string) => (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
   // cel-js exports no package.json: it sits one folder above its entry point.
   const cel = path.join(path.dirname(path.dirname(require.resolve('@marcbachmann/cel-js'))), 'package.json');
-  versions ??= `cel-js ${version(cel)}, ajv ${version(require.resolve('ajv/package.json'))}`;
+  versions ??= `cel-js ${versionIn(cel)}, ajv ${versionIn(require.resolve('ajv/package.json'))}`;
   return versions;
 }
 
 let yaml: string | undefined;
 
-/** The installed yaml library's version: what a parsed golden depends on beyond drift's own build. */
+/** The installed yaml library's version: what a parsed golden, or how it writes a scalar, depends on beyond drift's own build. */
 export function yamlVersion(): string {
-  yaml ??= (JSON.parse(readFileSync(require.resolve('yaml/package.json'), 'utf8')) as { version: string }).version;
+  yaml ??= versionIn(require.resolve('yaml/package.json'));
   return yaml;
 }
 
@@ -78,6 +80,24 @@ export function writeCachedDocument(key: string, data: unknown): void {
     renameSync(temporary, file);
   } catch {
     // Not kept: the next load parses it again.
+  }
+}
+
+/**
+ * Removes the oldest entries whose keys start with `prefix`, beyond the `keep` newest, sparing `kept`:
+ * for an entry each build writes under a new key (the scalar decisions), so rebuilding does not fill
+ * the folder.
+ */
+export function pruneCachedDocuments(prefix: string, kept: string, keep: number): void {
+  const documents = path.join(folder!, 'documents');
+  try {
+    const others = readdirSync(documents)
+      .filter((name) => name.startsWith(prefix) && name.endsWith('.json') && name !== `${kept}.json`)
+      .map((name) => ({ name, mtime: statSync(path.join(documents, name)).mtimeMs }))
+      .sort((a, b) => b.mtime - a.mtime);
+    for (const { name } of others.slice(keep)) rmSync(path.join(documents, name), { force: true });
+  } catch {
+    // Another process pruned beside this one: what is left is pruned next time.
   }
 }
 

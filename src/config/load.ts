@@ -283,7 +283,7 @@ export async function loadProject(configPath: string | undefined, cwd = process.
   const cache = cacheEnabled(env) ? cacheFolder(root, env) : undefined;
   useValidatorCache(cache);
   useDocumentCache(cache);
-  useScalarCache(cache);
+  useScalarCache();
   const { config, roots, at } = readConfig(configPath, cwd);
   const adapters = (await expand(config, roots, at, 'providers')).map((file) => readAdapter(file, roots));
   const scenarios = (await expand(config, roots, at, 'scenarios')).map(readScenario);

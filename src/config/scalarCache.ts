@@ -1,72 +1,50 @@
-import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { rememberScalarsFrom, scalarDecisions } from '../util/canonicalYaml.js';
 import { YAML_OPTIONS } from '../util/yaml.js';
-import { buildStamp, yamlVersion } from './documentCache.js';
+import { documentKey, pruneCachedDocuments, readCachedDocument, writeCachedDocument, yamlVersion } from './documentCache.js';
 
 /**
- * How the yaml library writes each scalar drift has written (util/canonicalYaml.ts), kept in drift's
- * cache folder beside the parsed documents: a fresh process otherwise loads the library and asks it
- * about every distinct string of every skeleton and outline it compares, about a tenth of a
- * `drift diff -p`. One file per drift build, yaml library and options, so a decision is read only by
- * the code that would take it again.
+ * How the yaml library writes each scalar drift has written (util/canonicalYaml.ts), kept as one
+ * entry of the parsed-document cache (documentCache.ts): a fresh process otherwise loads the library
+ * and asks it about every distinct string of every skeleton and outline it compares, about a tenth of
+ * a `drift diff -p`. One entry per drift build, yaml library and options, so a decision is read only
+ * by the code that would take it again.
  */
 
-const FORMAT = 'drift-scalars/1';
-/** Past this many decisions the file is not rewritten: it only grows with the distinct strings of the goldens. */
+const PREFIX = 'scalars-';
+/** Past this many decisions the entry is not rewritten: it only grows with the distinct strings of the goldens. */
 const MAX_DECISIONS = 100_000;
-/** Files of other builds kept beside the one written (a checkout switching between builds), the newest first. */
+/** Entries of other builds kept beside this build's (a checkout switching between builds), the newest first. */
 const KEEP_OTHER_BUILDS = 3;
 
-let file: string | undefined;
-/** How many decisions the library had taken when the file was last written (or when this process began). */
+/** How many decisions the library had taken when the entry was last written (or when this process began). */
 let keptAsked = 0;
 
-/** The decisions in `at`: none when it is missing or unreadable, and none that is not one line of YAML (not one this cache wrote). */
-function readDecisions(at: string): Array<[string, string]> {
-  try {
-    const kept = JSON.parse(readFileSync(at, 'utf8')) as unknown;
-    if (typeof kept !== 'object' || kept === null || Array.isArray(kept)) return [];
-    return Object.entries(kept).filter((entry): entry is [string, string] => typeof entry[1] === 'string' && !entry[1].includes('\n'));
-  } catch {
-    return [];
-  }
+/** This build's entry, or undefined when documents are not kept. Asked only once YAML is written: a run that writes none reads nothing. */
+function entryKey(): string | undefined {
+  const digest = documentKey('', `drift-scalars/1\nyaml ${yamlVersion()}\n${JSON.stringify(YAML_OPTIONS)}`);
+  return digest === undefined ? undefined : `${PREFIX}${digest.slice(0, 16)}`;
 }
 
-/** Where decisions are kept; undefined: asked of the library in every process. loadProject sets it; the file is read only when a scalar is first needed. */
-export function useScalarCache(folder: string | undefined): void {
-  file = undefined;
-  rememberScalarsFrom(undefined);
-  if (folder === undefined) return;
-  const key = createHash('sha256').update(`${FORMAT}\n${buildStamp()}\nyaml ${yamlVersion()}\n${JSON.stringify(YAML_OPTIONS)}`).digest('hex').slice(0, 16);
-  const at = path.join(folder, 'documents', `scalars-${key}.json`);
-  file = at;
-  rememberScalarsFrom(() => readDecisions(at));
+/** The kept decisions: none when there are none, and none that is not one line of YAML (not one this cache wrote). */
+function keptDecisions(): Array<[string, string]> {
+  const key = entryKey();
+  const kept = key === undefined ? undefined : readCachedDocument(key);
+  if (typeof kept !== 'object' || kept === null || Array.isArray(kept)) return [];
+  return Object.entries(kept).filter((entry): entry is [string, string] => typeof entry[1] === 'string' && !entry[1].includes('\n'));
 }
 
-/** Writes the decisions when the library took new ones in this process; written beside and renamed, so a reader sees a whole file. */
+/** Decisions come from the cache from now on (loadProject, after it set the document cache): read at the first scalar this process has not decided. */
+export function useScalarCache(): void {
+  rememberScalarsFrom(keptDecisions);
+}
+
+/** Writes the decisions when the library took new ones in this process. */
 export function keepScalarCache(): void {
   const { decisions, asked } = scalarDecisions();
-  if (file === undefined || asked === keptAsked || decisions.size > MAX_DECISIONS) return;
-  try {
-    mkdirSync(path.dirname(file), { recursive: true });
-    const temporary = `${file}.${process.pid}.tmp`;
-    writeFileSync(temporary, JSON.stringify(Object.fromEntries(decisions)));
-    renameSync(temporary, file);
-    keptAsked = asked;
-    pruneOtherBuilds(file);
-  } catch {
-    // Not kept: the next process asks the library again.
-  }
-}
-
-/** Every build writes a file of its own: the oldest of the others go, so rebuilding does not fill the folder. */
-function pruneOtherBuilds(written: string): void {
-  const folder = path.dirname(written);
-  const others = readdirSync(folder)
-    .filter((name) => name.startsWith('scalars-') && name.endsWith('.json') && name !== path.basename(written))
-    .map((name) => ({ name, mtime: statSync(path.join(folder, name)).mtimeMs }))
-    .sort((a, b) => b.mtime - a.mtime);
-  for (const { name } of others.slice(KEEP_OTHER_BUILDS)) rmSync(path.join(folder, name), { force: true });
+  if (asked === keptAsked || decisions.size > MAX_DECISIONS) return;
+  const key = entryKey();
+  if (key === undefined) return;
+  writeCachedDocument(key, Object.fromEntries(decisions));
+  keptAsked = asked;
+  pruneCachedDocuments(PREFIX, key, KEEP_OTHER_BUILDS);
 }

@@ -12,20 +12,29 @@ import { tempDir } from '../helpers/project.js';
 const folder = tempDir('drift-scalars-');
 afterAll(() => folder.remove());
 
-/** A fresh process's modules: no decision in memory, the cache folder as the last process left it. */
-async function freshProcess() {
+/** A fresh process's modules, its documents kept in `cache` (as loadProject sets them): no decision in memory, the folder as the last process left it. */
+async function freshProcess(cache: string | undefined) {
   vi.resetModules();
-  const [{ keepScalarCache, useScalarCache }, { toCanonicalText }] = await Promise.all([import('../../src/config/scalarCache.js'), import('../../src/util/canonicalYaml.js')]);
-  return { keepScalarCache, useScalarCache, toCanonicalText };
+  const [{ useDocumentCache }, { keepScalarCache, useScalarCache }, { toCanonicalText }] = await Promise.all([
+    import('../../src/config/documentCache.js'),
+    import('../../src/config/scalarCache.js'),
+    import('../../src/util/canonicalYaml.js'),
+  ]);
+  useDocumentCache(cache);
+  useScalarCache();
+  return { keepScalarCache, toCanonicalText };
 }
+
+/** A cache entry's data, as the document cache writes it. */
+const entryData = (file: string) => (JSON.parse(readFileSync(file, 'utf8')) as { data: Record<string, string> }).data;
+const entry = (data: Record<string, string>) => JSON.stringify({ data });
 
 const documents = path.join(folder.dir, 'documents');
 const kept = () => (existsSync(documents) ? readdirSync(documents).filter((name) => name.startsWith('scalars-')) : []);
 
 describe('the scalar-decision cache', () => {
   it('keeps what a process asked, and a later process writes from it, asking the library only about new scalars', async () => {
-    const first = await freshProcess();
-    first.useScalarCache(folder.dir);
+    const first = await freshProcess(folder.dir);
     const value = { name: 'true', size: 'a: b', list: ['null', '012'] };
     const text = first.toCanonicalText(value);
     expect(text).toBe(viaDocument(value));
@@ -33,42 +42,39 @@ describe('the scalar-decision cache', () => {
     first.keepScalarCache();
     expect(kept()).toHaveLength(1);
     const file = path.join(folder.dir, 'documents', kept()[0]!);
-    const decisions = JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>;
+    const decisions = entryData(file);
     expect(Object.values(decisions)).toEqual(expect.arrayContaining(['"true"', '"a: b"', '"null"', '"012"']));
 
     // The kept decision for "true" now says otherwise: a later process must take it from the file.
     const id = Object.keys(decisions).find((key) => decisions[key] === '"true"')!;
-    writeFileSync(file, JSON.stringify({ ...decisions, [id]: "'true'", 'block\u0000two lines': 'a\nb' }));
-    const second = await freshProcess();
-    second.useScalarCache(folder.dir);
+    writeFileSync(file, entry({ ...decisions, [id]: "'true'", 'block\u0000two lines': 'a\nb' }));
+    const second = await freshProcess(folder.dir);
     expect(second.toCanonicalText(value)).toBe('name: \'true\'\nsize: "a: b"\nlist: ["null", "012"]\n');
     // A multi-line entry is not one this cache writes: ignored, the library asked instead.
     expect(second.toCanonicalText({ two: 'two lines' })).toBe('two: two lines\n');
     second.keepScalarCache();
-    const rewritten = JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>;
+    const rewritten = entryData(file);
     expect(Object.values(rewritten)).not.toContain('a\nb');
     expect(rewritten[id]).toBe("'true'");
   });
 
   it('without a cache folder, keeps nothing', async () => {
     const before = kept();
-    const off = await freshProcess();
-    off.useScalarCache(undefined);
+    const off = await freshProcess(undefined);
     off.toCanonicalText({ fresh: 'null' });
     off.keepScalarCache();
     expect(kept()).toEqual(before);
   });
 
-  it("keeps the newest three files of other builds beside its own, and reads none of them", async () => {
+  it('keeps the newest three files of other builds beside its own, and reads none of them', async () => {
     const other = path.join(folder.dir, 'builds', 'documents');
     mkdirSync(other, { recursive: true });
     for (let build = 1; build <= 5; build++) {
       const at = path.join(other, `scalars-build${build}.json`);
-      writeFileSync(at, JSON.stringify({ 'block\u0000prune me': `'from build ${build}'` }));
+      writeFileSync(at, entry({ 'block\u0000prune me': `'from build ${build}'` }));
       utimesSync(at, 1_000 * build, 1_000 * build);
     }
-    const run = await freshProcess();
-    run.useScalarCache(path.join(folder.dir, 'builds'));
+    const run = await freshProcess(path.join(folder.dir, 'builds'));
     expect(run.toCanonicalText({ key: 'prune me' })).toBe('key: prune me\n');
     run.keepScalarCache();
     const left = readdirSync(other).sort();
