@@ -11,9 +11,9 @@ const LAYERS = {
   config: '^src/config/',
   // What a composed resource is in the contract: its role and its plane (cloud, in-cluster, neither).
   roles: '^src/roles/',
-  // The providers' source outline: pure but for its edges (read.ts, grammar.ts, formatter.ts).
   // Every facet drift compares, with its meta.
   facets: '^src/facets/',
+  // The providers' source outline: pure but for its edges (read.ts, grammar.ts, formatter.ts).
   outline: '^src/outline/',
   world: '^src/world/',
   skeleton: '^src/skeleton/',
@@ -67,10 +67,10 @@ const CONFIG_READERS = ['^src/config/load\\.ts$', '^src/config/paths\\.ts$', '^s
 /** The golden and accepted stores (goldens/<provider>/<scenario>.yaml, goldens/accepted.yaml) and the one atomic writer of every file drift writes. */
 const STORES = ['^src/goldens/store\\.ts$', '^src/goldens/acceptedStore\\.ts$', '^src/goldens/atomicFile\\.ts$'];
 
-/** CLI input and output: reports written with --output, reports read by `drift comment`, accepted.yaml edits, a drafted adapter, --version. */
 /** drift mcp reads the contract, adapters and excerpts of the providers' source it answers with. */
 const MCP_READERS = ['^src/mcp/projectFiles\\.ts$'];
 
+/** CLI input and output: reports written with --output, reports read by `drift comment`, accepted.yaml edits, a drafted adapter, --version; and drift's compiled-code cache (codeCache.ts). */
 const CLI_OUTPUT = ['^src/cli/codeCache\\.ts$', '^src/cli/diffCommand\\.ts$', '^src/cli/commentCommand\\.ts$', '^src/cli/acceptCommand\\.ts$', '^src/cli/newProviderCommand\\.ts$', '^src/cli/main\\.ts$'];
 
 /** The source outline's edges: the provider's files, the grammar's wasm, the formatter (ruff). */
@@ -130,7 +130,7 @@ module.exports = {
     },
     {
       name: 'pure-cores-stay-pure',
-      comment: 'roles, outline (but for its edges), world, skeleton, compare and report take data and return data: no files, no processes',
+      comment: 'roles, facets, outline (but for its edges), world, skeleton, compare and report take data and return data: no files, no processes',
       severity: 'error',
       from: { path: either(PURE_CORES), pathNot: either(OUTLINE_READERS) },
       to: { path: '^(node:)?(fs|fs/promises|child_process)$|^node_modules/(execa|fast-glob)/' },

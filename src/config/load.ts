@@ -272,8 +272,8 @@ function globParent(pattern: string, isDynamic: (segment: string) => boolean): s
   return fixed.join('/') || (pattern.startsWith('/') ? '/' : '.');
 }
 
-/** Loads and validates everything a run needs before any process starts, so bad input changes nothing. */
 /**
+ * Loads and validates everything a run needs before any process starts, so bad input changes nothing.
  * `env` is the environment drift runs in, handed down from the CLI edge: the functions start with it,
  * and it says whether this is CI.
  */

@@ -1,14 +1,14 @@
 import type { Language, Tree } from 'web-tree-sitter';
 import { binding, handleOf } from './binding.js';
 
+/** A leaf's children: one frozen empty list for every leaf, not an array each (most nodes are leaves). */
+const NO_CHILDREN: SyntaxNode[] = Object.freeze([]) as unknown as SyntaxNode[];
+
 /**
  * A tree-sitter tree copied once into plain JavaScript objects. Every property of a web-tree-sitter
  * node is a call into WebAssembly, and the outline asks for parents, fields and texts many times:
  * copying the tree in one cursor pass makes reducing a file cost less than parsing it.
  */
-/** A leaf's children: one frozen empty list for every leaf, not an array each (most nodes are leaves). */
-const NO_CHILDREN: SyntaxNode[] = Object.freeze([]) as unknown as SyntaxNode[];
-
 export class SyntaxNode {
   // Declared, not initialised: the constructor sets every field, and a class field's initialiser
   // runs as a function call per node, which is most of a copied node's cost when no JIT runs.
@@ -140,15 +140,15 @@ export function* descendants(root: SyntaxNode, skip?: (node: SyntaxNode) => bool
   }
 }
 
+/** Which node types are named, per language, learnt as the copies meet them. */
+const namedTypes = new WeakMap<Language, boolean[]>();
+
 /**
  * The whole tree as SyntaxNodes; `source` is the text it was parsed from (indices are UTF-16).
  * Per node the cursor is asked only its type and field (names and namedness from the language's
  * tables) and, for a leaf, its range: the calls into WebAssembly are what a copy costs, so they go
  * straight to the module (binding.ts), the cursor held in its transfer buffer throughout.
  */
-/** Which node types are named, per language, learnt as the copies meet them. */
-const namedTypes = new WeakMap<Language, boolean[]>();
-
 export function toSyntax(tree: Tree, source: string): SyntaxNode {
   const { language } = tree;
   const wasm = binding.module;

@@ -1,14 +1,14 @@
 import { escapeRegExp } from '../util/objects.js';
 
-/**
- * The contract's roles. drift infers which composed resource plays each one (src/roles/resolve.ts);
- * an adapter's `roles` map only overrides that inference. A key playing none is cloud-only.
- */
 /** What of an adapter the role names depend on: its overrides, composed key pattern → role. */
 export interface RoleOverrides {
   roles: Record<string, string>;
 }
 
+/**
+ * The contract's roles. drift infers which composed resource plays each one (src/roles/resolve.ts);
+ * an adapter's `roles` map only overrides that inference. A key playing none is cloud-only.
+ */
 export const CONTRACT_ROLES: ReadonlySet<string> = new Set([
   'network',
   'subnet',
