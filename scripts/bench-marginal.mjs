@@ -1,7 +1,7 @@
 // The isolated per-call line of drift's benchmark (npm run bench): drift's marginal CPU of one more
 // RunFunction call, measured in a child process that does nothing else. The main bench measures the
 // same difference inside its own process, between full runs and spawned CLIs, whose heap and JIT
-// state make each call dearer (docs/performance.md, round 7). Each child:
+// state make each call dearer (bench/HISTORY.md, round 7). Each child:
 //   loads the bundled project, answer cache off; runs runProject with determinism and gating on and
 //   off, alternately, 3 times each to warm up, then `reps` times each, measured;
 //   prints the medians: (on − off) / (their calls' difference) is the marginal CPU per call.

@@ -78,7 +78,7 @@ export async function diffProject({ full, project, filters, env: given, onEvent,
   const rendered = await runProject(project, onEvent ? { onEvent } : {});
   const outlined = await outlining;
   // Judged in matrix order once every cell is back: the rules and the golden comparison are pure, and
-  // judging them while others rendered bought nothing measurable (docs/performance.md).
+  // judging them while others rendered bought nothing measurable (bench/HISTORY.md).
   const scenarios = new Map(project.scenarios.map((scenario) => [scenario.name, scenario]));
   const run: RunResult = { ...rendered, cells: rendered.cells.map((cell) => judgeCell(cell, scenarios.get(cell.scenario)!, goldens)) };
   const renderedProviders = new Set(project.adapters.map((adapter) => adapter.name));
