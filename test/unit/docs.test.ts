@@ -1,16 +1,27 @@
 /**
  * The documentation stays true to the code: README.md and docs/*.md link only to files and headings
  * that exist, every `drift ...` line in their code names a command and options the CLI really has,
- * and the pages written from meta are current. In-process: the CLI is the commander program
- * `buildProgram` builds, not a spawned drift.
+ * the pages written from meta are current, every number and format version a page states is the
+ * code's (STATED below, and README's example run against a real run), and every cost a page states
+ * says when and where it was measured. In-process: the CLI is the commander program `buildProgram`
+ * builds, and the example run is the built drift's `main`, not a spawned drift.
  */
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Command, Option } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { buildProgram } from '../../src/cli/main.js';
+import { loadConfig } from '../../src/config/load.js';
+import { RULE_METAS } from '../../src/compare/rules/index.js';
+import { FACETS } from '../../src/facets/registry.js';
+import { RUFF_VERSION } from '../../src/outline/formatter.js';
+import { READABLE_SCHEMA_VERSIONS } from '../../src/report/artifact.js';
 import { generatedPages, regenerate } from '../../src/report/generatedDocs.js';
-import { REPO } from '../helpers/project.js';
+import { DEFAULT_BUDGET } from '../../src/report/markdown.js';
+import { SKELETON_VERSION } from '../../src/skeleton/types.js';
+import { runDrift } from '../helpers/drift.js';
+import { SEEDS } from '../helpers/mutationSeeds.js';
+import { REPO, tempDir } from '../helpers/project.js';
 
 const PAGES = ['README.md', ...readdirSync(path.join(REPO, 'docs')).filter((file) => file.endsWith('.md')).sort().map((file) => `docs/${file}`)];
 
@@ -236,5 +247,136 @@ describe('pages written from meta', () => {
     const withBlocks = generatedPages().filter((page) => 'blocks' in page);
     expect(withBlocks.length).toBeGreaterThan(0);
     for (const page of withBlocks) expect(regenerate(page, '# a page\n')).toEqual({ missing: page.blocks[0] });
+  });
+});
+
+/**
+ * A number or version a page states, and the code's: `says` finds each statement (its first group is
+ * the stated value), `is` computes the value from the code. `pages` are where the statement must be
+ * found at least once (a page reworded so the pattern no longer finds it fails: change the pattern
+ * with the page); every other page may make the statement too, and is checked when it does.
+ */
+interface Stated {
+  what: string;
+  says: RegExp;
+  is: () => string;
+  pages: readonly string[];
+}
+
+const DEFAULTS = (): ReturnType<typeof loadConfig> => {
+  const empty = tempDir('drift-docs-');
+  try {
+    return loadConfig(undefined, empty.dir);
+  } finally {
+    empty.remove();
+  }
+};
+const optionDefault = (command: string, flag: string): string => {
+  const program: Command = buildProgram({ io: { stdout: { write: () => true }, stderr: { write: () => true }, cwd: REPO, env: {} }, code: 0 });
+  const option = program.commands.find((each) => each.name() === command)?.options.find((each) => each.long === flag);
+  return String(option?.defaultValue);
+};
+const WORDS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve'];
+/** A stated value as the code writes it: `60,000` is 60000, `five` is 5. */
+const plain = (value: string): string => (WORDS.includes(value.toLowerCase()) ? String(WORDS.indexOf(value.toLowerCase())) : value.replaceAll(',', ''));
+/** The entries of one of the repository's folders holding `file` (the bundled providers) or ending in `file` (the scenarios). */
+const bundled = (folder: string, file: string): string =>
+  String(readdirSync(path.join(REPO, folder)).filter((entry) => (file.startsWith('.') ? entry.endsWith(file) : existsSync(path.join(REPO, folder, entry, file)))).length);
+
+const STATED: readonly Stated[] = [
+  { what: "the skeleton format version a golden's first line holds", says: /^\s*skeleton: (\d+)\b/gm, is: () => String(SKELETON_VERSION), pages: ['docs/skeleton.md'] },
+  { what: "the JSON report's schemaVersion drift writes", says: /"schemaVersion": (\d+)/g, is: () => String(Math.max(...READABLE_SCHEMA_VERSIONS)), pages: ['docs/ci.md'] },
+  { what: 'the ruff version drift installs when a provider has none', says: /\bruff[ =-]{1,2}(\d+\.\d+\.\d+)\b/g, is: () => RUFF_VERSION, pages: ['docs/precision.md'] },
+  { what: "the PR comment's character budget", says: /within ([\d,]+) characters/g, is: () => String(DEFAULT_BUDGET), pages: ['docs/ci.md'] },
+  { what: "a function's start-up timeout by default", says: /\bstartMs: (\d+)/g, is: () => String(DEFAULTS().timeouts.startMs), pages: ['docs/adapters.md'] },
+  { what: "a call's timeout by default", says: /\bcallMs: (\d+)/g, is: () => String(DEFAULTS().timeouts.callMs), pages: ['docs/adapters.md'] },
+  { what: 'the steps a scenario may take by default', says: /^maxSteps: (\d+)/gm, is: () => String(DEFAULTS().maxSteps), pages: ['docs/adapters.md'] },
+  { what: "drift mcp's default deadline per rendering call", says: /--deadline \d+` lets one rendering call take at most \d+ s\s+\(default (\d+)\)/g, is: () => optionDefault('mcp', '--deadline'), pages: ['docs/mcp.md'] },
+  { what: 'the seeded drifts of the mutation suite', says: /\ball (\d+) seeds\b/g, is: () => String(SEEDS.length), pages: ['docs/architecture.md'] },
+  { what: 'the bundled example providers', says: /\bthe (\w+)\s+bundled\s+(?:example\s+)?providers\b/gi, is: () => bundled('providers', 'provider.yaml'), pages: ['README.md'] },
+  { what: 'the bundled scenarios', says: /\bthe (\w+)\s+bundled\s+scenarios\b/gi, is: () => bundled('scenarios', '.yaml'), pages: ['README.md'] },
+  { what: 'the facets drift compares', says: /\b(\d+) facets\b/g, is: () => String(FACETS.length), pages: [] },
+  { what: 'the contract rules', says: /\b(\d+) (?:contract )?rules\b/g, is: () => String(RULE_METAS.length), pages: [] },
+];
+
+/** The statements of `stated` in one page: the line and the value each states. */
+function statements(page: string, stated: Stated): { line: number; value: string }[] {
+  const text = readFileSync(path.join(REPO, page), 'utf8');
+  return [...text.matchAll(stated.says)].map((match) => ({ line: text.slice(0, match.index).split('\n').length, value: plain(match[1]!) }));
+}
+
+describe('the numbers the documentation states', () => {
+  for (const stated of STATED) {
+    it(`are the code's: ${stated.what}`, () => {
+      const is = stated.is();
+      for (const page of stated.pages) expect(statements(page, stated).length, `${page} no longer states ${stated.what} (${stated.says}): change the pattern in STATED with the page`).toBeGreaterThan(0);
+      const wrong = PAGES.flatMap((page) => statements(page, stated).filter(({ value }) => value !== is).map(({ line, value }) => `${page}:${line}: states ${value}, the code ${is}`));
+      expect(wrong, stated.what).toEqual([]);
+    });
+  }
+
+  it("README's example run is what `drift diff` prints on this repository", async () => {
+    const readme = readFileSync(path.join(REPO, 'README.md'), 'utf8');
+    const example = /`npx drift diff` on this repository[^`]*```\n([\s\S]*?)```/.exec(readme)?.[1];
+    expect(example, 'README.md: the example run after "`npx drift diff` on this repository" is gone: change this test with it').toBeDefined();
+    const run = await runDrift(['diff'], REPO);
+    expect(run.exitCode, run.all).toBe(0);
+    const printed = run.stdout.split('\n');
+    // `...` stands for lines left out, and a line ending in `...` for the rest of a longer one.
+    const missing = example!
+      .split('\n')
+      .filter((line) => line.trim() !== '' && line.trim() !== '...')
+      .filter((line) => !printed.some((out) => (line.endsWith(' ...') ? out.startsWith(line.slice(0, -4)) : out === line)));
+    expect(missing, 'README.md states lines drift does not print; paste them from `NO_COLOR=1 npx drift diff`').toEqual([]);
+  });
+});
+
+/** A figure of time: `26 ms`, `1.05 s`, `16.1 s`, `260 CPU-s`, `3½ minutes`. */
+const TIME = /\d[\d,.½]*\s?(?:ms|µs|CPU-s|s|seconds|minutes)(?![\w-])/;
+/** Words that make a figure of time a cost someone measured, not a limit drift sets. */
+const MEASURED_WORDS = /measur|median|\bCPU\b|CPU-s|\bwall\b|\bcosts?\b|\btook\b|\bbench|\bruns? (?:in|took)\b|faster|slower|\bsaves?\b|\bspent\b|\babout\b|~\d/i;
+/** A limit or default: `at most 300 s`, `a budget of 1000 ms`, `--deadline`, a timeout. */
+const LIMIT_WORDS = /at most|budget|deadline|timeout|\bgrace\b|\bdefault\b/i;
+/** How a cost says when and where: `measured on 7 December 2026 (2-core Intel Xeon, Node 20.20)`. */
+const DATED = /measured\s+on\s+(?:\d{1,2}\s+(?:January|February|March|April|May|June|July|August|September|October|November|December)\s+\d{4}|\d{4}-\d{2}-\d{2})[^.()]{0,80}\([^)]+\)/i;
+
+/**
+ * The costs a page states without saying when and where they were measured, as `page:line: sentence`.
+ * A cost is a figure of time in a sentence (a table cell counts as one) with a word of measuring and
+ * none of limits; its paragraph, or the one before (a table's introduction), must say
+ * "measured on DATE (machine)".
+ */
+function undatedCosts(page: string, text: string): string[] {
+  const problems: string[] = [];
+  const paragraphs: { line: number; text: string }[] = [];
+  let line = 1;
+  for (const paragraph of text.split(/\n[ \t]*\n/)) {
+    paragraphs.push({ line, text: paragraph });
+    line += paragraph.split('\n').length + 1;
+  }
+  paragraphs.forEach((paragraph, index) => {
+    const dated = DATED.test(paragraph.text) || (index > 0 && DATED.test(paragraphs[index - 1]!.text));
+    if (dated) return;
+    for (const sentence of paragraph.text.split(/(?<=[.;])\s+|\|/)) {
+      if (TIME.test(sentence) && MEASURED_WORDS.test(sentence) && !LIMIT_WORDS.test(sentence)) {
+        const at = paragraph.line + paragraph.text.slice(0, paragraph.text.indexOf(sentence)).split('\n').length - 1;
+        problems.push(`${page}:${at}: ${sentence.replace(/\s+/g, ' ').trim().slice(0, 120)}`);
+      }
+    }
+  });
+  return problems;
+}
+
+describe('the costs the documentation states', () => {
+  it('say when and where they were measured, or are not stated', () => {
+    expect(PAGES.flatMap((page) => undatedCosts(page, readFileSync(path.join(REPO, page), 'utf8')))).toEqual([]);
+  });
+
+  it('find a cost without its date, and pass a dated one or a limit', () => {
+    expect(undatedCosts('p.md', 'A run costs about 260 CPU-s.\n')).toEqual(['p.md:1: A run costs about 260 CPU-s.']);
+    expect(undatedCosts('p.md', 'Intro.\n\nThe median was 1.05 s wall.\n')).toEqual(['p.md:3: The median was 1.05 s wall.']);
+    expect(undatedCosts('p.md', 'A run costs about 98 s wall, measured on 7 December 2026 (2 cores, Intel Xeon).\n')).toEqual([]);
+    expect(undatedCosts('p.md', 'Measured on 2026-12-07 at e6a6caf (2 cores):\n\n| run | CPU |\n| --- | --- |\n| clean | 78 CPU-s |\n')).toEqual([]);
+    expect(undatedCosts('p.md', '`drift mcp --deadline 300` lets one call take at most 300 s (default 600).\n')).toEqual([]);
   });
 });
