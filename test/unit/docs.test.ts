@@ -9,6 +9,7 @@ import path from 'node:path';
 import type { Command, Option } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { buildProgram } from '../../src/cli/main.js';
+import { LOCAL_POLICY } from '../../src/util/ci.js';
 import { generatedPages, regenerate } from '../../src/report/generatedDocs.js';
 import { REPO } from '../helpers/project.js';
 
@@ -89,7 +90,7 @@ function brokenLinks(page: string): string[] {
 
 /** The CLI's commands and the flags each accepts (its own, the global ones and help), from commander's program. */
 function cliFlags(): { globals: Map<string, Option>; commands: Map<string, Map<string, Option>> } {
-  const program: Command = buildProgram({ io: { stdout: { write: () => true }, stderr: { write: () => true }, cwd: REPO, env: {} }, code: 0 });
+  const program: Command = buildProgram({ io: { stdout: { write: () => true }, stderr: { write: () => true }, cwd: REPO, env: {} }, policy: LOCAL_POLICY, code: 0 });
   const flagsOf = (options: readonly Option[]): Map<string, Option> => {
     const flags = new Map<string, Option>();
     for (const option of options) for (const flag of [option.short, option.long]) if (flag) flags.set(flag, option);
