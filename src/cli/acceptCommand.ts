@@ -1,4 +1,5 @@
 import type { Invocation } from './io.js';
+import { refuseUnless } from '../util/ci.js';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
@@ -81,14 +82,14 @@ export function registerAccept(program: Command, cli: Invocation): void {
       const legacy = legacyIdOf(id, new Set(project.scenarios.map((scenario) => scenario.name)));
       if (legacy) throw new DriftError(`"${id}" is an id of an older drift, which named the scenario; this drift reports it as ${legacy.id} (one finding for every scenario that shows it): accept that id, or run \`drift migrate\` to rewrite the ids already in goldens/accepted.yaml. Nothing changed.`);
       // Loaded when the command runs, not at start: `drift --version` and `--help` need none of it.
-      const [{ underLock }, { appendAcceptedEntry }, { acceptedPath }, { GoldenStore, refuseUnderCI }, { writeContract }] = await Promise.all([
+      const [{ underLock }, { appendAcceptedEntry }, { acceptedPath }, { GoldenStore }, { writeContract }] = await Promise.all([
         import('./fileLock.js'),
         import('../config/acceptedText.js'),
         import('../goldens/acceptedStore.js'),
         import('../goldens/store.js'),
         import('./contractWrite.js'),
       ]);
-      refuseUnderCI(project.env);
+      refuseUnless(project.policy.write, 'accepted');
       const file = acceptedPath(project);
       const shown = shownPath(cli, file);
       // A provider that joined, left or broke the ways an accepted split pins is added to that entry.

@@ -21,7 +21,7 @@ export async function fullProject(command: Command, cli: Invocation): Promise<Pr
   const globals = globalOptions(command);
   // Loaded when a command runs, not at start: `drift --version` and `--help` need none of it.
   const { loadProject, withRunOptions } = await import('../config/load.js');
-  const project = await loadProject(globals.config, cli.io.cwd, cli.io.env);
+  const project = await loadProject(globals.config, cli.io.cwd, cli.io.env, cli.policy);
   for (const warning of project.warnings ?? []) cli.io.stderr.write(`${warning}\n`);
   return withRunOptions(project, { cache: globals.cache !== false, concurrency: globals.concurrency });
 }

@@ -3,7 +3,8 @@ import path from 'node:path';
 import type { Project } from '../config/types.js';
 import { loadAccepted } from '../goldens/acceptedStore.js';
 import { ContractStore } from '../goldens/contractStore.js';
-import { GoldenStore, refuseUnderCI } from '../goldens/store.js';
+import { GoldenStore } from '../goldens/store.js';
+import { refuseUnless } from '../util/ci.js';
 import { generatedContract } from '../pipeline/contractRun.js';
 import type { Invocation } from './io.js';
 import { reportSwept } from './progress.js';
@@ -16,7 +17,7 @@ export function writeContract(cli: Invocation, project: Project, options: { ifAd
   const files = generatedContract(project, loadAccepted(project));
   // drift update keeps a contract the project has adopted current; it never starts one.
   if (options.ifAdopted && !store.adopted(files)) return [];
-  if (store.stale(files).length) refuseUnderCI(project.env);
+  if (store.stale(files).length) refuseUnless(project.policy.write, 'contract');
   // What a killed write left behind goes first (goldens and the contract's folder), whatever changes.
   reportSwept(cli, GoldenStore.of(project).sweep(), project);
   return store.write(files).map(shownIn(cli, store));

@@ -1,3 +1,4 @@
+import type { Policy } from '../util/ci.js';
 import type { Environment } from '../util/envVars.js';
 
 /**
@@ -24,10 +25,11 @@ export function processIo(): Io {
 }
 
 /**
- * One run of a command: its io and the exit code it settles on. Each command's action sets `code`;
- * `main` returns it.
+ * One run of a command: its io, its policy (resolved once from them by `main`) and the exit code it
+ * settles on. Each command's action sets `code`; `main` returns it.
  */
 export interface Invocation {
   readonly io: Io;
+  readonly policy: Policy;
   code: number;
 }

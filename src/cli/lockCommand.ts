@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { refuseUnless } from '../util/ci.js';
 import type { Invocation } from './io.js';
 import { checkSubject } from '../config/names.js';
 import { DriftError } from '../errors.js';
@@ -6,14 +7,13 @@ import { fullProject, shownPath } from './context.js';
 
 /** Loaded when a command runs: `drift --version` and every other command need none of it. */
 const editing = async () => {
-  const [{ ConventionStore }, { refuseUnderCI }, { lockableCandidate }, { writeContract }, { underLock }] = await Promise.all([
+  const [{ ConventionStore }, { lockableCandidate }, { writeContract }, { underLock }] = await Promise.all([
     import('../goldens/conventionStore.js'),
-    import('../goldens/store.js'),
     import('../pipeline/conventionRun.js'),
     import('./contractWrite.js'),
     import('./fileLock.js'),
   ]);
-  return { ConventionStore, refuseUnderCI, lockableCandidate, writeContract, underLock };
+  return { ConventionStore, lockableCandidate, writeContract, underLock };
 };
 
 export function registerLock(program: Command, cli: Invocation): void {
@@ -27,8 +27,8 @@ export function registerLock(program: Command, cli: Invocation): void {
       if (reason.length < 3) throw new DriftError('--reason must say why every provider must hold to the convention');
       if (options.subject !== undefined) checkSubject(options.subject);
       const project = await fullProject(command, cli);
-      const { ConventionStore, refuseUnderCI, lockableCandidate, writeContract, underLock } = await editing();
-      refuseUnderCI(project.env);
+      const { ConventionStore, lockableCandidate, writeContract, underLock } = await editing();
+      refuseUnless(project.policy.write, 'goldens');
       const candidate = lockableCandidate(project, facet, options.subject);
       const store = ConventionStore.of(project);
       const shown = shownPath(cli, store.file);
@@ -49,8 +49,8 @@ export function registerLock(program: Command, cli: Invocation): void {
     .action(async (facet: string, options: { subject: string }, command: Command) => {
       checkSubject(options.subject);
       const project = await fullProject(command, cli);
-      const { ConventionStore, refuseUnderCI, writeContract, underLock } = await editing();
-      refuseUnderCI(project.env);
+      const { ConventionStore, writeContract, underLock } = await editing();
+      refuseUnless(project.policy.write, 'goldens');
       const store = ConventionStore.of(project);
       const shown = shownPath(cli, store.file);
       const text = store.read();

@@ -3,6 +3,7 @@ import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { packageFile } from '../config/paths.js';
 import { keepScalarCache } from '../config/scalarCache.js';
 import { DriftError } from '../errors.js';
+import { resolvePolicy } from '../util/ci.js';
 import { registerAccept } from './acceptCommand.js';
 import { registerComment } from './commentCommand.js';
 import { registerContract } from './contractCommand.js';
@@ -51,7 +52,8 @@ export function buildProgram(cli: Invocation): Command {
 
 /** Runs the CLI and returns the exit code: 0 clean, 1 findings, 2 drift could not do its job. */
 export async function main(argv: string[], io: Io = processIo()): Promise<number> {
-  const cli: Invocation = { io, code: 0 };
+  // The one place drift decides from its environment what it may write and how it runs (util/ci.ts).
+  const cli: Invocation = { io, policy: resolvePolicy(io.env, io.stderr.isTTY === true), code: 0 };
   try {
     await buildProgram(cli).parseAsync(argv);
     // What this run asked the yaml library, for the next process (config/scalarCache.ts).

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { refuseUnless } from '../util/ci.js';
 import { DriftError } from '../errors.js';
 import { fullProject, globalOptions, shownPath } from './context.js';
 import type { Invocation } from './io.js';
@@ -12,7 +13,7 @@ export function registerMigrate(program: Command, cli: Invocation): void {
     )
     .action(async (_options: unknown, command: Command) => {
       const project = await fullProject(command, cli);
-      const [{ underLock }, { replaceAcceptedEntries }, { acceptedPath, loadAccepted }, { GoldenStore, refuseUnderCI }, { writeContract }, { migrateProject }, { describeEntry, isLegacy }, { migrateAcceptedIds }] = await Promise.all([
+      const [{ underLock }, { replaceAcceptedEntries }, { acceptedPath, loadAccepted }, { GoldenStore }, { writeContract }, { migrateProject }, { describeEntry, isLegacy }, { migrateAcceptedIds }] = await Promise.all([
         import('./fileLock.js'),
         import('../config/acceptedText.js'),
         import('../goldens/acceptedStore.js'),
@@ -22,7 +23,8 @@ export function registerMigrate(program: Command, cli: Invocation): void {
         import('../compare/acceptance.js'),
         import('../pipeline/migrateIds.js'),
       ]);
-      refuseUnderCI(project.env);
+      refuseUnless(project.policy.write, 'accepted');
+      refuseUnless(project.policy.write, 'goldens');
       const file = acceptedPath(project);
       const shown = shownPath(cli, file);
       // Ids first: they need no render, and an entry's scope must be read right before its ways are.

@@ -1,16 +1,15 @@
 import path from 'node:path';
 import type { Project } from '../config/types.js';
 import type { OnEvent, RunEvent } from '../pipeline/events.js';
-import { isCI } from '../util/ci.js';
 import type { Invocation } from './io.js';
 import { compareText } from '../util/objects.js';
 
 /**
- * One live line per provider on a terminal (phase, scenarios rendered / total); nothing when stderr
- * is not a TTY or CI is set, so logs stay clean.
+ * One live line per provider on a terminal (phase, scenarios rendered / total); nothing unless the
+ * run policy asks for progress (a terminal, not CI), so logs stay clean.
  */
 function liveProgress(cli: Invocation, providers: string[]): OnEvent | undefined {
-  if (!cli.io.stderr.isTTY || isCI(cli.io.env)) return undefined;
+  if (!cli.policy.run.progress) return undefined;
   const lines = new Map(providers.map((provider) => [provider, 'waiting']));
   const totals = new Map<string, number>();
   const rendered = new Map<string, number>();

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { refuseUnless } from '../util/ci.js';
 import type { Command } from 'commander';
 import type { Invocation } from './io.js';
 import { collect, fullProject, globalOptions, shownPath } from './context.js';
@@ -18,8 +19,7 @@ export function registerUpdate(program: Command, cli: Invocation): void {
     .option('-s, --scenario <name>', 'only this scenario (repeatable)', collect, [])
     .option('--prune', 'also remove goldens that nothing produces any more')
     .action(async (options: UpdateOptions, command: Command) => {
-      const { refuseUnderCI } = await import('../goldens/store.js');
-      refuseUnderCI(cli.io.env); // before the configuration is even read: under CI there is nothing to load it for
+      refuseUnless(cli.policy.write, 'goldens'); // before the configuration is even read: under CI there is nothing to load it for
       const full = await fullProject(command, cli);
       const [{ selectProject }, { updateGoldens }] = await Promise.all([import('../config/load.js'), import('../pipeline/updateRun.js')]);
       const project = selectProject(full, options.provider, options.scenario);

@@ -1,4 +1,5 @@
 import type { Environment } from '../util/envVars.js';
+import { LOCAL_POLICY, type Policy } from '../util/ci.js';
 import { existsSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
@@ -274,10 +275,11 @@ function globParent(pattern: string, isDynamic: (segment: string) => boolean): s
 
 /**
  * Loads and validates everything a run needs before any process starts, so bad input changes nothing.
- * `env` is the environment drift runs in, handed down from the CLI edge: the functions start with it,
- * and it says whether this is CI.
+ * `env` is the environment drift runs in, handed down from the CLI edge: the functions start with it.
+ * `policy` is what the run may write and how strict it is, resolved at that edge from the same
+ * environment; without one, a checkout of one's own (LOCAL_POLICY).
  */
-export async function loadProject(configPath: string | undefined, cwd = process.cwd(), env: Environment = {}): Promise<Project> {
+export async function loadProject(configPath: string | undefined, cwd = process.cwd(), env: Environment = {}, policy: Policy = LOCAL_POLICY): Promise<Project> {
   // The cache folder hangs on the config's folder, known before the config is read: the config is a cached document too.
   const root = path.dirname(configPath ? path.resolve(cwd, configPath) : path.join(cwd, CONFIG_FILE));
   const cache = cacheEnabled(env) ? cacheFolder(root, env) : undefined;
@@ -348,7 +350,7 @@ export async function loadProject(configPath: string | undefined, cwd = process.
     warnings = checkIntent(config.root, adapters, scenarios);
     writeIntentVerdict(config.root, adapters, scenarios, warnings);
   }
-  return { config, adapters: adapters.map(({ adapter }) => adapter), scenarios: scenarios.map(({ scenario }) => scenario), warnings, env };
+  return { config, adapters: adapters.map(({ adapter }) => adapter), scenarios: scenarios.map(({ scenario }) => scenario), warnings, env, policy };
 }
 
 /**

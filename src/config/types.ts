@@ -1,3 +1,4 @@
+import type { Policy } from '../util/ci.js';
 import type { Environment } from '../util/envVars.js';
 import type { Xrd } from './xrd.js';
 import type { JsonObject } from '../util/objects.js';
@@ -121,8 +122,10 @@ export interface Project {
   scenarios: Scenario[];
   /** Things drift could not check (an XRD rule it cannot evaluate), printed before a run. */
   warnings?: string[];
-  /** The environment drift runs in (from the CLI edge): the functions' and ruff's, and whether this is CI. */
+  /** The environment drift runs in (from the CLI edge): the functions' and ruff's. */
   env: Environment;
+  /** What the run may write and how strict it is, resolved at the edge (util/ci.ts); the stores take it from here. */
+  policy: Policy;
   /** Where RunFunction answers are kept between runs (functions/answerCache.ts); false: nowhere (`--no-cache`). Absent: the default folder. */
   answerCache?: string | false;
 }

@@ -1,4 +1,4 @@
-import { status as GrpcStatus } from '@grpc/grpc-js';
+import { GrpcStatus, grpcStatusName } from './grpcStatus.js';
 import type { RunFunctionRequest, RunFunctionResponse } from '@crossplane-org/function-sdk-typescript';
 import { writeRequest } from './requestWriter.js';
 import { UnaryChannel, UnaryError } from './unaryCall.js';
@@ -85,7 +85,7 @@ export class FunctionClient {
 }
 
 function describeStatus(code: number, details: string): string {
-  const name = GrpcStatus[code] ?? String(code);
+  const name = grpcStatusName(code);
   if (code === GrpcStatus.DEADLINE_EXCEEDED) return `the call timed out (${name}): the function hung or is too slow`;
   if (code === GrpcStatus.INTERNAL && /\bpars(e|ing)\b|deserializ/i.test(details)) return `the function answered something that is not a RunFunctionResponse (${details})`;
   return `${name}: ${details}`;

@@ -7,7 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { RunFunctionResponse } from '@crossplane-org/function-sdk-typescript';
 import type { Adapter } from '../config/types.js';
 import { DriftError } from '../errors.js';
-import { status as GrpcStatus } from '@grpc/grpc-js';
+import { GrpcStatus } from './grpcStatus.js';
 import { CallError, FunctionClient, type OutgoingRequest } from './client.js';
 import { encodeRequest } from './encode.js';
 import { pauseBeforeFirstSpawn, track, untrack } from './reaper.js';

@@ -1,6 +1,6 @@
 import http2 from 'node:http2';
 import net from 'node:net';
-import { status as GrpcStatus } from '@grpc/grpc-js';
+import { GrpcStatus } from './grpcStatus.js';
 
 /**
  * gRPC's unary call framed by drift over node:http2: one POST per call on one HTTP/2 connection,

@@ -1,20 +1,21 @@
 import path from 'node:path';
 import type { Project } from '../config/types.js';
+import type { WritePolicy } from '../util/ci.js';
 import { GoldenStore } from './store.js';
 
 /**
  * The generated contract on disk (the config's `contract` folder, `providers/` by default): whole
- * files, written through the same atomic writer as the goldens, never under CI.
+ * files, written through the same atomic writer as the goldens, when the write policy allows the contract.
  */
 export class ContractStore {
   private readonly files: GoldenStore;
 
-  constructor(readonly dir: string) {
-    this.files = new GoldenStore(dir);
+  constructor(readonly dir: string, policy?: WritePolicy) {
+    this.files = new GoldenStore(dir, policy, [], 'contract');
   }
 
   static of(project: Project): ContractStore {
-    return new ContractStore(path.resolve(project.config.root, project.config.contract));
+    return new ContractStore(path.resolve(project.config.root, project.config.contract), project.policy.write);
   }
 
   /** The files whose committed text differs from what drift would write (missing ones included). */

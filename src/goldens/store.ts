@@ -2,30 +2,30 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import fg from 'fast-glob';
 import type { Project } from '../config/types.js';
-import { DriftError } from '../errors.js';
-import { isCI } from '../util/ci.js';
-import type { Environment } from '../util/envVars.js';
+import { LOCAL_POLICY, refuseUnless, type WritePolicy, type Written } from '../util/ci.js';
 import { sweepLeftovers, writeFileAtomic } from './atomicFile.js';
 import type { GoldenEnvironment } from './environment.js';
 
 /**
  * The golden files on disk (`goldens/` of the project): the only module of drift's golden code that
- * writes, always atomically, and never under CI.
+ * writes, always atomically, and only what its write policy allows.
  */
 export class GoldenStore implements GoldenEnvironment {
   /**
-   * `ci`: under CI the store writes nothing and sweeps nothing. `swept`: other folders drift writes
-   * into (the contract's), whose leftovers the sweep removes too.
+   * `policy` and `kind`: whether the store's files (`kind`) and accepted.yaml may be written; a store
+   * that may not write its files sweeps nothing either. `swept`: other folders drift writes into (the
+   * contract's), whose leftovers the sweep removes too.
    */
   constructor(
     readonly dir: string,
-    private readonly ci = false,
+    private readonly policy: WritePolicy = LOCAL_POLICY.write,
     private readonly swept: readonly string[] = [],
+    private readonly kind: Written = 'goldens',
   ) {}
 
-  /** The store of a project: its config's `goldens` folder (and its contract folder, for the sweep). */
+  /** The store of a project: its config's `goldens` folder (and its contract folder, for the sweep), under the project's write policy. */
   static of(project: Project): GoldenStore {
-    return new GoldenStore(path.resolve(project.config.root, project.config.goldens), isCI(project.env), [path.resolve(project.config.root, project.config.contract)]);
+    return new GoldenStore(path.resolve(project.config.root, project.config.goldens), project.policy.write, [path.resolve(project.config.root, project.config.contract)]);
   }
 
   /** The absolute path of a file of the store (`gke/converge.yaml`). */
@@ -54,17 +54,18 @@ export class GoldenStore implements GoldenEnvironment {
   }
 
   writeAccepted(text: string): void {
-    this.write('accepted.yaml', text);
+    refuseUnless(this.policy, 'accepted');
+    writeFileAtomic(this.acceptedFile, text);
   }
 
-  /** Through the atomic writer (atomicFile.ts); never under CI. */
+  /** Through the atomic writer (atomicFile.ts); only if the policy allows the store's kind of file. */
   write(file: string, text: string): void {
-    if (this.ci) refuseUnderCI({ CI: 'true' });
+    refuseUnless(this.policy, this.kind);
     writeFileAtomic(this.path(file), text);
   }
 
   remove(file: string): void {
-    if (this.ci) refuseUnderCI({ CI: 'true' });
+    refuseUnless(this.policy, this.kind);
     rmSync(this.path(file));
   }
 
@@ -74,13 +75,7 @@ export class GoldenStore implements GoldenEnvironment {
    * and a fresh checkout has no leftovers anyway.
    */
   sweep(): string[] {
-    if (this.ci) return [];
+    if (!this.policy.may[this.kind]) return [];
     return sweepLeftovers([this.dir, ...this.swept]).map((file) => path.relative(this.dir, file));
-  }
-}
-
-export function refuseUnderCI(env: Environment): void {
-  if (isCI(env)) {
-    throw new DriftError('CI is set: drift never writes goldens in CI. Run `drift update` locally (or comment `/drift update` on the pull request) and commit the result.');
   }
 }

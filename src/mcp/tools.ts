@@ -3,6 +3,7 @@
  * diffProject, runProject and updateGoldens the CLI calls, so a change to drift's judge reaches the
  * agent unchanged. Each answer is plain data; server.ts gives it schemas and sends it.
  */
+import { refuseUnless, type Policy } from '../util/ci.js';
 import path from 'node:path';
 import { loadProject, selectProject, withRunOptions } from '../config/load.js';
 import { checkName, checkSubject } from '../config/names.js';
@@ -16,7 +17,6 @@ import { FACETS, isFacet, facetMeta } from '../facets/registry.js';
 import { renderStep } from '../functions/stream.js';
 import { loadAccepted } from '../goldens/acceptedStore.js';
 import { ContractStore } from '../goldens/contractStore.js';
-import { refuseUnderCI } from '../goldens/store.js';
 import { parserFor } from '../outline/grammar.js';
 import { buildOutline } from '../outline/outline.js';
 import { findChanged, selectChanged } from '../pipeline/changedRun.js';
@@ -41,6 +41,8 @@ export interface ServerSetup {
   config: string | undefined;
   cwd: string;
   env: Environment;
+  /** What the server may write and how strict its runs are, resolved by the CLI edge that started it. */
+  policy: Policy;
   concurrency?: number;
   /** False under `drift --no-cache mcp`: no answer, cell or outline cache, as for the CLI's commands. */
   cache?: boolean;
@@ -71,7 +73,7 @@ export class DriftTools {
 
   /** The project as it is on disk now: the agent edits files between calls. */
   async project(): Promise<Project> {
-    const project = await loadProject(this.setup.config, this.setup.cwd, this.setup.env);
+    const project = await loadProject(this.setup.config, this.setup.cwd, this.setup.env, this.setup.policy);
     return withRunOptions(project, { cache: this.setup.cache !== false, concurrency: this.setup.concurrency });
   }
 
@@ -281,7 +283,7 @@ export class DriftTools {
 
   /** New-provider mode only: the goldens of a provider that has none, then the contract, as `drift update -p` and `drift contract` write them. */
   async update(input: { provider: string }) {
-    refuseUnderCI(this.setup.env);
+    refuseUnless(this.setup.policy.write, 'goldens');
     const full = await this.project();
     const name = this.provider(full, input.provider);
     const goldensDir = path.resolve(full.config.root, full.config.goldens);

@@ -9,7 +9,6 @@ import { ConventionStore } from '../goldens/conventionStore.js';
 import type { GoldenEnvironment } from '../goldens/environment.js';
 import type { GoldenState } from '../goldens/state.js';
 import type { Skeleton } from '../skeleton/types.js';
-import { isCI } from '../util/ci.js';
 import type { CellResult } from './cell.js';
 import type { OnEvent } from './events.js';
 import { goldensOf, goldenStateFor, isFiltered, type Filters } from './goldens.js';
@@ -92,7 +91,7 @@ export async function diffProject({ full, project, filters, env: given, onEvent,
     accepted,
     acceptedFile: path.relative(project.config.root, acceptedPath(project)),
     filtered: isFiltered(filters),
-    strict: isCI(project.env),
+    strict: project.policy.run.strict,
     sources: { outlined, golden: (provider) => goldens.readOutline(provider), others },
     locked,
   });
@@ -100,7 +99,7 @@ export async function diffProject({ full, project, filters, env: given, onEvent,
   // A provider named with -p that has no golden at all is new: its goldens are the last step of the
   // loop (drift update -p, which also regenerates the contract), not a finding. Never under CI or
   // --changed, where a missing golden fails.
-  const fresh = isCI(project.env) || changed ? [] : newProviders(full, filters, goldens);
+  const fresh = project.policy.run.strict || changed ? [] : newProviders(full, filters, goldens);
   if (fresh.length === 0) return { run, findings, candidates, goldens, outlined, swept, notes: [] };
   const isFresh = (finding: Finding) => finding.provider !== undefined && fresh.includes(finding.provider) && finding.id.startsWith('golden-missing:');
   const notes = [`new provider: goldens not written yet (${fresh.join(', ')}). When the rest is clean, \`drift update ${fresh.map((name) => `-p ${name}`).join(' ')}\` writes its goldens and the contract; commit them with the function.`];

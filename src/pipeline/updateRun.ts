@@ -2,7 +2,7 @@ import type { Project } from '../config/types.js';
 import type { GoldenEnvironment } from '../goldens/environment.js';
 import { goldenFile } from '../goldens/environment.js';
 import type { GoldenCell, GoldenChange, GoldenState } from '../goldens/state.js';
-import { refuseUnderCI } from '../goldens/store.js';
+import { refuseUnless } from '../util/ci.js';
 import type { CellResult } from './cell.js';
 import type { OnEvent } from './events.js';
 import { goldensOf, goldenStateFor, type Filters } from './goldens.js';
@@ -49,7 +49,7 @@ function refusal(cell: CellResult): string | undefined {
  * under CI before anything renders.
  */
 export async function updateGoldens({ full, project, filters, prune, env: given, onEvent }: UpdateInput): Promise<UpdateResult> {
-  refuseUnderCI(project.env);
+  refuseUnless(project.policy.write, 'goldens');
   const env = goldensOf(project, given);
   const swept = env.sweep();
   const goldens = goldenStateFor(full, env, filters);

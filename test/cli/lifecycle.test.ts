@@ -88,8 +88,11 @@ describe('no function outlives drift', () => {
       child.kill('SIGHUP');
       const run = await child;
       expect(run.exitCode).toBe(129);
-      expect(processesIn(HANG, tag)).toEqual([]);
-      expect(existsSync(socketFolder)).toBe(false);
+      // drift signals the group and exits; the kernel reaps the group a few ms later (22–29 ms measured,
+      // more on a loaded machine), so wait for it with the SIGKILL test's deadline rather than look once.
+      const exited = Date.now();
+      await waitFor(() => processesIn(HANG, tag).length === 0 && !existsSync(socketFolder), 2_000, 'the function group and its socket folder to go');
+      console.log(`SIGHUP: function group and socket folder gone ${Date.now() - exited} ms after drift exited`);
     } finally {
       child.kill('SIGKILL');
       killLeftovers(tag);

@@ -11,7 +11,7 @@ import { parse, parseDocument } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { driftBin, runDrift } from '../helpers/drift.js';
 import { startFakeGitHub } from '../helpers/fake-github.js';
-import { processesIn, waitFor } from '../helpers/processes.js';
+import { processesIn, waitFor, within } from '../helpers/processes.js';
 import { BROKEN, brokenAdapter, copyProject, REPO, replaceExactly, tempProject, writeFiles, type ProjectCopy } from '../helpers/project.js';
 import { syntheticReport } from '../helpers/reports.js';
 
@@ -76,13 +76,12 @@ describe('paths stay inside (1)', () => {
 
 describe('every input is bounded (2, 4, 6, 7)', () => {
   it('CEL: range(100000000) in a template is an error at its line within seconds, not a hang or an out-of-memory', async () => {
-    const began = Date.now();
-    // Its own process with a timeout: the unbounded range() blocked the event loop for minutes.
+    // Its own process with a deadline: the unbounded range() blocked the event loop for minutes.
     const run = await withEdit(GKE, (text) => replaceExactly(text, '  spec:\n    region: us-central1', '  spec:\n    region: "${string(size(range(100000000)))}"'), () =>
-      execa('node', [driftBin(), 'list'], { cwd: project.dir, reject: false, timeout: 30_000, env: { NO_COLOR: '1' } }),
+      execa('node', [driftBin(), 'list'], { cwd: project.dir, reject: false, timeout: 20_000, env: { NO_COLOR: '1' } }),
     );
+    expect(run.timedOut, 'drift list still running after 20 s').toBe(false);
     expectCleanError({ exitCode: run.exitCode ?? -1, stderr: String(run.stderr) }, /providers\/gke\/provider\.yaml:12:\d+: xr template, for scenario .*range\(100000000\) counts past 1000/);
-    expect(Date.now() - began).toBeLessThan(20_000);
   });
 
   it('Python nested 10,000 deep is "nested deeper than 500" at its file:line, before anything renders', async () => {
@@ -101,10 +100,8 @@ describe('every input is bounded (2, 4, 6, 7)', () => {
     mkdirSync(at('apis'), { recursive: true });
     const big = at('apis/big.yaml');
     writeFileSync(big, `# ${'x'.repeat(5 * 1024 * 1024)}\nkind: CompositeResourceDefinition\n`);
-    const began = Date.now();
-    const large = await runDrift(['new-provider', 'big', '--xrd', 'apis/big.yaml'], project.dir);
+    const large = await within(runDrift(['new-provider', 'big', '--xrd', 'apis/big.yaml'], project.dir), 10_000, 'new-provider to refuse the oversized XRD');
     expectCleanError(large, /apis\/big\.yaml:1:1: has \d+ bytes, more than the 4 MiB drift reads in one document/);
-    expect(Date.now() - began).toBeLessThan(10_000);
     writeFileSync(at('apis/deep.yaml'), `kind: CompositeResourceDefinition\nspec:\n  group: example.org\n  versions: ${'{k: '.repeat(5000)}1${'}'.repeat(5000)}\n`);
     const deep = await runDrift(['new-provider', 'deep', '--xrd', 'apis/deep.yaml'], project.dir);
     expectCleanError(deep, /apis\/deep\.yaml:\d+:\d+: nested deeper than 128 levels/);
@@ -257,12 +254,13 @@ describe('signals from the first instant (10, 11)', () => {
       child.kill('SIGKILL');
       await child;
       const killed = Date.now();
-      await waitFor(() => !existsSync(socketFolder), 2_000, 'the socket folder to go');
+      // The order, not a time: when the folder is first seen gone, the grandchild that ignores SIGTERM is
+      // still in its grace (the old order removed the folder only after that grace, with the group gone).
+      const groupAtRemoval = await waitFor(() => !existsSync(socketFolder) && [processesIn(path.join(BROKEN, 'hang'), tag)], 2_000, 'the socket folder to go');
       const folderMs = Date.now() - killed;
       await waitFor(() => processesIn(path.join(BROKEN, 'hang'), tag).length === 0, 3_000, 'the function group to go');
       console.log(`SIGKILL: socket folder gone ${folderMs} ms, function group ${Date.now() - killed} ms after drift died`);
-      // The old order removed the folder only after a second's grace for the grandchild that ignores SIGTERM.
-      expect(folderMs).toBeLessThan(800);
+      expect(groupAtRemoval[0]!.length).toBeGreaterThan(0);
     } finally {
       child.kill('SIGKILL');
       killLeftovers(tag);

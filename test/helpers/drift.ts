@@ -6,6 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { execa } from 'execa';
 import { inject } from 'vitest';
 import type { DriftTools } from '../../src/mcp/tools.js';
+import { LOCAL_POLICY } from '../../src/util/ci.js';
 import { REPO } from './project.js';
 
 /** `node <driftBin()> ...` runs drift compiled from the sources as they were when this test run started. */
@@ -92,7 +93,7 @@ export async function runDriftWithEnvironment(args: string[], cwd: string, env: 
 export async function driftTools(cwd: string, bin = driftBin()): Promise<DriftTools> {
   const url = pathToFileURL(path.join(path.dirname(path.dirname(bin)), 'dist/mcp/tools.js')).href;
   const { DriftTools: Tools } = (await import(/* @vite-ignore */ url)) as { DriftTools: typeof DriftTools };
-  return new Tools({ config: undefined, cwd, env: cachedEnvironment({}), deadlineMs: 600_000 });
+  return new Tools({ config: undefined, cwd, env: cachedEnvironment({}), policy: LOCAL_POLICY, deadlineMs: 600_000 });
 }
 
 /**

@@ -64,3 +64,19 @@ export async function waitFor<T>(check: () => T | undefined | false, timeoutMs: 
     await sleep(25);
   }
 }
+
+/**
+ * Waits for `settling` (a process's exit, a call's answer) with a deadline: fails after `timeoutMs`
+ * naming `what`, instead of measuring the time afterwards, so a slow machine fails only past the deadline.
+ */
+export async function within<T>(settling: Promise<T>, timeoutMs: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}`)), timeoutMs);
+  });
+  try {
+    return await Promise.race([settling, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

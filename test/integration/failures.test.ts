@@ -192,7 +192,8 @@ describe('FunctionProcess start failures and stop', () => {
       const waited = performance.now() - began;
       expect(error?.message).toMatch(/timed out \(DEADLINE_EXCEEDED\): the function hung or is too slow/);
       expect(error?.message).toContain('hang fixture: serving on {address}');
-      expect(waited).toBeLessThan(callMs / 2);
+      // A second wait would take a whole call deadline; anything short of one is "at once", however loaded the machine.
+      expect(waited).toBeLessThan(callMs);
     } finally {
       await fn.stop();
     }

@@ -9,6 +9,7 @@ import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import type { Adapter, Project } from '../../src/config/types.js';
 import { changedRun, selectChanged } from '../../src/pipeline/changedRun.js';
+import { LOCAL_POLICY } from '../../src/util/ci.js';
 import { describeChanged } from '../../src/report/changedText.js';
 import { renderJson } from '../../src/report/json.js';
 import { renderMarkdown } from '../../src/report/markdown.js';
@@ -39,6 +40,7 @@ function project(adapters: Adapter[] = ['aks', 'eks', 'gke'].map((name) => adapt
     adapters,
     scenarios: [{ name: 'converge', file: `${TOP}/scenarios/converge.yaml` }, { name: 'never-ready', file: `${TOP}/scenarios/never-ready.yaml` }] as Project['scenarios'],
     env: {},
+    policy: LOCAL_POLICY,
   };
 }
 

@@ -16,6 +16,7 @@ import { RULE_METAS } from '../../src/compare/rules/index.js';
 import { FACETS } from '../../src/facets/registry.js';
 import { RUFF_VERSION } from '../../src/outline/formatter.js';
 import { READABLE_SCHEMA_VERSIONS } from '../../src/report/artifact.js';
+import { LOCAL_POLICY } from '../../src/util/ci.js';
 import { generatedPages, regenerate } from '../../src/report/generatedDocs.js';
 import { DEFAULT_BUDGET } from '../../src/report/markdown.js';
 import { SKELETON_VERSION } from '../../src/skeleton/types.js';
@@ -100,7 +101,7 @@ function brokenLinks(page: string): string[] {
 
 /** The CLI's commands and the flags each accepts (its own, the global ones and help), from commander's program. */
 function cliFlags(): { globals: Map<string, Option>; commands: Map<string, Map<string, Option>> } {
-  const program: Command = buildProgram({ io: { stdout: { write: () => true }, stderr: { write: () => true }, cwd: REPO, env: {} }, code: 0 });
+  const program: Command = buildProgram({ io: { stdout: { write: () => true }, stderr: { write: () => true }, cwd: REPO, env: {} }, policy: LOCAL_POLICY, code: 0 });
   const flagsOf = (options: readonly Option[]): Map<string, Option> => {
     const flags = new Map<string, Option>();
     for (const option of options) for (const flag of [option.short, option.long]) if (flag) flags.set(flag, option);

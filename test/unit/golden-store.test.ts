@@ -3,7 +3,9 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ContractStore } from '../../src/goldens/contractStore.js';
 import { GoldenStore } from '../../src/goldens/store.js';
+import { resolvePolicy, type WritePolicy } from '../../src/util/ci.js';
 import { tempDir } from '../helpers/project.js';
 
 let remove: () => void = () => {};
@@ -12,11 +14,14 @@ afterEach(() => {
   vi.unstubAllEnvs();
 });
 
-/** A store in a temp folder; `ci` is what the CLI edge says of the environment (Project.env). */
-function store(ci = false): GoldenStore {
+/** The write policy the CLI edge resolves under CI (util/ci.ts). */
+const CI: WritePolicy = resolvePolicy({ CI: 'true' }, false).write;
+
+/** A store in a temp folder, under the write policy the CLI edge resolved (Project.policy). */
+function store(policy?: WritePolicy): GoldenStore {
   const temp = tempDir('drift-store-');
   remove = temp.remove;
-  return new GoldenStore(path.join(temp.dir, 'goldens'), ci);
+  return new GoldenStore(path.join(temp.dir, 'goldens'), policy);
 }
 
 describe('GoldenStore', () => {
@@ -51,7 +56,7 @@ describe('GoldenStore', () => {
   it('under CI it neither writes, removes nor sweeps', () => {
     const local = store();
     local.write('gke/converge.yaml', 'skeleton: 1\n');
-    const goldens = new GoldenStore(local.dir, true);
+    const goldens = new GoldenStore(local.dir, CI);
     const leftover = path.join(goldens.dir, `gke/converge.yaml.tmp-${spawnSync(process.execPath, ['-e', '']).pid!}`);
     writeFileSync(leftover, 'half');
     expect(() => goldens.write('gke/converge.yaml', 'other\n')).toThrow('CI is set');
@@ -59,5 +64,25 @@ describe('GoldenStore', () => {
     expect(goldens.sweep()).toEqual([]);
     expect(existsSync(leftover)).toBe(true);
     expect(goldens.read('gke/converge.yaml')).toBe('skeleton: 1\n');
+  });
+
+  it('asks its policy per kind of file: goldens, accepted.yaml and the contract each', () => {
+    const local = store();
+    const only = (kind: 'goldens' | 'accepted' | 'contract'): WritePolicy => ({ may: { goldens: false, accepted: false, contract: false, [kind]: true }, refusal: `not ${kind}` });
+    const goldens = new GoldenStore(local.dir, only('accepted'));
+    goldens.writeAccepted('entries: []\n');
+    expect(goldens.read('accepted.yaml')).toBe('entries: []\n');
+    expect(() => goldens.write('gke/converge.yaml', 'x\n')).toThrow('not accepted');
+    expect(() => new GoldenStore(local.dir, only('goldens')).writeAccepted('x\n')).toThrow('not goldens');
+    const contract = new ContractStore(path.join(local.dir, 'providers'), only('goldens'));
+    expect(() => contract.write([{ file: 'CONTRACT.md', text: '# contract\n' }])).toThrow('not goldens');
+    expect(new ContractStore(path.join(local.dir, 'providers'), only('contract')).write([{ file: 'CONTRACT.md', text: '# contract\n' }])).toEqual(['CONTRACT.md']);
+  });
+
+  it('under CI the contract is refused with the message users see, and nothing is written', () => {
+    const local = store();
+    const contract = new ContractStore(path.join(local.dir, 'providers'), CI);
+    expect(() => contract.write([{ file: 'CONTRACT.md', text: '# contract\n' }])).toThrow(/^CI is set: drift never writes goldens in CI\. Run `drift update` locally/);
+    expect(contract.stale([{ file: 'CONTRACT.md', text: '# contract\n' }])).toEqual(['CONTRACT.md']);
   });
 });

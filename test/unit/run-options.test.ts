@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadProject, withRunOptions } from '../../src/config/load.js';
 import { DriftTools } from '../../src/mcp/tools.js';
+import { LOCAL_POLICY } from '../../src/util/ci.js';
 import { REPO } from '../helpers/project.js';
 
 describe('withRunOptions', async () => {
@@ -26,7 +27,7 @@ describe('withRunOptions', async () => {
   });
 
   it('is what drift mcp loads, call by call', async () => {
-    const setup = { config: undefined, cwd: REPO, env: {}, deadlineMs: 1_000 };
+    const setup = { config: undefined, cwd: REPO, env: {}, policy: LOCAL_POLICY, deadlineMs: 1_000 };
     expect((await new DriftTools({ ...setup, cache: false }).project()).answerCache).toBe(false);
     expect((await new DriftTools({ ...setup, concurrency: 1 }).project()).config.concurrency).toBe(1);
     expect((await new DriftTools(setup).project()).answerCache).toBeUndefined();

@@ -3,7 +3,8 @@ import http2 from 'node:http2';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { status as GrpcStatus } from '@grpc/grpc-js';
+import { status as grpcJsStatus } from '@grpc/grpc-js';
+import { GrpcStatus, grpcStatusName } from '../../src/functions/grpcStatus.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UnaryChannel } from '../../src/functions/unaryCall.js';
 
@@ -94,5 +95,13 @@ describe('UnaryChannel', () => {
     // Not up yet is not for ever: a later call connects again.
     expect(await failure(nobody.call(Buffer.from('x'), 1000))).toMatchObject({ code: GrpcStatus.UNAVAILABLE });
     nobody.close();
+  });
+});
+
+describe('GrpcStatus', () => {
+  it('numbers every status drift names as gRPC does (grpc-js, a devDependency, is the reference)', () => {
+    for (const [name, code] of Object.entries(GrpcStatus)) expect([name, code]).toEqual([name, grpcJsStatus[name as keyof typeof grpcJsStatus]]);
+    for (let code = 0; code <= 16; code++) expect(grpcStatusName(code)).toBe(grpcJsStatus[code]);
+    expect(grpcStatusName(99)).toBe('99');
   });
 });
