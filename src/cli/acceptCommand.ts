@@ -76,7 +76,9 @@ async function ontoWays(cli: Invocation, command: Command, project: Project, ent
   const facts = factsOfId(id);
   if (facts?.type !== 'divergence' || !facts.provider) return undefined;
   const index = pinnedEntryFor(entries, facts.subject, facts.facet!);
-  if (index < 0) return undefined;
+  // An entry kept to one scenario pins nothing elsewhere: the finding's other scenarios need an entry of their own.
+  const kept = entries[index]?.scenario;
+  if (index < 0 || (kept !== undefined && (scope.length === 0 || scope.some((scenario) => scenario !== kept)))) return undefined;
   const provider = facts.provider;
   if (!project.adapters.some((adapter) => adapter.name === provider)) throw new DriftError(`${id} names ${provider}, which is not a provider of this project. Nothing changed.`);
   const progress = progressFor(cli, [provider], globalOptions(command).verbose);
