@@ -21,8 +21,8 @@ function notAcceptable(id: string): string | undefined {
   if (stale) return `"${id}" is entry ${Number(stale[1]) + 1} of goldens/accepted.yaml, which matches nothing any more: edit or remove that entry (its hint names the id that took over, if any)`;
   const legacy = /^accepted-legacy:(\d+)$/.exec(id);
   if (legacy) return `"${id}" is entry ${Number(legacy[1]) + 1} of goldens/accepted.yaml, which pins no ways: run \`drift migrate\` to record them`;
-  if (/^golden/.test(id)) return `"${id}" is a golden change, which is never accepted: if it is intended, run \`drift update\``;
-  if (/^error:/.test(id)) return `"${id}" is a rendering error: fix the provider so it renders`;
+  if (id.startsWith('golden')) return `"${id}" is a golden change, which is never accepted: if it is intended, run \`drift update\``;
+  if (id.startsWith('error:')) return `"${id}" is a rendering error: fix the provider so it renders`;
   return `"${id}" is not a divergence, split or rule finding id, nor a style or locked one (div:…, split:…, rule:…, style:…, locked:…); copy it from drift diff's output`;
 }
 
