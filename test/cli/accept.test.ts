@@ -90,7 +90,7 @@ describe('drift accept', () => {
   }, 60_000);
 
   it('takes several ids at once, style and locked ids too, each over every scenario, or only those -s names', async () => {
-    const { configFile, accepted } = project('accepted: []\n');
+    const { configFile, accepted, dir } = project('accepted: []\n');
     const run = await runDrift(['--config', configFile, 'accept', 'style:readiness-by:idiom:gke', 'locked:key-pattern:node-pool:gke', 'div:then[0] break-credentials:outcome:aks', '--reason', 'by design'], REPO, { CI: 'false' });
     expect([run.exitCode, run.stderr]).toEqual([0, '']);
     expect(run.stdout).toContain('accepted style:readiness-by:idiom:gke in');
@@ -105,7 +105,10 @@ describe('drift accept', () => {
       { id: 'div:cluster:ready:gke', scenario: 'converge', reason: 'only there' },
       { id: 'div:cluster:ready:gke', scenario: 'never-ready', reason: 'only there' },
     ]);
-    // The same id in a scenario it is accepted in already is refused; in another scenario it is not.
+    // A project that never adopted the generated contract gets none from accept.
+    for (const file of ['providers/CONTRACT.md', 'providers/contract.json', 'providers/skills/drift-add-provider/SKILL.md']) expect(existsSync(path.join(dir, file)), file).toBe(false);
+    expect(run.stdout).not.toContain('written');
+    // The same id in a scenario it is accepted in already is refused.
     expect((await runDrift(['--config', configFile, 'accept', 'div:cluster:ready:gke', '-s', 'converge', '--reason', 'again'], REPO, { CI: 'false' })).exitCode).toBe(2);
   }, 60_000);
 
