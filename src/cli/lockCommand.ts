@@ -39,7 +39,7 @@ export function registerLock(program: Command, cli: Invocation): void {
         store.lock(text, { facet: candidate.facet, subject: candidate.subject, values: candidate.values, reason }, shown);
       });
       cli.io.stdout.write(`locked ${candidate.subject} ${candidate.facet} (${candidate.words}) in ${shown}\n`);
-      for (const written of writeContract(cli, project)) cli.io.stdout.write(`written ${written}\n`);
+      for (const written of writeContract(cli, project, { ifAdopted: true })) cli.io.stdout.write(`written ${written}\n`);
     });
 
   program
@@ -62,6 +62,6 @@ export function registerLock(program: Command, cli: Invocation): void {
         store.unlock(current, existing.index, shown);
       });
       cli.io.stdout.write(`unlocked ${options.subject} ${facet} in ${shown}\n`);
-      for (const written of writeContract(cli, project)) cli.io.stdout.write(`written ${written}\n`);
+      for (const written of writeContract(cli, project, { ifAdopted: true })) cli.io.stdout.write(`written ${written}\n`);
     });
 }

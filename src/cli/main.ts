@@ -9,6 +9,7 @@ import { registerComment } from './commentCommand.js';
 import { registerContract } from './contractCommand.js';
 import { registerDiff } from './diffCommand.js';
 import { registerExpect } from './expectCommand.js';
+import { registerExplain } from './explainCommand.js';
 import { registerFacets } from './facetsCommand.js';
 import { processIo, type Invocation, type Io } from './io.js';
 import { registerList } from './listCommand.js';
@@ -43,7 +44,7 @@ export function buildProgram(cli: Invocation): Command {
     .configureOutput({ writeOut: (text) => cli.io.stdout.write(text), writeErr: (text) => cli.io.stderr.write(text) })
     .showHelpAfterError()
     .exitOverride();
-  for (const register of [registerList, registerRender, registerDiff, registerUpdate, registerAccept, registerRules, registerFacets, registerContract, registerLock, registerMigrate, registerExpect, registerNewProvider, registerComment]) {
+  for (const register of [registerList, registerRender, registerDiff, registerUpdate, registerAccept, registerRules, registerFacets, registerContract, registerLock, registerMigrate, registerExpect, registerExplain, registerNewProvider, registerComment]) {
     register(program, cli);
   }
   registerMcp(program, cli, version());

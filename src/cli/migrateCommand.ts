@@ -42,7 +42,7 @@ export function registerMigrate(program: Command, cli: Invocation): void {
       if (!entries.some(isLegacy)) {
         if (rewrites.length) {
           cli.io.stdout.write(`written ${shown}\n`);
-          for (const written of writeContract(cli, project)) cli.io.stdout.write(`written ${written}\n`);
+          for (const written of writeContract(cli, project, { ifAdopted: true })) cli.io.stdout.write(`written ${written}\n`);
         } else cli.io.stdout.write(`${shown}: nothing to migrate (every id is current; every entry names its providers, its id or its ways)\n`);
         return;
       }
@@ -69,6 +69,6 @@ export function registerMigrate(program: Command, cli: Invocation): void {
         }
       }
       cli.io.stdout.write(`written ${shown}\n`);
-      for (const written of writeContract(cli, project)) cli.io.stdout.write(`written ${written}\n`);
+      for (const written of writeContract(cli, project, { ifAdopted: true })) cli.io.stdout.write(`written ${written}\n`);
     });
 }

@@ -109,6 +109,12 @@ export function describeEntry(entry: AcceptedEntry): string {
     .join(', ');
 }
 
+/** Why an entry accepts a finding: its reason, and the provider's own where it was accepted onto a pinned way with one. */
+function reasonFor(entry: AcceptedEntry, finding: Finding): string {
+  const own = finding.provider === undefined ? undefined : entry.ways?.map((way) => way.reasons?.[finding.provider!]).find((reason) => reason !== undefined);
+  return own === undefined ? entry.reason : `${finding.provider}: ${own} (${entry.reason})`;
+}
+
 /**
  * Marks the findings accepted entries cover (golden changes are never accepted: update the golden)
  * and returns the entries that matched nothing, as findings that fail only where `strict` (CI).
@@ -122,7 +128,7 @@ export function applyAccepted(findings: Finding[], entries: AcceptedEntry[], opt
     const index = entries.findIndex((entry) => matches(entry, finding));
     if (index < 0) return finding;
     used.add(index);
-    return { ...finding, accepted: { reason: entries[index]!.reason } };
+    return { ...finding, accepted: { reason: reasonFor(entries[index]!, finding) } };
   });
   entries.forEach((entry, index) => {
     if (used.has(index)) return;

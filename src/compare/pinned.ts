@@ -4,7 +4,8 @@
  * fingerprint with a summary when the value is long) and the providers that hold it. Then:
  *   - a provider named in a way that now has another value has *left* its way;
  *   - a provider named nowhere that holds one of the ways has *joined* it (a newcomer): the others
- *     were accepted with a reason that need not hold for it;
+ *     were accepted with a reason that need not hold for it, unless it joined the largest way (more
+ *     providers than any other; on a tie none is), which needs no cloud-specific reason: accepted;
  *   - a provider named nowhere with a value no way holds brings a way that was not there.
  * Each is a finding naming that provider, which the entry does not accept; everything else the entry
  * covers (the split itself, a divergence of a provider holding its way) it accepts. Pure.
@@ -81,6 +82,12 @@ function whyAccepted(entry: AcceptedEntry, way: PinnedWay): string {
   return [entry.reason, ...own].join('; ');
 }
 
+/** The way more providers hold than any other, or undefined on a tie (then no way is largest). */
+export function largest(ways: readonly PinnedWay[]): PinnedWay | undefined {
+  const [first, second] = [...ways].sort((a, b) => b.providers.length - a.providers.length);
+  return first && (second === undefined || first.providers.length > second.providers.length) ? first : undefined;
+}
+
 export interface PinnedInput {
   scenario: string;
   facets: readonly Facet[];
@@ -119,6 +126,12 @@ export function judgePinned({ scenario, facets, entries, judged, file }: PinnedI
         const to = held ? `the way of ${names(held.providers)} (${mineNow})` : `a way no provider held when the split was accepted (${mineNow})`;
         message = `${label(facet)}: ${provider} left its accepted way (${words(mine)}, with ${names(mine.providers.filter((p) => p !== provider)) || 'no other provider'}) for ${to}`;
         hint = `${where} accepted ${provider} as ${words(mine)} because ${whyAccepted(entry, mine)}. Make ${provider} hold it again; if the change is intended, accept the new way with a reason: ${accept}`;
+      } else if (held && largest(ways) === held) {
+        // The way most providers take needs no cloud-specific reason: a newcomer joining it is accepted with them.
+        message = `${label(facet)}: ${provider} joins the largest accepted way, of ${names(held.providers)} (${mineNow})`;
+        hint = `nothing to do: ${where} accepts the way most providers take for any provider that joins it`;
+        findings.push({ ...blamed(scenario, facet, provider, message, () => hint), pinned: { entry: index + 1, ways: pinnedWays, joined: held.providers }, accepted: { reason: `joins the largest way of ${where}: ${whyAccepted(entry, held)}` } });
+        continue;
       } else if (held) {
         message = `${label(facet)}: ${provider} joins the accepted way of ${names(held.providers)} (${mineNow})`;
         hint = `${provider} has ${label(facet)} ${mineNow}, like ${names(held.providers)}, accepted for them because ${whyAccepted(entry, held)}; accept it for ${provider} with its own reason (${accept})${follow}`;

@@ -7,15 +7,13 @@
 import { DriftError } from '../errors.js';
 import { appendListItem, replaceListItems } from './listText.js';
 
-export interface NewEntry {
-  id: string;
-  reason: string;
-}
+/** An entry as `drift accept` writes it: an id (maybe kept to one scenario), or a split's pinned ways; its fields in this order. */
+export type NewEntry = { id: string; scenario?: string; reason: string } | { facet: string; subject: string; scenario?: string; ways: object[]; reason: string };
 
 /** `text` with `entry` appended to its `accepted` list; undefined text is a file yet to be created. */
 export function appendAcceptedEntry(text: string | undefined, entry: NewEntry, file: string): string {
   try {
-    return appendListItem(text, 'accepted', { id: entry.id, reason: entry.reason });
+    return appendListItem(text, 'accepted', { ...entry });
   } catch (error) {
     const rewrites = /read back/.test((error as Error).message);
     throw new DriftError(

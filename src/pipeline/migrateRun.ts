@@ -5,7 +5,7 @@
 import { isLegacy, matches, type AcceptedEntry, type PinnedWay } from '../compare/acceptance.js';
 import { collectFacets, judgeFacets, type Facet } from '../compare/cross.js';
 import type { Finding } from '../compare/findings.js';
-import { pinnedScenarios, pins, waysOf } from '../compare/pinned.js';
+import { pinnedScenarios, waysOf } from '../compare/pinned.js';
 import { selectProject } from '../config/load.js';
 import type { Project } from '../config/types.js';
 import { compareText } from '../util/objects.js';
@@ -85,12 +85,13 @@ export function pinnedEntryFor(entries: readonly AcceptedEntry[], subject: strin
 
 /**
  * `drift accept` of a provider that left, joined or broke a pinned entry's ways: `provider` rendered
- * now, the others as their goldens say, and the entry's ways recomputed over its scenarios with
- * `provider` holding what it renders, its own reason beside the way it holds. The other providers'
- * own reasons stay with them.
+ * now, the others as their goldens say, and the entry's ways recomputed over its scenarios and
+ * `scope` (by default every scenario of the project, so the accept covers every scenario the finding
+ * shows in, also one the entry never pinned) with `provider` holding what it renders, its own reason
+ * beside the way it holds. The other providers' own reasons stay with them.
  */
-export async function repinProvider(full: Project, entry: AcceptedEntry, provider: string, reason: string, onEvent?: OnEvent): Promise<AcceptedEntry> {
-  const scenarios = pinnedScenarios(entry);
+export async function repinProvider(full: Project, entry: AcceptedEntry, provider: string, reason: string, onEvent?: OnEvent, scope: readonly string[] = full.scenarios.map((scenario) => scenario.name)): Promise<AcceptedEntry> {
+  const scenarios = [...new Set([...pinnedScenarios(entry), ...scope.filter((scenario) => entry.scenario === undefined || entry.scenario === scenario)])].sort(compareText);
   const project = selectProject(full, [provider], scenarios);
   const run = await runProject(project, onEvent ? { onEvent } : {});
   const failed = run.providers.find((one) => one.error)?.error ?? run.cells.find((cell) => cell.skeleton.error)?.skeleton.error;
@@ -99,7 +100,7 @@ export async function repinProvider(full: Project, entry: AcceptedEntry, provide
   const others = full.adapters.map((adapter) => adapter.name).filter((name) => name !== provider);
   const skeletons = [...run.cells.map((cell) => cell.skeleton), ...scenarios.flatMap((scenario) => others.flatMap((name) => goldens.standIn(name, scenario) ?? []))];
   const instances = facetsOf(project, skeletons).flatMap(({ scenario, facets }) =>
-    facets.filter((facet) => pins(entry, scenario, facet.subject, facet.facet)).map((facet) => ({ scenario, values: facet.values })),
+    facets.filter((facet) => facet.facet === entry.facet && (entry.subject === undefined || entry.subject === facet.subject)).map((facet) => ({ scenario, values: facet.values })),
   );
   const own = new Map<string, string>((entry.ways ?? []).flatMap((way) => Object.entries(way.reasons ?? {})));
   own.set(provider, reason);

@@ -89,6 +89,74 @@ describe('drift accept', () => {
     }
   }, 60_000);
 
+  it('takes several ids at once, style and locked ids too, each over every scenario, or only those -s names', async () => {
+    const { configFile, accepted, dir } = project('accepted: []\n');
+    const run = await runDrift(['--config', configFile, 'accept', 'style:readiness-by:idiom:gke', 'locked:key-pattern:node-pool:gke', 'div:then[0] break-credentials:outcome:aks', '--reason', 'by design'], REPO, { CI: 'false' });
+    expect([run.exitCode, run.stderr]).toEqual([0, '']);
+    expect(run.stdout).toContain('accepted style:readiness-by:idiom:gke in');
+    expect(entries(accepted)).toEqual([
+      { id: 'style:readiness-by:idiom:gke', reason: 'by design' },
+      { id: 'locked:key-pattern:node-pool:gke', reason: 'by design' },
+      { id: 'div:then[0] break-credentials:outcome:aks', reason: 'by design' },
+    ]);
+    const narrowed = await runDrift(['--config', configFile, 'accept', 'div:cluster:ready:gke', '-s', 'never-ready', '-s', 'converge', '--reason', 'only there'], REPO, { CI: 'false' });
+    expect([narrowed.exitCode, narrowed.stderr]).toEqual([0, '']);
+    expect(entries(accepted).slice(3)).toEqual([
+      { id: 'div:cluster:ready:gke', scenario: 'converge', reason: 'only there' },
+      { id: 'div:cluster:ready:gke', scenario: 'never-ready', reason: 'only there' },
+    ]);
+    // A project that never adopted the generated contract gets none from accept.
+    for (const file of ['providers/CONTRACT.md', 'providers/contract.json', 'providers/skills/drift-add-provider/SKILL.md']) expect(existsSync(path.join(dir, file)), file).toBe(false);
+    expect(run.stdout).not.toContain('written');
+    // The same id in a scenario it is accepted in already is refused.
+    expect((await runDrift(['--config', configFile, 'accept', 'div:cluster:ready:gke', '-s', 'converge', '--reason', 'again'], REPO, { CI: 'false' })).exitCode).toBe(2);
+  }, 60_000);
+
+  it("a split's accept pins its ways from a render of every provider, and a split reported nowhere is refused", async () => {
+    const { configFile, accepted } = project('accepted: []\n');
+    const run = await runDrift(['--config', configFile, 'accept', 'split:requirements:requires', '-s', 'converge', '--reason', 'only some read their ProviderConfig'], REPO, { CI: 'false' });
+    expect([run.exitCode, run.stderr]).toEqual([0, '']);
+    expect(run.stdout).toContain('accepted split:requirements:requires in');
+    expect(run.stdout).toContain('its ways pinned: aks, gke, nebius | eks, vultr over 1 scenario');
+    expect(entries(accepted)).toEqual([
+      {
+        facet: 'requires',
+        subject: 'requirements',
+        scenario: 'converge',
+        ways: [
+          { providers: ['aks', 'gke', 'nebius'], scenarios: ['converge'], value: ['ClusterProviderConfig'] },
+          { providers: ['eks', 'vultr'], scenarios: ['converge'], value: [] },
+        ],
+        reason: 'only some read their ProviderConfig',
+      },
+    ]);
+    const before = readFileSync(accepted, 'utf8');
+    const nowhere = await runDrift(['--config', configFile, 'accept', 'split:node-pool:no-such-facet', '-s', 'converge', '--reason', 'not there'], REPO, { CI: 'false' });
+    expect(nowhere.exitCode).toBe(2);
+    expect(nowhere.stderr).toContain('split:node-pool:no-such-facet is not reported in converge today');
+    expect(readFileSync(accepted, 'utf8')).toBe(before);
+  }, 120_000);
+
+  it('refuses, changing nothing, what no entry accepts: golden changes, errors, stale and legacy entries, unknown scenarios', async () => {
+    const { configFile, accepted } = project();
+    const before = readFileSync(accepted, 'utf8');
+    for (const [id, says] of [
+      ['golden:gke/converge:resources', 'run `drift update`'],
+      ['error:gke/converge', 'fix the provider'],
+      ['accepted-stale:14', 'entry 15 of goldens/accepted.yaml'],
+      ['accepted-legacy:3', 'run `drift migrate`'],
+    ] as const) {
+      const run = await runDrift(['--config', configFile, 'accept', 'div:y:key-pattern:gke', id, '--reason', 'by design'], REPO, { CI: 'false' });
+      expect(run.exitCode, id).toBe(2);
+      expect(run.stderr, id).toContain(says);
+      expect(run.stderr, id).toContain('Nothing changed.');
+    }
+    const unknown = await runDrift(['--config', configFile, 'accept', 'div:y:key-pattern:gke', '-s', 'nowhere', '--reason', 'by design'], REPO, { CI: 'false' });
+    expect(unknown.exitCode).toBe(2);
+    expect(unknown.stderr).toContain('-s nowhere: no such scenario');
+    expect(readFileSync(accepted, 'utf8')).toBe(before);
+  }, 60_000);
+
   it('creates goldens/accepted.yaml when there is none, and writes nothing under CI', async () => {
     const { configFile, accepted, dir } = project();
     rmSync(accepted);

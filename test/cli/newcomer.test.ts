@@ -76,6 +76,28 @@ describe('the newcomer loop', () => {
     const ids = (JSON.parse(after.stdout) as { findings: Array<{ id: string }> }).findings.map((finding) => finding.id);
     expect(ids).not.toContain(id);
     expect(ids).toContain('div:status:identity-entry:acme');
+
+    // Re-accepting says what changed, or that nothing did.
+    const same = await runDrift(['accept', id, '--reason', 'Acme reads nothing from its ProviderConfig'], dir);
+    expect(same.exitCode).toBe(2);
+    expect(same.stderr).toContain('is already accepted by entry');
+    expect(same.stderr).toContain('Nothing changed.');
+    const reworded = await runDrift(['accept', id, '--reason', 'Acme reads nothing from it'], dir);
+    expect(reworded.exitCode, reworded.all).toBe(0);
+    expect(reworded.stdout).toContain(`acme's reason was "Acme reads nothing from its ProviderConfig", now "Acme reads nothing from it"`);
+  }, SLOW);
+
+  it('a newcomer joining the largest way of an accepted split gets no finding on it; the smaller way still asks', async () => {
+    const dir = copy();
+    // acme: GKE's function and adapter under another name: it joins aks, gke and nebius on requires, the largest way.
+    cpSync(path.join(dir, 'providers/gke'), path.join(dir, 'providers/acme'), { recursive: true });
+    const adapter = path.join(dir, 'providers/acme/provider.yaml');
+    writeFileSync(adapter, readFileSync(adapter, 'utf8').replace(/^name: gke$/m, 'name: acme'));
+    const run = await runDrift(['diff', '-p', 'acme', '-s', 'converge', '--format', 'json'], dir);
+    const report = JSON.parse(run.stdout) as { findings: Array<{ id: string }>; accepted: Array<{ id: string; accepted: { reason: string } }> };
+    expect(report.findings.map((finding) => finding.id), run.all).not.toContain('div:requirements:requires:acme');
+    const accepted = report.accepted.find((finding) => finding.id === 'div:requirements:requires:acme');
+    expect(accepted?.accepted.reason).toMatch(/^joins the largest way of entry \d+ of goldens\/accepted\.yaml: A function requires its ProviderConfig/);
   }, SLOW);
 });
 

@@ -39,10 +39,7 @@ describe('accepted splits pin their ways', () => {
     expect(judged(TODAY)).toEqual([]);
   });
 
-  it.each([
-    ['eks and vultr', [], 'aks, gke and nebius'],
-    ['aks, gke and nebius', ['ClusterProviderConfig'], 'eks and vultr'],
-  ])('tells a newcomer that joins the way of %s who holds it, why, and what else it may follow', (holders, value, other) => {
+  it.each([['eks and vultr', [], 'aks, gke and nebius']])('tells a newcomer that joins the smaller way of %s who holds it, why, and what else it may follow', (holders, value, other) => {
     const findings = judged({ ...TODAY, acme: value }, { established: Object.keys(TODAY), newcomers: ['acme'] });
     expect(findings.map((finding) => finding.id)).toEqual(['div:requirements:requires:acme']);
     const [finding] = findings;
@@ -50,6 +47,23 @@ describe('accepted splits pin their ways', () => {
     expect(finding!.hint).toContain(`accepted for them because ${entry.reason}`);
     expect(finding!.hint).toContain("drift accept 'div:requirements:requires:acme'");
     expect(finding!.hint).toContain(`or follow ${other}`);
+  });
+
+  it('accepts a newcomer that joins the largest way, saying so, and nobody else', () => {
+    const facets = [facet({ ...TODAY, acme: ['ClusterProviderConfig'] })];
+    const pinned = judgePinned({ scenario: 'converge', facets, entries: [entry], judged: () => true, file: 'goldens/accepted.yaml' });
+    expect(pinned.map((finding) => [finding.id, finding.accepted?.reason])).toEqual([['div:requirements:requires:acme', expect.stringContaining('joins the largest way of entry 1 of goldens/accepted.yaml')]]);
+    expect(judged({ ...TODAY, acme: ['ClusterProviderConfig'] }, { established: Object.keys(TODAY), newcomers: ['acme'] })).toEqual([]);
+  });
+
+  it('on a tie no way is largest: a newcomer joining either must give its own reason', () => {
+    const tied = { aks: ['ClusterProviderConfig'], gke: ['ClusterProviderConfig'], eks: [], vultr: [] };
+    const even: AcceptedEntry = { ...entry, ways: waysOf('requirements', 'requires', [{ scenario: 'converge', values: new Map(Object.entries(tied)) }]) };
+    for (const value of [[], ['ClusterProviderConfig']]) {
+      const facets = [facet({ ...tied, acme: value })];
+      const pinned = judgePinned({ scenario: 'converge', facets, entries: [even], judged: () => true, file: 'a.yaml' });
+      expect(pinned.map((finding) => [finding.id, finding.accepted])).toEqual([['div:requirements:requires:acme', undefined]]);
+    }
   });
 
   it('tells a newcomer with a way none holds that it is new, naming it', () => {
