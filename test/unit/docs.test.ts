@@ -273,7 +273,7 @@ const DEFAULTS = (): ReturnType<typeof loadConfig> => {
   }
 };
 const optionDefault = (command: string, flag: string): string => {
-  const program: Command = buildProgram({ io: { stdout: { write: () => true }, stderr: { write: () => true }, cwd: REPO, env: {} }, code: 0 });
+  const program: Command = buildProgram({ io: { stdout: { write: () => true }, stderr: { write: () => true }, cwd: REPO, env: {} }, policy: LOCAL_POLICY, code: 0 });
   const option = program.commands.find((each) => each.name() === command)?.options.find((each) => each.long === flag);
   return String(option?.defaultValue);
 };
