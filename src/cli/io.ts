@@ -1,3 +1,4 @@
+import type { CachePolicy } from '../cache/policy.js';
 import type { Environment } from '../util/envVars.js';
 
 /**
@@ -30,4 +31,6 @@ export function processIo(): Io {
 export interface Invocation {
   readonly io: Io;
   code: number;
+  /** The run's cache policy, once a command resolved it (context.ts); main() prunes its folder at the end. */
+  cache?: CachePolicy;
 }

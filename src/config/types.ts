@@ -1,3 +1,4 @@
+import type { CachePolicy } from '../cache/policy.js';
 import type { Environment } from '../util/envVars.js';
 import type { Xrd } from './xrd.js';
 import type { JsonObject } from '../util/objects.js';
@@ -123,6 +124,6 @@ export interface Project {
   warnings?: string[];
   /** The environment drift runs in (from the CLI edge): the functions' and ruff's, and whether this is CI. */
   env: Environment;
-  /** Where RunFunction answers are kept between runs (functions/answerCache.ts); false: nowhere (`--no-cache`). Absent: the default folder. */
-  answerCache?: string | false;
+  /** Whether and where the caches are read and written (cache/policy.ts), as the edge resolved it. Absent: no cache. */
+  cache?: CachePolicy;
 }

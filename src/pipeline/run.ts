@@ -1,6 +1,5 @@
 import pLimit from 'p-limit';
 import type { Adapter, Project } from '../config/types.js';
-import { cacheEnabled, cacheFolder } from '../config/cacheFolder.js';
 import { providerKey } from '../functions/answerKey.js';
 import { compareText } from '../util/objects.js';
 import type { CellOptions, CellResult } from './cell.js';
@@ -57,9 +56,7 @@ async function runProvider(project: Project, adapter: Adapter, options: RunOptio
   return renderProvider(project, adapter, options, { folder, key, cellOptions, known });
 }
 
-/** Where answers and cells are kept, unless the cache is off (`--no-cache`; DRIFT_NO_CACHE when the project names no folder). */
+/** Where answers (and, under cells/, analysed cells) are kept, unless the cache is off (`--no-cache`, DRIFT_NO_CACHE=1). */
 function cacheFolderOf(project: Project): string | undefined {
-  if (project.answerCache === false) return undefined;
-  if (project.answerCache === undefined && !cacheEnabled(project.env)) return undefined;
-  return project.answerCache ?? cacheFolder(project.config.root, project.env);
+  return project.cache?.enabled ? project.cache.folder : undefined;
 }
