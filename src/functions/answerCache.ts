@@ -3,7 +3,6 @@ import path from 'node:path';
 import type { RunFunctionResponse } from '@crossplane-org/function-sdk-typescript';
 import { readEntry, writeEntry } from '../cache/entry.js';
 import type { Adapter } from '../config/types.js';
-import { providerKey } from './answerKey.js';
 import { decodeResponse, readAnswers } from './wireResponse.js';
 
 /**
@@ -35,7 +34,7 @@ export class ProviderAnswers {
   ) {}
 
   /** Opens the provider's entries under its key; undefined when the provider cannot be keyed (see answerKey.ts). */
-  static open(folder: string, adapter: Adapter, key = providerKey(adapter)): ProviderAnswers | undefined {
+  static open(folder: string, adapter: Adapter, key: string | undefined): ProviderAnswers | undefined {
     if (key === undefined) return undefined;
     const file = path.join(folder, `${safeName(adapter.name)}-${key.slice(0, 32)}.answers`);
     return new ProviderAnswers(file, readEntries(file));
