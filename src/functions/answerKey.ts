@@ -32,8 +32,7 @@ function sha(text: string | Uint8Array): string {
 
 /**
  * Every file under the function's working folder, by relative path and content. Symbolic links are
- * followed: a module behind a symlinked folder is hashed by its text, and a retargeted link by its
- * target's path and text.
+ * followed: a module behind a symlinked folder, or a retargeted link, is hashed by the text it reads.
  */
 function treeHash(folder: string): string {
   const files = fg.sync('**/*', { cwd: folder, onlyFiles: true, dot: true, ignore: NOT_SOURCE, followSymbolicLinks: true }).sort();
@@ -44,8 +43,7 @@ function treeHash(folder: string): string {
     const content = readFileSync(path.join(folder, file));
     bytes += content.length;
     if (bytes > MAX_TREE_BYTES) throw new Unkeyable(`more than ${MAX_TREE_BYTES} bytes`);
-    const real = path.relative(folder, realpathSync(path.join(folder, file)));
-    hash.update(`${file}\u0000${real === file ? '' : real}\u0000${content.length}\u0000`).update(content);
+    hash.update(`${file}\u0000${content.length}\u0000`).update(content);
   }
   return hash.digest('hex');
 }
@@ -106,7 +104,8 @@ function environmentHash(program: string, cwd: string, env: Environment, hashes:
     const stat = statSync(real);
     text = `${real}\u0000${stat.size}\u0000${stat.mtimeMs}`;
   }
-  const hash = sha(`${resolved}\n${text}`);
+  // The environment's real folder, not the link to it: two checkouts whose .venv links to one environment share a key.
+  const hash = sha(`${existsSync(config) ? realpathSync(venv) : ''}\n${text}`);
   hashes.set(resolved, hash);
   return hash;
 }
