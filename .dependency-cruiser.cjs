@@ -8,6 +8,10 @@
 /** Folders (or files) of each layer, as path patterns relative to the repository. */
 const LAYERS = {
   base: '^src/(util/|errors\\.ts$)',
+  // The project's one atomic writer, which the cache module writes through too.
+  writer: '^src/goldens/atomicFile\\.ts$',
+  // drift's caches: their folder, policy, one entry reader and writer, one pruner.
+  cache: '^src/cache/',
   config: '^src/config/',
   // What a composed resource is in the contract: its role and its plane (cloud, in-cluster, neither).
   roles: '^src/roles/',
@@ -34,21 +38,23 @@ const LAYERS = {
 /** Which layers each layer may import, besides itself. */
 const MAY_IMPORT = {
   base: [],
-  config: ['base', 'roles'],
+  writer: [],
+  cache: ['base', 'writer'],
+  config: ['base', 'roles', 'cache'],
   roles: ['base'],
   facets: ['base'],
-  outline: ['base', 'config'],
+  outline: ['base', 'cache', 'writer', 'config'],
   world: ['base', 'config', 'roles'],
   skeleton: ['base', 'config', 'roles', 'world'],
   compare: ['base', 'config', 'roles', 'facets', 'outline', 'world', 'skeleton'],
   report: ['base', 'config', 'facets', 'compare'],
-  functions: ['base', 'config', 'world'],
-  goldens: ['base', 'config', 'outline', 'skeleton', 'compare'],
+  functions: ['base', 'cache', 'writer', 'config', 'world'],
+  goldens: ['base', 'cache', 'writer', 'config', 'outline', 'skeleton', 'compare'],
   github: ['base', 'config', 'report'],
   git: ['base'],
-  pipeline: ['base', 'config', 'roles', 'facets', 'outline', 'world', 'skeleton', 'compare', 'report', 'functions', 'goldens', 'github', 'git'],
-  mcp: ['base', 'config', 'roles', 'facets', 'outline', 'world', 'skeleton', 'compare', 'report', 'functions', 'goldens', 'github', 'git', 'pipeline'],
-  cli: ['base', 'config', 'roles', 'facets', 'outline', 'world', 'skeleton', 'compare', 'report', 'functions', 'goldens', 'github', 'git', 'pipeline', 'mcp'],
+  pipeline: ['base', 'cache', 'writer', 'config', 'roles', 'facets', 'outline', 'world', 'skeleton', 'compare', 'report', 'functions', 'goldens', 'github', 'git'],
+  mcp: ['base', 'cache', 'writer', 'config', 'roles', 'facets', 'outline', 'world', 'skeleton', 'compare', 'report', 'functions', 'goldens', 'github', 'git', 'pipeline'],
+  cli: ['base', 'cache', 'writer', 'config', 'roles', 'facets', 'outline', 'world', 'skeleton', 'compare', 'report', 'functions', 'goldens', 'github', 'git', 'pipeline', 'mcp'],
 };
 
 // The edges: the only modules that spawn processes or touch the file system. Everything else takes
@@ -59,10 +65,10 @@ const MAY_IMPORT = {
 const FUNCTION_PROCESSES = ['^src/functions/process\\.ts$', '^src/functions/reaper\\.ts$', '^src/functions/watchdog\\.ts$'];
 
 /** The persistent caches: answers (their files, the source tree and Python environment the key hashes), analysed cells, and outlines with ruff's reports. */
-const ANSWER_CACHE = ['^src/functions/answerCache\\.ts$', '^src/functions/answerKey\\.ts$', '^src/pipeline/cellCache\\.ts$', '^src/pipeline/sourceCache\\.ts$'];
+const ANSWER_CACHE = ['^src/cache/(entry|folder|prune)\\.ts$', '^src/functions/answerCache\\.ts$', '^src/functions/answerKey\\.ts$', '^src/pipeline/cellCache\\.ts$', '^src/pipeline/sourceCache\\.ts$'];
 
 /** Read drift.config.yaml, adapters, scenarios and XRDs, expand their globs, and resolve their paths (symlinks); the cache folder, compiled XRD validators and parsed documents: config's only impure parts. */
-const CONFIG_READERS = ['^src/config/load\\.ts$', '^src/config/paths\\.ts$', '^src/config/yamlFile\\.ts$', '^src/config/xrd\\.ts$', '^src/config/cacheFolder\\.ts$', '^src/config/validatorCache\\.ts$', '^src/config/documentCache\\.ts$', '^src/config/glob\\.ts$'];
+const CONFIG_READERS = ['^src/config/load\\.ts$', '^src/config/paths\\.ts$', '^src/config/yamlFile\\.ts$', '^src/config/xrd\\.ts$', '^src/config/validatorCache\\.ts$', '^src/config/documentCache\\.ts$', '^src/config/glob\\.ts$'];
 
 /** The golden and accepted stores (goldens/<provider>/<scenario>.yaml, goldens/accepted.yaml) and the one atomic writer of every file drift writes. */
 const STORES = ['^src/goldens/store\\.ts$', '^src/goldens/acceptedStore\\.ts$', '^src/goldens/atomicFile\\.ts$'];

@@ -31,8 +31,9 @@ drift.keep();
 
 /**
  * The build's one-file bundle, its compiled code kept by V8's code cache in drift's cache folder as
- * the working directory finds it (src/cli/codeCache.ts; DRIFT_NO_CACHE=1: compiled every time).
- * Without a bundle (a build by tsc alone), dist/'s modules.
+ * the working directory finds it (src/cli/codeCache.ts, src/cache/policy.ts; `--no-cache` or
+ * DRIFT_NO_CACHE=1: compiled every time, nothing read or written). Without a bundle (a build by tsc
+ * alone), dist/'s modules.
  */
 async function load() {
   const bundle = fileURLToPath(new URL('../dist/bundle/drift.cjs', import.meta.url));
@@ -40,8 +41,9 @@ async function load() {
     const [reaper, { main }] = await Promise.all([import('../dist/functions/reaper.js'), import('../dist/cli/main.js')]);
     return { reaper, main, keep: () => {} };
   }
-  const [{ codeCacheSpot, loadBundle }, { cacheEnabled, cacheFolder }] = await Promise.all([import('../dist/cli/codeCache.js'), import('../dist/config/cacheFolder.js')]);
-  const spot = cacheEnabled(process.env) ? codeCacheSpot(cacheFolder(process.cwd(), process.env), process.argv.slice(2), [...process.execArgv, ...(V8_FLAGS.length > 0 ? V8_FLAGS : ['turbofan'])]) : undefined;
+  const [{ codeCacheSpot, loadBundle }, { cachePolicy }] = await Promise.all([import('../dist/cli/codeCache.js'), import('../dist/cache/policy.js')]);
+  const cache = cachePolicy(process.cwd(), process.env);
+  const spot = cache.enabled ? codeCacheSpot(cache.folder, process.argv.slice(2), [...process.execArgv, ...(V8_FLAGS.length > 0 ? V8_FLAGS : ['turbofan'])]) : undefined;
   const { exports, keep } = loadBundle(bundle, spot);
   return { reaper: exports.reaper, main: exports.main, keep };
 }

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import vm from 'node:vm';
+import { readEntry, writeEntry } from '../cache/entry.js';
 
 /**
  * drift's CLI loaded from its one-file CommonJS bundle (scripts/bundle.mjs) with V8's code cache:
@@ -35,10 +36,11 @@ const FORMAT = 'drift-code/1';
 const VALUED = new Set(['-c', '--config', '-j', '--concurrency']);
 
 /**
- * The cache of a run with these arguments (after `node drift.js`): named by its command, the V8
- * flags and `--no-cache` in its variant (a cached run compiles little of the renderer, `--no-cache` all of it).
+ * The cache of a run with these arguments (after `node drift.js`): named by its command and the V8
+ * flags; undefined under `--no-cache`, which reads and writes no cache, this one included.
  */
-export function codeCacheSpot(folder: string, args: readonly string[], flags: readonly string[]): CodeCacheSpot {
+export function codeCacheSpot(folder: string, args: readonly string[], flags: readonly string[]): CodeCacheSpot | undefined {
+  if (args.includes('--no-cache')) return undefined;
   let command = 'none';
   for (let index = 0; index < args.length; index++) {
     const arg = args[index] ?? '';
@@ -48,50 +50,38 @@ export function codeCacheSpot(folder: string, args: readonly string[], flags: re
       break;
     }
   }
-  return { folder, command, variant: [...flags, args.includes('--no-cache') ? 'no-cache' : 'cache'].join(' ') };
+  return { folder, command, variant: flags.join(' ') };
 }
 
 const digest = (parts: readonly unknown[]): string => createHash('sha256').update(parts.join('\0')).digest('hex').slice(0, 12);
 
 /**
  * The cache file's name: `code-<command>-<variant>-<install>-<build>.v8`, the install a digest of the
- * bundle's path, the build one of its size and modification time (a new build is a new file; V8
- * itself checks only the source's length) and Node's version. A build's file replaces the older
- * builds' of the same install, command and variant; two checkouts sharing a cache folder keep one each.
+ * bundle's path, the build one of its content (a same-size edit with its modification time kept is
+ * a new build; V8 itself checks only the source's length) and Node's version. A build's file
+ * replaces the older builds' of the same install, command and variant.
  */
-function cacheFileName(bundle: string, spot: CodeCacheSpot): string {
-  const { size, mtimeMs } = statSync(bundle);
-  return `code-${spot.command.replace(/[^a-z0-9]/gi, '_')}-${digest([FORMAT, spot.variant])}-${digest([bundle])}-${digest([size, mtimeMs, process.version, process.arch])}.v8`;
+function cacheFileName(bundle: string, source: string, spot: CodeCacheSpot): string {
+  return `code-${spot.command.replace(/[^a-z0-9]/gi, '_')}-${digest([FORMAT, spot.variant])}-${digest([bundle])}-${digest([source, process.version, process.arch])}.v8`;
 }
 
-function readCache(file: string): Buffer | undefined {
-  try {
-    return readFileSync(file);
-  } catch {
-    return undefined;
-  }
-}
-
-/** Written beside and renamed into place, so a concurrent run reads a whole file or none; older builds' files go. */
+/** Written by the cache's one writer, so a concurrent run reads a whole file or none; older builds' files go. */
 function writeCache(folder: string, name: string, data: Buffer): void {
+  if (!writeEntry(path.join(folder, name), data)) return; // an unwritable cache folder costs the next run its compile time, nothing more
   try {
-    mkdirSync(folder, { recursive: true });
-    const temporary = path.join(folder, `${name}.${process.pid}.tmp`);
-    writeFileSync(temporary, data);
-    renameSync(temporary, path.join(folder, name));
     const others = name.slice(0, name.lastIndexOf('-') + 1);
     for (const older of readdirSync(folder)) if (older !== name && older.startsWith(others) && older.endsWith('.v8')) rmSync(path.join(folder, older), { force: true });
   } catch {
-    // An unwritable cache folder costs the next run its compile time, nothing more.
+    // Pruned beside us by another drift.
   }
 }
 
 /** Runs the bundle as Node runs a CommonJS module, its compiled code taken from the cache when V8 accepts it. */
 export function loadBundle(bundle: string, spot: CodeCacheSpot | undefined): LoadedBundle {
-  const name = spot && cacheFileName(bundle, spot);
-  const cachedData = spot && name ? readCache(path.join(spot.folder, name)) : undefined;
   // ASCII only (scripts/bundle.mjs escapes the rest): Latin-1 is the cheapest decoding of it.
   const source = readFileSync(bundle, 'latin1');
+  const name = spot && cacheFileName(bundle, source, spot);
+  const cachedData = spot && name ? readEntry(path.join(spot.folder, name)) : undefined;
   const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
     filename: bundle,
     ...(cachedData ? { cachedData } : {}),

@@ -1,5 +1,7 @@
 import path from 'node:path';
 import type { Command } from 'commander';
+import { cachePolicy, type CachePolicy } from '../cache/policy.js';
+import { projectRoot } from '../config/projectRoot.js';
 import type { Project } from '../config/types.js';
 import type { Invocation } from './io.js';
 
@@ -21,9 +23,19 @@ export async function fullProject(command: Command, cli: Invocation): Promise<Pr
   const globals = globalOptions(command);
   // Loaded when a command runs, not at start: `drift --version` and `--help` need none of it.
   const { loadProject, withRunOptions } = await import('../config/load.js');
-  const project = await loadProject(globals.config, cli.io.cwd, cli.io.env, cli.policy);
+  const project = await loadProject(globals.config, cli.io.cwd, cli.io.env, cli.policy, runCachePolicy(command, cli));
   for (const warning of project.warnings ?? []) cli.io.stderr.write(`${warning}\n`);
-  return withRunOptions(project, { cache: globals.cache !== false, concurrency: globals.concurrency });
+  return withRunOptions(project, { concurrency: globals.concurrency });
+}
+
+/**
+ * The run's cache policy from `--no-cache`, `--config` and the environment, resolved once per run and
+ * kept on the invocation: main() prunes what it names when the run ends.
+ */
+export function runCachePolicy(command: Command, cli: Invocation): CachePolicy {
+  const globals = globalOptions(command);
+  cli.cache ??= cachePolicy(projectRoot(globals.config, cli.io.cwd), cli.io.env, { noCache: globals.cache === false });
+  return cli.cache;
 }
 
 /** The project narrowed by --provider / --scenario filters. */

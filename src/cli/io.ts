@@ -1,4 +1,5 @@
 import type { Policy } from '../util/ci.js';
+import type { CachePolicy } from '../cache/policy.js';
 import type { Environment } from '../util/envVars.js';
 
 /**
@@ -32,4 +33,6 @@ export interface Invocation {
   readonly io: Io;
   readonly policy: Policy;
   code: number;
+  /** The run's cache policy, once a command resolved it (context.ts); main() prunes its folder at the end. */
+  cache?: CachePolicy;
 }

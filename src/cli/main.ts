@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { packageFile } from '../config/paths.js';
+import { pruneCache } from '../cache/prune.js';
 import { keepScalarCache } from '../config/scalarCache.js';
 import { DriftError } from '../errors.js';
 import { resolvePolicy } from '../util/ci.js';
@@ -40,7 +41,7 @@ export function buildProgram(cli: Invocation): Command {
     .option('-v, --verbose', 'print timings and more detail')
     .option('--no-color', 'never color the output')
     .option('-j, --concurrency <n>', 'provider functions running at once (default: the config, else the CPU count)', parseConcurrency)
-    .option('--no-cache', 'neither read nor write the answer and outline caches: every provider function runs, every source is outlined (see docs/performance.md)')
+    .option('--no-cache', 'read and write no cache (answers, cells, outlines, validators, documents, scalar decisions, compiled code, parsed goldens), as DRIFT_NO_CACHE=1: every function runs, every file is parsed (see docs/performance.md)')
     .configureOutput({ writeOut: (text) => cli.io.stdout.write(text), writeErr: (text) => cli.io.stderr.write(text) })
     .showHelpAfterError()
     .exitOverride();
@@ -59,6 +60,8 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
     await buildProgram(cli).parseAsync(argv);
     // What this run asked the yaml library, for the next process (config/scalarCache.ts).
     keepScalarCache();
+    // The one pruner, after every run that may have written to the cache (cache/prune.ts).
+    if (cli.cache?.enabled) pruneCache(cli.cache.folder);
     return cli.code;
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;

@@ -1,3 +1,5 @@
+import { cachePolicy } from '../cache/policy.js';
+import { projectRoot } from '../config/projectRoot.js';
 import { InvalidArgumentError, type Command } from 'commander';
 import type { Invocation } from './io.js';
 import { globalOptions } from './context.js';
@@ -17,7 +19,7 @@ export function registerMcp(program: Command, cli: Invocation, version: string):
       // The SDK is loaded here only: no other command pays for it, and nothing but its transport writes to stdout.
       const { serveMcp } = await import('../mcp/server.js');
       cli.code = await serveMcp(
-        { config: globals.config, cwd: cli.io.cwd, env: cli.io.env, policy: cli.policy, cache: globals.cache !== false, deadlineMs: options.deadline * 1000, ...(globals.concurrency !== undefined ? { concurrency: globals.concurrency } : {}) },
+        { config: globals.config, cwd: cli.io.cwd, env: cli.io.env, policy: cli.policy, cache: cachePolicy(projectRoot(globals.config, cli.io.cwd), cli.io.env, { noCache: globals.cache === false }), deadlineMs: options.deadline * 1000, ...(globals.concurrency !== undefined ? { concurrency: globals.concurrency } : {}) },
         version,
         cli.io.stderr,
       );

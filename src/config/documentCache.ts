@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { readJsonEntry, writeEntry } from '../cache/entry.js';
 import { packageFile } from './paths.js';
 
 /**
@@ -62,25 +63,14 @@ function entryFile(key: string): string {
 }
 
 export function readCachedDocument(key: string): unknown {
-  try {
-    return (JSON.parse(readFileSync(entryFile(key), 'utf8')) as { data: unknown }).data;
-  } catch {
-    return undefined;
-  }
+  return readJsonEntry<{ data: unknown }>(entryFile(key), (value) => 'data' in value)?.data;
 }
 
 /** Keeps a parsed, valid document, unless JSON cannot hold it exactly (.inf, .nan, -0). */
 export function writeCachedDocument(key: string, data: unknown): void {
   if (!jsonExact(data)) return;
-  const file = entryFile(key);
-  try {
-    mkdirSync(path.dirname(file), { recursive: true });
-    const temporary = `${file}.${process.pid}.tmp`;
-    writeFileSync(temporary, JSON.stringify({ data }));
-    renameSync(temporary, file);
-  } catch {
-    // Not kept: the next load parses it again.
-  }
+  // Not kept when it cannot be written: the next load parses it again.
+  writeEntry(entryFile(key), JSON.stringify({ data }));
 }
 
 /**

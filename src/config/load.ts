@@ -9,7 +9,8 @@ import { isInside, outsideProblem, packageFile, rootsOf, type Roots } from './pa
 import { CONTRACT_ROLES } from '../roles/catalog.js';
 import type { Adapter, DriftConfig, Perturbation, Project, Scenario, ScenarioPool } from './types.js';
 import { loadXrd } from './xrd.js';
-import { cacheEnabled, cacheFolder } from './cacheFolder.js';
+import { cachePolicy, type CachePolicy } from '../cache/policy.js';
+import { CONFIG_FILE, projectRoot } from './projectRoot.js';
 import { useDocumentCache } from './documentCache.js';
 import { isSimpleGlob, isWild, simpleGlob } from './glob.js';
 import { readIntentVerdict, writeIntentVerdict } from './intentVerdict.js';
@@ -17,7 +18,7 @@ import { useScalarCache } from './scalarCache.js';
 import { useValidatorCache } from './validatorCache.js';
 import { readLocatedYamlFile, type Locator } from './yamlFile.js';
 
-export const CONFIG_FILE = 'drift.config.yaml';
+export { CONFIG_FILE };
 
 const DEFAULTS = {
   providers: ['providers/*/provider.yaml'],
@@ -277,14 +278,14 @@ function globParent(pattern: string, isDynamic: (segment: string) => boolean): s
  * Loads and validates everything a run needs before any process starts, so bad input changes nothing.
  * `env` is the environment drift runs in, handed down from the CLI edge: the functions start with it.
  * `policy` is what the run may write and how strict it is, resolved at that edge from the same
- * environment; without one, a checkout of one's own (LOCAL_POLICY).
+ * environment; without one, a checkout of one's own (LOCAL_POLICY). `cache` is the run's cache policy,
+ * resolved at the edge (cache/policy.ts); absent: the environment's (DRIFT_NO_CACHE, DRIFT_CACHE_DIR).
  */
-export async function loadProject(configPath: string | undefined, cwd = process.cwd(), env: Environment = {}, policy: Policy = LOCAL_POLICY): Promise<Project> {
-  // The cache folder hangs on the config's folder, known before the config is read: the config is a cached document too.
-  const root = path.dirname(configPath ? path.resolve(cwd, configPath) : path.join(cwd, CONFIG_FILE));
-  const cache = cacheEnabled(env) ? cacheFolder(root, env) : undefined;
-  useValidatorCache(cache);
-  useDocumentCache(cache);
+export async function loadProject(configPath: string | undefined, cwd = process.cwd(), env: Environment = {}, policy: Policy = LOCAL_POLICY, cache: CachePolicy = cachePolicy(projectRoot(configPath, cwd), env)): Promise<Project> {
+  // The config is a cached document too: the policy is in force before it is read.
+  const folder = cache.enabled ? cache.folder : undefined;
+  useValidatorCache(folder);
+  useDocumentCache(folder);
   useScalarCache();
   const { config, roots, at } = readConfig(configPath, cwd);
   const adapters = (await expand(config, roots, at, 'providers')).map((file) => readAdapter(file, roots));
@@ -350,18 +351,13 @@ export async function loadProject(configPath: string | undefined, cwd = process.
     warnings = checkIntent(config.root, adapters, scenarios);
     writeIntentVerdict(config.root, adapters, scenarios, warnings);
   }
-  return { config, adapters: adapters.map(({ adapter }) => adapter), scenarios: scenarios.map(({ scenario }) => scenario), warnings, env, policy };
+  return { config, adapters: adapters.map(({ adapter }) => adapter), scenarios: scenarios.map(({ scenario }) => scenario), warnings, env, policy, cache };
 }
 
-/**
- * The project with a run's own settings over the config's: `--no-cache` (no answer, cell or outline
- * cache) and `-j` (how many functions run at once). The CLI's commands and `drift mcp` alike.
- */
-export function withRunOptions(project: Project, { cache = true, concurrency }: { cache?: boolean; concurrency?: number | undefined }): Project {
-  if (cache && concurrency === undefined) return project;
-  const caches = cache ? {} : { answerCache: false as const };
-  if (concurrency === undefined) return { ...project, ...caches };
-  return { ...project, ...caches, config: { ...project.config, concurrency } };
+/** The project with a run's `-j` (how many functions run at once) over the config's. The CLI's commands and `drift mcp` alike. */
+export function withRunOptions(project: Project, { concurrency }: { concurrency?: number | undefined }): Project {
+  if (concurrency === undefined) return project;
+  return { ...project, config: { ...project.config, concurrency } };
 }
 
 /** Keeps the providers and scenarios a user's --provider / --scenario filters name; unknown names are errors. */

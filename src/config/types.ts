@@ -1,4 +1,5 @@
 import type { Policy } from '../util/ci.js';
+import type { CachePolicy } from '../cache/policy.js';
 import type { Environment } from '../util/envVars.js';
 import type { Xrd } from './xrd.js';
 import type { JsonObject } from '../util/objects.js';
@@ -126,6 +127,6 @@ export interface Project {
   env: Environment;
   /** What the run may write and how strict it is, resolved at the edge (util/ci.ts); the stores take it from here. */
   policy: Policy;
-  /** Where RunFunction answers are kept between runs (functions/answerCache.ts); false: nowhere (`--no-cache`). Absent: the default folder. */
-  answerCache?: string | false;
+  /** Whether and where the caches are read and written (cache/policy.ts), as the edge resolved it. Absent: no cache. */
+  cache?: CachePolicy;
 }

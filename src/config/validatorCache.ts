@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Ajv, Options, ValidateFunction } from 'ajv';
+import { readEntry, writeEntry } from '../cache/entry.js';
 
 /**
  * XRD validators compiled once and kept as ajv standalone code in drift's cache folder, by the hash
@@ -33,11 +34,22 @@ function compiler(options: Options): Ajv {
   return ajv;
 }
 
-/** Evaluates standalone code with drift's own require, so its `require("ajv/dist/runtime/...")` resolve wherever the file is. */
-function load(code: string): ValidateFunction {
-  const module = { exports: {} as unknown };
-  new Function('require', 'module', 'exports', code)(require, module, module.exports);
-  return module.exports as ValidateFunction;
+/**
+ * Evaluates standalone code with drift's own require, so its `require("ajv/dist/runtime/...")` resolve
+ * wherever the file is. Undefined (a miss) when the entry is missing, empty, cut short or tampered
+ * with: it does not run, or runs and exports no validator.
+ */
+function load(code: Buffer | undefined): ValidateFunction | undefined {
+  if (code === undefined) return undefined;
+  try {
+    const module = { exports: {} as unknown };
+    new Function('require', 'module', 'exports', code.toString('utf8'))(require, module, module.exports);
+    const exported = module.exports as { default?: unknown };
+    const validate = typeof exported === 'function' ? exported : exported.default;
+    return typeof validate === 'function' ? (validate as ValidateFunction) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The validator of `schema` under `options`: from the cache when it holds one, else compiled (and kept). Throws what ajv throws. */
@@ -46,21 +58,12 @@ export function cachedValidator(schema: object, options: Options): ValidateFunct
   ajvVersion ??= (JSON.parse(readFileSync(require.resolve('ajv/package.json'), 'utf8')) as { version: string }).version;
   const key = createHash('sha256').update(`${FORMAT}\n${ajvVersion}\n${JSON.stringify(options)}\n${JSON.stringify(schema)}`).digest('hex');
   const file = path.join(folder, 'validators', `${key}.cjs`);
-  try {
-    return load(readFileSync(file, 'utf8'));
-  } catch {
-    // not cached yet, or unreadable: compile it
-  }
+  const kept = load(readEntry(file));
+  if (kept) return kept;
   const ajv = compiler(options);
   const validate = ajv.compile(schema);
-  try {
-    const { default: standalone } = require('ajv/dist/standalone/index.js') as { default: (ajv: Ajv, validate: ValidateFunction) => string };
-    mkdirSync(path.dirname(file), { recursive: true });
-    const temporary = `${file}.${process.pid}.tmp`;
-    writeFileSync(temporary, standalone(ajv, validate));
-    renameSync(temporary, file);
-  } catch {
-    // Not kept: the next load compiles it again.
-  }
+  const { default: standalone } = require('ajv/dist/standalone/index.js') as { default: (ajv: Ajv, validate: ValidateFunction) => string };
+  // Not kept when it cannot be written: the next load compiles it again.
+  writeEntry(file, standalone(ajv, validate));
   return validate;
 }

@@ -1,10 +1,8 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { RunFunctionResponse } from '@crossplane-org/function-sdk-typescript';
-import { pruneProviderFiles } from '../config/cacheFolder.js';
+import { readEntry, writeEntry } from '../cache/entry.js';
 import type { Adapter } from '../config/types.js';
-import { providerKey } from './answerKey.js';
 import { decodeResponse, readAnswers } from './wireResponse.js';
 
 /**
@@ -16,7 +14,7 @@ import { decodeResponse, readAnswers } from './wireResponse.js';
  *
  * One file per provider key, `<provider>-<key>.answers`: a header, then records of the request's
  * SHA-256 (32 bytes), the answer's length (4 bytes, big-endian) and the answer's protobuf bytes.
- * Written whole to a temporary file and renamed, so a reader never sees half of one.
+ * Written whole by the cache's one writer (cache/entry.ts), pruned by its one pruner (cache/prune.ts).
  */
 
 const MAGIC = Buffer.from('drift-answers-1\n');
@@ -36,7 +34,7 @@ export class ProviderAnswers {
   ) {}
 
   /** Opens the provider's entries under its key; undefined when the provider cannot be keyed (see answerKey.ts). */
-  static open(folder: string, adapter: Adapter, key = providerKey(adapter)): ProviderAnswers | undefined {
+  static open(folder: string, adapter: Adapter, key: string | undefined): ProviderAnswers | undefined {
     if (key === undefined) return undefined;
     const file = path.join(folder, `${safeName(adapter.name)}-${key.slice(0, 32)}.answers`);
     return new ProviderAnswers(file, readEntries(file));
@@ -69,16 +67,8 @@ export class ProviderAnswers {
       head.writeUInt32BE(answer.length, HASH_BYTES);
       chunks.push(head, answer);
     }
-    const folder = path.dirname(this.file);
-    try {
-      mkdirSync(folder, { recursive: true });
-      const temporary = `${this.file}.${process.pid}.tmp`;
-      writeFileSync(temporary, Buffer.concat(chunks));
-      renameSync(temporary, this.file);
-      pruneProviderFiles(folder, path.basename(this.file), '.answers');
-    } catch {
-      // A cache that cannot be written costs the next run its hits, nothing more.
-    }
+    // A cache that cannot be written costs the next run its hits, nothing more.
+    writeEntry(this.file, Buffer.concat(chunks));
     this.fresh.clear();
   }
 }
@@ -90,12 +80,8 @@ function safeName(name: string): string {
 /** The file's entries; none when it is missing, unreadable or not one of drift's. */
 function readEntries(file: string): Map<string, Uint8Array> {
   const entries = new Map<string, Uint8Array>();
-  let data: Buffer;
-  try {
-    data = readFileSync(file);
-  } catch {
-    return entries;
-  }
+  const data = readEntry(file);
+  if (data === undefined) return entries;
   if (!data.subarray(0, MAGIC.length).equals(MAGIC)) return entries;
   let at = MAGIC.length;
   while (at + HASH_BYTES + 4 <= data.length) {

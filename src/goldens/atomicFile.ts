@@ -5,7 +5,7 @@
  * sees half a file. A kill between write and rename leaves the temporary file; `sweepLeftovers`,
  * which every writing command runs, removes those whose writer is gone. `.gitignore` ignores them.
  */
-import { closeSync, existsSync, fsyncSync, linkSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, linkSync, mkdirSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import fg from 'fast-glob';
 
@@ -24,14 +24,15 @@ export function temporaryOf(target: string): string {
  * replace a file that exists, atomically too: the temporary file is hard-linked to the target, which
  * fails if the name is taken, where a rename would replace it.
  */
-export function writeFileAtomic(target: string, text: string, options: { exclusive?: boolean } = {}): void {
+export function writeFileAtomic(target: string, text: string | Uint8Array, options: { exclusive?: boolean; durable?: boolean } = {}): void {
   mkdirSync(path.dirname(target), { recursive: true });
   const temporary = temporaryOf(target);
   try {
     const fd = openSync(temporary, 'w');
     try {
-      writeSync(fd, text);
-      fsyncSync(fd);
+      writeFileSync(fd, text);
+      // A cache entry need not survive a power cut (a lost entry is a miss): it skips the flushes.
+      if (options.durable !== false) fsyncSync(fd);
     } finally {
       closeSync(fd);
     }
@@ -45,7 +46,15 @@ export function writeFileAtomic(target: string, text: string, options: { exclusi
     rmSync(temporary, { force: true });
     throw error;
   }
-  syncFolder(path.dirname(target));
+  if (options.durable !== false) syncFolder(path.dirname(target));
+}
+
+/**
+ * Moves a folder built beside `target` (a `*.drift-tmp-<pid>` name from `temporaryOf`) into place in
+ * one step: drift's own ruff environment. Fails when `target` exists (another drift finished first).
+ */
+export function moveFolderIntoPlace(temporary: string, target: string): void {
+  renameSync(temporary, target);
 }
 
 /**
@@ -71,8 +80,8 @@ export function sweepLeftovers(folders: readonly string[]): string[] {
   return [...removed].sort();
 }
 
-/** Of these temporary files, removes those whose writer is gone; returns them. */
-function sweepFiles(files: readonly string[]): string[] {
+/** Of these temporary files, removes those whose writer is gone; returns them. The cache's pruner lists its own. */
+export function sweepFiles(files: readonly string[]): string[] {
   const removed: string[] = [];
   for (const file of files) {
     const pid = Number(TEMPORARY.exec(file)?.[1] ?? LEGACY_TEMPORARY.exec(file)?.[2]);

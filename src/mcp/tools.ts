@@ -1,3 +1,6 @@
+import { cachePolicy, type CachePolicy } from '../cache/policy.js';
+import { pruneCache } from '../cache/prune.js';
+import { projectRoot } from '../config/projectRoot.js';
 /**
  * What each tool answers, over the commands' own pipeline: the same loadProject, expectProject,
  * diffProject, runProject and updateGoldens the CLI calls, so a change to drift's judge reaches the
@@ -38,8 +41,8 @@ export interface ServerSetup {
   /** What the server may write and how strict its runs are, resolved by the CLI edge that started it. */
   policy: Policy;
   concurrency?: number;
-  /** False under `drift --no-cache mcp`: no answer, cell or outline cache, as for the CLI's commands. */
-  cache?: boolean;
+  /** The cache policy `drift mcp` resolved at its start (cache/policy.ts); absent: the environment's. Disabled under `drift --no-cache mcp`. */
+  cache?: CachePolicy;
   /** Milliseconds a rendering call may take before its functions are stopped. */
   deadlineMs: number;
 }
@@ -59,8 +62,11 @@ export class DriftTools {
 
   /** The project as it is on disk now: the agent edits files between calls. */
   async project(): Promise<Project> {
-    const project = await loadProject(this.setup.config, this.setup.cwd, this.setup.env, this.setup.policy);
-    return withRunOptions(project, { cache: this.setup.cache !== false, concurrency: this.setup.concurrency });
+    const cache = this.setup.cache ?? cachePolicy(projectRoot(this.setup.config, this.setup.cwd), this.setup.env);
+    // What the previous call wrote is pruned before this one reads (cache/prune.ts).
+    if (cache.enabled) pruneCache(cache.folder);
+    const project = await loadProject(this.setup.config, this.setup.cwd, this.setup.env, this.setup.policy, cache);
+    return withRunOptions(project, { concurrency: this.setup.concurrency });
   }
 
   get root(): Promise<string> {

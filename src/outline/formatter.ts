@@ -1,7 +1,9 @@
 import type { Environment } from '../util/envVars.js';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
+import { toolFolder } from '../cache/folder.js';
+import { moveFolderIntoPlace, temporaryOf } from '../goldens/atomicFile.js';
 import path from 'node:path';
 import type { Adapter } from '../config/types.js';
 import { batchedTool, succeeded, type Ran, type RuffRecord } from './ruffBatch.js';
@@ -78,21 +80,9 @@ export function ruffFor(adapter: Adapter, env: Environment): string | undefined 
   return beside && existsSync(beside) ? beside : undefined;
 }
 
-/**
- * drift's cache folder: `DRIFT_CACHE_DIR`, else the platform's (XDG_CACHE_HOME or ~/.cache on
- * Linux, ~/Library/Caches on macOS, LOCALAPPDATA on Windows), `drift` inside it.
- */
-export function cacheFolder(env: Environment): string {
-  if (env.DRIFT_CACHE_DIR) return path.resolve(env.DRIFT_CACHE_DIR);
-  const home = env.HOME ?? env.USERPROFILE ?? os.homedir();
-  if (process.platform === 'win32') return path.join(env.LOCALAPPDATA ?? path.join(home, 'AppData', 'Local'), 'drift');
-  if (process.platform === 'darwin') return path.join(home, 'Library', 'Caches', 'drift');
-  return path.join(env.XDG_CACHE_HOME ?? path.join(home, '.cache'), 'drift');
-}
-
-/** The environment drift keeps for its own ruff, one per version. */
-export function managedRuffEnvironment(env: Environment): string {
-  return path.join(cacheFolder(env), `ruff-${RUFF_VERSION}`);
+/** The environment drift keeps for its own ruff, one per version, in the cache module's tool folder (cache/folder.ts); `root` is the project's. */
+export function managedRuffEnvironment(env: Environment, root: string): string {
+  return toolFolder(root, env, `ruff-${RUFF_VERSION}`);
 }
 
 // One installation per process and folder, however many providers ask at once.
@@ -108,8 +98,8 @@ const installing = new Map<string, Promise<string>>();
  * pip 22.3+): seeding a new pip into it (ensurepip) cost 9 CPU-s here, the install itself 4. Only an
  * interpreter without a usable pip gets one seeded.
  */
-function managedRuff(python: string, env: Environment): Promise<string> {
-  const folder = managedRuffEnvironment(env);
+function managedRuff(python: string, env: Environment, root: string): Promise<string> {
+  const folder = managedRuffEnvironment(env, root);
   const program = path.join(folder, BIN, RUFF_EXE);
   if (existsSync(program)) return Promise.resolve(program);
   let pending = installing.get(folder);
@@ -123,7 +113,9 @@ function managedRuff(python: string, env: Environment): Promise<string> {
 
 async function install(python: string, folder: string, env: Environment): Promise<void> {
   mkdirSync(path.dirname(folder), { recursive: true });
-  const temporary = mkdtempSync(`${folder}.tmp-`);
+  const temporary = temporaryOf(folder);
+  rmSync(temporary, { recursive: true, force: true });
+  mkdirSync(temporary);
   try {
     const venv = await run(python, ['-m', 'venv', '--without-pip', temporary], path.dirname(folder), env);
     if (venv.exitCode !== 0) throw new Error(`python -m venv failed: ${venv.failure ?? lastLines(venv.stderr)}`);
@@ -137,7 +129,7 @@ async function install(python: string, folder: string, env: Environment): Promis
     }
     if (pip.exitCode !== 0) throw new Error(`pip install ruff==${RUFF_VERSION} failed: ${pip.failure ?? lastLines(pip.stderr)}`);
     try {
-      renameSync(temporary, folder);
+      moveFolderIntoPlace(temporary, folder);
     } catch (error) {
       // Another drift finished first: its environment is as good as this one.
       if (!existsSync(path.join(folder, BIN, RUFF_EXE))) throw error;
@@ -167,14 +159,14 @@ function versionOf(program: string, cwd: string, env: Environment): Promise<stri
 }
 
 /** The ruff a provider's source is checked with: its own, else drift's (installed on first use). */
-async function resolveRuff(adapter: Adapter, env: Environment): Promise<RuffProgram> {
+async function resolveRuff(adapter: Adapter, env: Environment, root: string): Promise<RuffProgram> {
   const own = ruffFor(adapter, env);
   if (own) return { program: own, origin: 'provider' };
   const interpreter = interpreterOf(adapter, env);
   // A function that is not started by a Python interpreter still has Python source; any python3 makes the environment.
   const python = interpreter && /^python[\d.]*(\.exe)?$/i.test(path.basename(interpreter)) ? interpreter : 'python3';
   try {
-    return { program: await managedRuff(python, env), origin: 'drift' };
+    return { program: await managedRuff(python, env, root), origin: 'drift' };
   } catch (error) {
     throw new Error((error as Error).message.split(python).join(`the provider's interpreter (${path.basename(python)})`));
   }
@@ -185,9 +177,9 @@ function lastLines(text: string): string {
 }
 
 /** Text as a report may show it: the source root, drift's cache and the home folder never appear as absolute paths. */
-function withoutAbsolutePaths(text: string, root: string, env: Environment): string {
+function withoutAbsolutePaths(text: string, root: string, env: Environment, tools: string): string {
   const home = env.HOME ?? env.USERPROFILE ?? os.homedir();
-  const out = text.split(`${root}${path.sep}`).join('').split(cacheFolder(env)).join("<drift's cache>");
+  const out = text.split(`${root}${path.sep}`).join('').split(tools).join("<drift's cache>");
   return home.length > 1 ? out.split(home).join('~') : out;
 }
 
@@ -254,15 +246,17 @@ function run(program: string, args: string[], cwd: string, env: Environment): Pr
   });
 }
 
-export async function runFormatter(adapter: Adapter, files: string[], env: Environment): Promise<FormatterReport> {
+/** `projectRoot`: the folder of drift.config.yaml, against which a relative DRIFT_CACHE_DIR is resolved. */
+export async function runFormatter(adapter: Adapter, files: string[], env: Environment, projectRoot = adapter.dir): Promise<FormatterReport> {
+  const tools = path.dirname(managedRuffEnvironment(env, projectRoot));
   const began = performance.now();
   const cwd = adapter.source?.root ?? adapter.function.cwd;
   const base = { provider: adapter.name, unformatted: [], lint: [] };
   let ruff: RuffProgram;
   try {
-    ruff = await resolveRuff(adapter, env);
+    ruff = await resolveRuff(adapter, env, projectRoot);
   } catch (error) {
-    const why = withoutAbsolutePaths((error as Error).message, cwd, env);
+    const why = withoutAbsolutePaths((error as Error).message, cwd, env, tools);
     return { ...base, note: `formatting not checked: no ruff in the provider's Python environment, and drift could not install ruff ${RUFF_VERSION} (${why}); add ruff to the provider's requirements`, ms: performance.now() - began };
   }
   // node:child_process, not execa: its import alone costs more than both ruff runs' start.
@@ -278,7 +272,7 @@ export async function runFormatter(adapter: Adapter, files: string[], env: Envir
   const failed = [format, lint].find((result) => !succeeded(result));
   if (failed) {
     const why = failed.exitCode === undefined ? `could not run: ${failed.failure ?? 'unknown'}` : `exit code ${failed.exitCode}: ${lastLines(failed.stderr)}`;
-    return { ...base, ruff: used, error: `${used.describe}: ${withoutAbsolutePaths(why, cwd, env)}`, ms: performance.now() - began };
+    return { ...base, ruff: used, error: `${used.describe}: ${withoutAbsolutePaths(why, cwd, env, tools)}`, ms: performance.now() - began };
   }
   const unformatted = violations(format.records, cwd);
   // One line per file: the first place the formatter would change.

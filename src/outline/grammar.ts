@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import type { Language, Query } from 'web-tree-sitter';
+import { DriftError } from '../errors.js';
 import { bindingReady, moduleFor } from './binding.js';
 import { matchFacts } from './matches.js';
 import type { ParseText, QueryFact } from './types.js';
@@ -59,7 +60,8 @@ function loadQueries(QueryOf: typeof Query, language: Language, folder: string):
   const dir = path.join(QUERIES, folder);
   const names: string[] = [];
   const sources: string[] = [];
-  for (const file of readdirSync(dir).filter((name) => name.endsWith('.scm')).sort()) {
+  const files = queryFiles(dir);
+  for (const file of files) {
     const source = readFileSync(path.join(dir, file), 'utf8');
     for (let index = patternCount(source); index > 0; index--) names.push(file.slice(0, -'.scm'.length));
     sources.push(source);
@@ -68,10 +70,53 @@ function loadQueries(QueryOf: typeof Query, language: Language, folder: string):
   try {
     query = new QueryOf(language, sources.join('\n'));
   } catch (error) {
-    throw new Error(`${dir}: the outline's queries do not compile: ${(error as Error).message}`, { cause: error });
+    // Which file: each compiled alone names the first that fails. drift's own install is broken: exit 2.
+    const file = files.find((_name, index) => !compiles(QueryOf, language, sources[index]!)) ?? '';
+    throw new DriftError(`${path.join(dir, file)}: drift's outline query does not compile (${(error as Error).message}); reinstall drift or fix the query`, { cause: error });
   }
   if (query.predicates.length !== names.length) throw new Error(`${dir}: ${names.length} patterns counted in the .scm files, ${query.predicates.length} compiled`);
   return { query, names };
+}
+
+function compiles(QueryOf: typeof Query, language: Language, source: string): boolean {
+  try {
+    new QueryOf(language, source).delete();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const queryFiles = (dir: string): string[] => readdirSync(dir).filter((name) => name.endsWith('.scm')).sort();
+
+/**
+ * What the outline of a file of `extension` depends on beyond drift's build and the source itself:
+ * the text of every query (they ship beside dist/, not in it) and the parser's and grammar's
+ * package versions. Part of the outline cache's key (pipeline/sourceCache.ts).
+ */
+export function outlinerIdentity(extension: string): string {
+  const grammar = GRAMMARS[extension];
+  if (!grammar) return `no grammar for ${extension}`;
+  const dir = path.join(QUERIES, grammar.queries);
+  const queries = queryFiles(dir).map((file) => `${file}\u0000${readFileSync(path.join(dir, file), 'utf8')}`);
+  return [`web-tree-sitter ${packageVersion('web-tree-sitter')}`, `${grammar.wasm} ${packageVersion(grammar.wasm.split('/')[0]!, grammar.wasm)}`, ...queries].join('\u0000');
+}
+
+/**
+ * A package's version from its package.json, found above its entry point: web-tree-sitter's
+ * `exports` do not include its package.json, so `require.resolve('web-tree-sitter/package.json')` fails.
+ */
+function packageVersion(name: string, entry = name): string {
+  let dir = path.dirname(require.resolve(entry));
+  for (; dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    try {
+      const json = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { name?: string; version?: string };
+      if (json.name === name && json.version) return json.version;
+    } catch {
+      // not this folder: go up
+    }
+  }
+  throw new DriftError(`cannot find the version of ${name}: reinstall drift`);
 }
 
 /** A parser for the language of `extension` (e.g. `.py`) with its queries, each loaded once per process. */

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { pruneProviderFiles } from '../config/cacheFolder.js';
+import { readJsonEntry, writeEntry } from '../cache/entry.js';
 import type { Adapter, Scenario } from '../config/types.js';
 import type { CellOptions, CellResult } from './cell.js';
 import { buildStamp } from '../config/documentCache.js';
@@ -18,7 +17,7 @@ import { rememberCanonicalYaml, toCanonicalYaml } from '../skeleton/canonical.js
  *
  * Only cells with no finding of their own are kept, and only when every cell of the provider replayed
  * its settled steps and agreed (run.ts decides), so a hit carries that verdict, as an answer does.
- * One file per provider key, `cells/<provider>-<key>.json`, written whole and renamed.
+ * One file per provider key, `cells/<provider>-<key>.json`, written by the cache's one writer (cache/entry.ts).
  */
 
 const FORMAT = 'drift-cells/2';
@@ -79,26 +78,15 @@ export class ProviderCells {
     if (this.fresh.size === 0) return;
     const entries = new Map([...this.known, ...this.fresh]);
     const sorted = Object.fromEntries([...entries.keys()].sort().map((key) => [key, entries.get(key)]));
-    try {
-      mkdirSync(path.dirname(this.file), { recursive: true });
-      const temporary = `${this.file}.${process.pid}.tmp`;
-      writeFileSync(temporary, JSON.stringify({ format: FORMAT, cells: sorted }));
-      renameSync(temporary, this.file);
-      pruneProviderFiles(path.dirname(this.file), path.basename(this.file), '.json');
-    } catch {
-      // Not kept: the next run analyses the cells again.
-    }
+    // Not kept when it cannot be written: the next run analyses the cells again.
+    writeEntry(this.file, JSON.stringify({ format: FORMAT, cells: sorted }));
     this.fresh.clear();
   }
 }
 
 /** The file's cells; none when it is missing, unreadable or of another format. */
 function readEntries(file: string): Map<string, Stored> {
-  try {
-    const data = JSON.parse(readFileSync(file, 'utf8')) as { format?: string; cells?: Record<string, Stored> };
-    return data.format === FORMAT && data.cells ? new Map(Object.entries(data.cells)) : new Map();
-  } catch {
-    return new Map();
-  }
+  const data = readJsonEntry<{ cells: Record<string, Stored> }>(file, (value) => value.format === FORMAT && typeof value.cells === 'object' && value.cells !== null);
+  return new Map(data ? Object.entries(data.cells) : []);
 }
 

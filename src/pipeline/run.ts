@@ -1,7 +1,6 @@
 import pLimit from 'p-limit';
 import type { Adapter, Project } from '../config/types.js';
-import { cacheEnabled, cacheFolder } from '../config/cacheFolder.js';
-import { providerKey } from '../functions/answerKey.js';
+import { providerKey, type EnvironmentHashes } from '../functions/answerKey.js';
 import { compareText } from '../util/objects.js';
 import type { CellOptions, CellResult } from './cell.js';
 import { ProviderCells } from './cellCache.js';
@@ -24,17 +23,19 @@ export interface RunResult {
  */
 export async function runProject(project: Project, options: RunOptions = {}): Promise<RunResult> {
   const limit = pLimit(project.config.concurrency);
-  const runs = await Promise.all(project.adapters.map((adapter) => limit(() => runProvider(project, adapter, options))));
+  // Providers sharing a Python environment hash it once per run, never across runs (drift mcp).
+  const hashes: EnvironmentHashes = new Map();
+  const runs = await Promise.all(project.adapters.map((adapter) => limit(() => runProvider(project, adapter, options, hashes))));
   const providers = runs.map((run) => run.provider).sort((a, b) => compareText(a.provider, b.provider));
   const cells = runs.flatMap((run) => run.cells).sort((a, b) => compareText(a.provider, b.provider) || compareText(a.scenario, b.scenario));
   return { providers, cells, calls: providers.reduce((sum, run) => sum + run.calls, 0) };
 }
 
-async function runProvider(project: Project, adapter: Adapter, options: RunOptions): Promise<{ provider: ProviderRun; cells: CellResult[] }> {
+async function runProvider(project: Project, adapter: Adapter, options: RunOptions, hashes: EnvironmentHashes): Promise<{ provider: ProviderRun; cells: CellResult[] }> {
   const emit = options.onEvent ?? (() => {});
   emit({ type: 'provider-starting', provider: adapter.name, scenarios: project.scenarios.length });
   const folder = cacheFolderOf(project);
-  const key = folder === undefined ? undefined : providerKey(adapter);
+  const key = folder === undefined ? undefined : providerKey(adapter, project.env, hashes);
   const cellOptions: CellOptions = {
     maxSteps: project.config.maxSteps,
     determinism: options.determinism !== false,
@@ -57,9 +58,7 @@ async function runProvider(project: Project, adapter: Adapter, options: RunOptio
   return renderProvider(project, adapter, options, { folder, key, cellOptions, known });
 }
 
-/** Where answers and cells are kept, unless the cache is off (`--no-cache`; DRIFT_NO_CACHE when the project names no folder). */
+/** Where answers (and, under cells/, analysed cells) are kept, unless the cache is off (`--no-cache`, DRIFT_NO_CACHE=1). */
 function cacheFolderOf(project: Project): string | undefined {
-  if (project.answerCache === false) return undefined;
-  if (project.answerCache === undefined && !cacheEnabled(project.env)) return undefined;
-  return project.answerCache ?? cacheFolder(project.config.root, project.env);
+  return project.cache?.enabled ? project.cache.folder : undefined;
 }

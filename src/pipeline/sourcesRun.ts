@@ -31,7 +31,7 @@ export interface OutlinedSource {
  * Reads every adapter's source. Fast, and done before anything renders: source drift cannot outline
  * (a language without a grammar) stops the run with exit 2, naming the adapter, and changes nothing.
  */
-export async function readProjectSources(project: Pick<Project, 'adapters' | 'answerCache' | 'config' | 'env'>): Promise<ProjectSources[]> {
+export async function readProjectSources(project: Pick<Project, 'adapters' | 'cache' | 'env'>): Promise<ProjectSources[]> {
   const folder = sourceCacheFolder(project);
   const read = await Promise.all(
     project.adapters.map(async (adapter): Promise<ProjectSources> => {
@@ -48,7 +48,7 @@ export async function readProjectSources(project: Pick<Project, 'adapters' | 'an
 }
 
 /** Outlines and formatter reports, every provider at once: parsing takes milliseconds, ruff one short process per tool. */
-export async function outlineSources(read: ProjectSources[], project: Pick<Project, 'answerCache' | 'config' | 'env'>, onEvent?: OnEvent): Promise<OutlinedSource[]> {
+export async function outlineSources(read: ProjectSources[], project: Pick<Project, 'cache' | 'config' | 'env'>, onEvent?: OnEvent): Promise<OutlinedSource[]> {
   const { env } = project;
   const folder = sourceCacheFolder(project);
   const outlined = await Promise.all(
@@ -61,7 +61,7 @@ export async function outlineSources(read: ProjectSources[], project: Pick<Proje
       }
       // ruff runs in its own processes meanwhile; parsing is synchronous, so each provider waits its
       // turn on the event loop and the renders' answers are read in between.
-      const formatting = runFormatter(adapter, sources.map((source) => source.path), env);
+      const formatting = runFormatter(adapter, sources.map((source) => source.path), env, project.config.root);
       const parse = await parserFor(path.extname(sources[0]!.path));
       await new Promise((resolve) => setImmediate(resolve));
       const result = buildOutline(adapter.name, sources, parse);

@@ -31,9 +31,12 @@ async function run(project: Project): Promise<{ result: RunResult; started: stri
 /** What a cell amounts to, without its timing. */
 const cells = (result: RunResult) => result.cells.map(({ provider, scenario, skeleton, findings, nondeterministic, gates, coverage }) => ({ provider, scenario, skeleton, findings, nondeterministic, gates, coverage }));
 
+/** The cache policy of a run whose answers, cells and outlines live in `folder` (false: no cache). */
+const policy = (folder: string | false) => ({ enabled: folder !== false, folder: folder === false ? '/nonexistent' : folder });
+
 async function vultr(folder: string | false): Promise<Project> {
   const project = selectProject(await loadProject(undefined, copy.dir), ['vultr'], ['converge', 'credentials-lost']);
-  return { ...project, answerCache: folder };
+  return { ...project, cache: policy(folder) };
 }
 
 describe('the answer cache', () => {
@@ -68,7 +71,7 @@ describe('the answer cache', () => {
     await run(await vultr(folder));
     const other = copyProject({ prefix: 'drift-answer-cache-other-' });
     try {
-      const project = { ...selectProject(await loadProject(undefined, other.dir), ['vultr'], ['converge', 'credentials-lost']), answerCache: folder };
+      const project = { ...selectProject(await loadProject(undefined, other.dir), ['vultr'], ['converge', 'credentials-lost']), cache: policy(folder) };
       const again = await run(project);
       expect(again.started).toEqual([]);
       expect(again.result.providers[0]!.cachedCells).toBe(2);
@@ -109,7 +112,7 @@ describe('the answer cache', () => {
     // Where the repository keeps it, so its command's ../../../.venv is the copy's venv link.
     cpSync(path.join(REPO, 'test/fixtures/nondeterministic'), path.join(copy.dir, 'test/fixtures/nondeterministic'), { recursive: true });
     writeFileSync(config, 'providers: [test/fixtures/nondeterministic/provider.yaml]\nscenarios: [scenarios/*.yaml]\ngoldens: goldens\n');
-    const project = async () => ({ ...selectProject(await loadProject(config, copy.dir), [], ['converge']), answerCache: folder });
+    const project = async () => ({ ...selectProject(await loadProject(config, copy.dir), [], ['converge']), cache: policy(folder) });
     const first = await run(await project());
     expect(first.result.cells[0]!.nondeterministic).toBeDefined();
     const second = await run(await project());

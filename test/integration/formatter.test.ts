@@ -86,7 +86,7 @@ describe('a function environment without ruff', () => {
     expect(JSON.stringify(findings)).not.toMatch(/"\/|[ (]\/(?:tmp|root|home|work)\//);
     // Installed once: one environment in the cache, none half-made beside it.
     expect(readdirSync(env.DRIFT_CACHE_DIR!)).toEqual([`ruff-${RUFF_VERSION}`]);
-    expect(existsSync(managedRuffEnvironment(env))).toBe(true);
+    expect(existsSync(managedRuffEnvironment(env, process.cwd()))).toBe(true);
   }, 180_000);
 
   it('is one note and no finding when no ruff can be had at all', async () => {

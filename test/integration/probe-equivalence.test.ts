@@ -32,7 +32,7 @@ async function ablated(root: string, providers: string[] = []): Promise<Project>
 const requests = (result: RunResult) => result.providers.reduce((sum, run) => sum + run.calls + (run.cached ?? 0), 0);
 
 async function both(project: Project): Promise<{ converged: RunResult; empty: RunResult }> {
-  const shared = { ...project, answerCache: inject('answerCache') };
+  const shared = { ...project, cache: { enabled: true, folder: inject('answerCache') } };
   const empty = await runProject(shared, { probes: 'empty', reuseCells: false });
   const converged = await runProject(shared, { probes: 'converged', reuseCells: false });
   return { converged, empty };
