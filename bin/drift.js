@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { driftV8Flags } from './v8-flags.js';
@@ -41,9 +41,22 @@ async function load() {
     const [reaper, { main }] = await Promise.all([import('../dist/functions/reaper.js'), import('../dist/cli/main.js')]);
     return { reaper, main, keep: () => {} };
   }
+  refuseStaleBundle(bundle);
   const [{ codeCacheSpot, loadBundle }, { cachePolicy }] = await Promise.all([import('../dist/cli/codeCache.js'), import('../dist/cache/policy.js')]);
   const cache = cachePolicy(process.cwd(), process.env);
   const spot = cache.enabled ? codeCacheSpot(cache.folder, process.argv.slice(2), [...process.execArgv, ...(V8_FLAGS.length > 0 ? V8_FLAGS : ['turbofan'])]) : undefined;
   const { exports, keep } = loadBundle(bundle, spot);
   return { reaper: exports.reaper, main: exports.main, keep };
+}
+
+/**
+ * A bundle older than the dist/ modules it was made from is another program than they are (`tsc` run
+ * alone after `npm run build`): refused, not run. Two stats, so start-up stays cheap; every tsc run
+ * rewrites every module, and a packed or copied drift keeps the times (npm pack gives all one time).
+ */
+function refuseStaleBundle(bundle) {
+  const modules = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
+  if (!existsSync(modules) || statSync(modules).mtimeMs <= statSync(bundle).mtimeMs) return;
+  process.stderr.write(`drift: ${bundle} is older than the modules beside it (dist/cli/main.js): it was built from other sources. Run \`npm run build\` to bundle them again.\n`);
+  process.exit(2);
 }

@@ -41,3 +41,12 @@ await build({
 const bundle = readFileSync(path.join(dist, 'bundle', 'drift.cjs'));
 const wide = bundle.findIndex((byte) => byte > 0x7f);
 if (wide >= 0) throw new Error(`the bundle has a character beyond ASCII at byte ${wide}: src/cli/codeCache.ts reads it as Latin-1`);
+// A require of a relative path the bundler did not follow (a UMD factory's own `require('./impl/x')`,
+// as jsonc-parser's was) would look beside dist/bundle/ at run time and crash there: fail the build.
+const text = bundle.toString('latin1');
+// The bundler renames a shadowing `require` parameter (`require$1`) and quotes with backticks.
+const relative = /\brequire(?:\$\d+)?\(\s*(["'`])(\.{1,2}\/[^"'`]*)\1\s*\)/.exec(text);
+if (relative) {
+  const line = text.slice(0, relative.index).split('\n').length;
+  throw new Error(`scripts/bundle.mjs: the bundle still requires '${relative[2]}' (${path.relative(root, path.join(dist, 'bundle', 'drift.cjs'))}:${line}), which would be looked for beside the bundle at run time: bundle that dependency's ES modules or drop it`);
+}

@@ -29,7 +29,7 @@ export default async function setup(project: TestProject): Promise<() => void> {
   const { dir, remove } = tempDir('drift-build-');
   try {
     const reuse = await builtFromTheseSources();
-    if (reuse) cpSync(path.join(REPO, 'dist'), path.join(dir, 'dist'), { recursive: true });
+    if (reuse) cpSync(path.join(REPO, 'dist'), path.join(dir, 'dist'), { recursive: true, preserveTimestamps: true });
     else await compile(path.join(dir, 'dist'));
     cpSync(path.join(REPO, 'bin'), path.join(dir, 'bin'), { recursive: true });
     copyFileSync(path.join(REPO, 'package.json'), path.join(dir, 'package.json'));

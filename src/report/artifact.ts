@@ -5,7 +5,6 @@
  * only then is it a Report, whose every string the renderers escape. Reading the file (and capping
  * its size before reading) is the CLI's job.
  */
-import { parse as parseJsonc, type ParseError } from 'jsonc-parser';
 import { packageFile } from '../config/paths.js';
 import { readYamlFile } from '../config/yamlFile.js';
 import { DriftError, InputError } from '../errors.js';
@@ -30,7 +29,7 @@ export function parseReportArtifact(file: string, text: string): Report {
     data = JSON.parse(text);
   } catch (error) {
     const { line, col } = positionOf(text, error as Error);
-    throw new InputError(file, line, col, `not valid JSON: ${(error as Error).message.replace(/ in JSON at position \d+.*$/s, '').replace(/, ".*$/s, '')}; write the report with \`drift diff --format json\``);
+    throw new InputError(file, line, col, `not valid JSON: ${(error as Error).message.replace(/ (?:in JSON)? at position \d+.*$/s, '').replace(/, ".*$/s, '')}; write the report with \`drift diff --format json\``);
   }
   const record = (typeof data === 'object' && data !== null && !Array.isArray(data) ? data : {}) as Record<string, unknown>;
   if (record.tool !== 'drift' || !('schemaVersion' in record)) throw new DriftError(`${file} is not a drift JSON report (no "tool": "drift" and schemaVersion); write it with \`drift diff --format json\``);
@@ -47,15 +46,39 @@ export function parseReportArtifact(file: string, text: string): Report {
 }
 
 /**
- * Where JSON.parse stopped, as a 1-based line and column: Node names the position only for some
- * errors, so a JSON scanner that reports every error's offset finds it.
+ * Where JSON.parse stopped, as a 1-based line and column. Node names the position for most errors
+ * but not all (an unexpected letter, the end of the text): then the shortest prefix of the text that
+ * fails before its end ends at the culprit, found by halving (a valid JSON text's
+ * prefixes parse or fail only at their end).
  */
 function positionOf(text: string, error: Error): { line: number; col: number } {
   const at = /position (\d+)/.exec(error.message);
-  const errors: ParseError[] = [];
-  if (!at) parseJsonc(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
-  const offset = at ? Number(at[1]) : (errors[0]?.offset ?? text.length);
+  const offset = at ? Number(at[1]) : firstBadOffset(text);
   const before = text.slice(0, offset);
   const line = before.split('\n').length;
   return { line, col: offset - before.lastIndexOf('\n') };
+}
+
+/** The offset of the first character JSON.parse refuses in `text`, or its length when only the end is wrong. */
+function firstBadOffset(text: string): number {
+  const wrongBefore = (end: number): boolean => {
+    try {
+      JSON.parse(text.slice(0, end));
+      return false;
+    } catch (error) {
+      // A prefix cut inside a string or a number fails at its very end: that is its end, not a fault.
+      const { message } = error as Error;
+      const at = /position (\d+)/.exec(message);
+      return at ? Number(at[1]) < end : !message.startsWith('Unexpected end of JSON input');
+    }
+  };
+  let [low, high] = [0, text.length];
+  if (!wrongBefore(high)) return text.length;
+  // wrongBefore(high) holds and wrongBefore(low) does not: narrow to the shortest failing prefix.
+  while (high - low > 1) {
+    const middle = Math.floor((low + high) / 2);
+    if (wrongBefore(middle)) high = middle;
+    else low = middle;
+  }
+  return high - 1;
 }

@@ -68,6 +68,7 @@ describe("deleting one rule's rationale", () => {
     project = copyProject({ prefix: 'drift-contract-rationale-' });
     const rule = path.join(pkg.dir, 'dist/compare/rules/key-naming.js');
     writeFileSync(rule, replaceExactly(readFileSync(rule, 'utf8'), `rationale: '${RATIONALE}'`, "rationale: ''"));
+    pkg.rebundle();
   });
   afterAll(() => {
     pkg.remove();

@@ -1,9 +1,10 @@
 /** The built drift CLI, run as a user runs it. Vitest's global set-up (test/global-setup.ts) builds it once per run. */
 import { cpSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { execa } from 'execa';
+import { execa, execaSync } from 'execa';
 import { inject } from 'vitest';
 import type { DriftTools } from '../../src/mcp/tools.js';
 import { LOCAL_POLICY } from '../../src/util/ci.js';
@@ -56,12 +57,15 @@ export function replayingProcessEnvironment(env: Record<string, string> = {}): R
 type Main = (argv: string[], io: { stdout: { write(text: string): unknown }; stderr: { write(text: string): unknown }; cwd: string; env: Record<string, string> }) => Promise<number>;
 const mains = new Map<string, Promise<Main>>();
 
-/** The `main` of a build's dist/, loaded once per test file. */
+/**
+ * The `main` of a build, loaded once per test file from the module bin/drift.js runs: the bundle
+ * (dist/bundle/drift.cjs), so what the tests run is what ships, bundler's work included.
+ */
 function mainOf(bin: string): Promise<Main> {
   let loaded = mains.get(bin);
   if (!loaded) {
-    const url = pathToFileURL(path.join(path.dirname(path.dirname(bin)), 'dist/cli/main.js')).href;
-    loaded = (import(/* @vite-ignore */ url) as Promise<{ main: Main }>).then((module) => module.main);
+    const bundle = path.join(path.dirname(path.dirname(bin)), 'dist/bundle/drift.cjs');
+    loaded = Promise.resolve((createRequire(bundle)(bundle) as { main: Main }).main);
     mains.set(bin, loaded);
   }
   return loaded;
@@ -130,11 +134,14 @@ export async function runDriftProcess(args: string[], cwd: string, env: Record<s
  * scripts/, node_modules linked: a test may edit what the built rules say without touching the
  * build every other test runs.
  */
-export function copyPackage(): { dir: string; bin: string; remove: () => void } {
+export function copyPackage(): { dir: string; bin: string; rebundle: () => void; remove: () => void } {
   const build = path.dirname(path.dirname(driftBin()));
   const dir = mkdtempSync(path.join(tmpdir(), 'drift-package-'));
-  for (const entry of ['bin', 'dist', 'schemas', 'queries', 'package.json']) cpSync(path.join(build, entry), path.join(dir, entry), { recursive: true });
+  // Timestamps kept: bin/drift.js tells a stale bundle by its modules being newer.
+  for (const entry of ['bin', 'dist', 'schemas', 'queries', 'package.json']) cpSync(path.join(build, entry), path.join(dir, entry), { recursive: true, preserveTimestamps: true });
   for (const entry of ['scripts', 'docs']) cpSync(path.join(REPO, entry), path.join(dir, entry), { recursive: true });
   symlinkSync(path.join(REPO, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
-  return { dir, bin: path.join(dir, 'bin/drift.js'), remove: () => rmSync(dir, { recursive: true, force: true }) };
+  // After an edit of the copy's dist/ modules, its bundle built again from them, as `npm run build` would.
+  const rebundle = () => void execaSync('node', [path.join(REPO, 'scripts/bundle.mjs'), path.join(dir, 'dist')]);
+  return { dir, bin: path.join(dir, 'bin/drift.js'), rebundle, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }

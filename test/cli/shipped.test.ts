@@ -1,0 +1,34 @@
+/** bin/drift.js runs the bundle only when it was made from the dist/ modules beside it. */
+import { utimesSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { copyPackage, runDriftProcess } from '../helpers/drift.js';
+import { tempDir } from '../helpers/project.js';
+
+describe('a stale bundle', () => {
+  let pkg: ReturnType<typeof copyPackage>;
+  let cwd: ReturnType<typeof tempDir>;
+  beforeAll(() => {
+    pkg = copyPackage();
+    cwd = tempDir('drift-stale-bundle-');
+  });
+  afterAll(() => {
+    pkg.remove();
+    cwd.remove();
+  });
+
+  it('runs when the bundle is as new as its modules', async () => {
+    const run = await runDriftProcess(['--version'], cwd.dir, {}, pkg.bin);
+    expect(run.stderr).toBe('');
+    expect(run.exitCode).toBe(0);
+  });
+
+  it('is refused, exit 2, when tsc rebuilt the modules after it, and says how to bundle again', async () => {
+    const later = new Date(Date.now() + 60_000);
+    utimesSync(path.join(pkg.dir, 'dist/cli/main.js'), later, later);
+    const run = await runDriftProcess(['rules'], cwd.dir, {}, pkg.bin);
+    expect(run.exitCode).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(/drift: .*drift\.cjs is older than the modules beside it \(dist\/cli\/main\.js\).*Run `npm run build`/);
+  });
+});
