@@ -78,7 +78,7 @@ describe('the pruner', () => {
 
   it('keeps the documented bound: versions per provider, age and size, over 20 rebuilds', () => {
     expect(CACHE_BOUND).toEqual({ perProvider: 32, maxAgeDays: 30, maxBytes: 256 * 1024 * 1024 });
-    const docs = readFileSync(path.join(REPO, 'docs', 'performance.md'), 'utf8');
+    const docs = readFileSync(path.join(REPO, 'docs', 'caches.md'), 'utf8');
     expect(docs).toContain('32 versions per provider');
     expect(docs).toContain('30 days');
     expect(docs).toContain('256 MiB');
