@@ -50,12 +50,14 @@ async function load() {
 }
 
 /**
- * A bundle older than the dist/ modules it was made from is another program than they are (`tsc` run
- * alone after `npm run build`): refused, not run. Two stats, so start-up stays cheap; every tsc run
- * rewrites every module, and a packed or copied drift keeps the times (npm pack gives all one time).
+ * In a checkout (src/ beside dist/), a bundle older than the dist/ modules it was made from is another
+ * program than they are (`tsc` run alone after `npm run build`): refused, not run. A few stats, so
+ * start-up stays cheap; every tsc run rewrites every module. An installed package has no src/: its
+ * bundle and modules come from one tarball, and npm's extraction gives them times in file order.
  */
 function refuseStaleBundle(bundle) {
   const modules = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
+  if (!existsSync(fileURLToPath(new URL('../src', import.meta.url)))) return;
   if (!existsSync(modules) || statSync(modules).mtimeMs <= statSync(bundle).mtimeMs) return;
   process.stderr.write(`drift: ${bundle} is older than the modules beside it (dist/cli/main.js): it was built from other sources. Run \`npm run build\` to bundle them again.\n`);
   process.exit(2);

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Part of the build: drift's CLI and every dependency it imports, in one CommonJS file,
 // <dist>/bundle/drift.cjs, which bin/drift.js runs with V8's code cache (src/cli/codeCache.ts):
-// a cold process compiled drift's modules one by one at every start (docs/performance.md).
+// a cold process compiled drift's modules one by one at every start (bench/HISTORY.md).
 // It sits two folders below the package root, as every dist/ module does, so the paths drift finds
 // from its own file (queries/, schemas/, package.json) stay right. web-tree-sitter is left out: it
 // finds its WebAssembly beside its own file, and is required (its CommonJS build): a script run

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Packs drift as npm would publish it, installs the tarball in an empty folder as a user would, and
-# runs the installed drift on a copy of the bundled example project: --version, rules, diff.
+# runs the installed drift on a copy of the bundled example project: --version, rules, diff, then every
+# subcommand its --help lists (scripts/smoke-package.mjs).
 #
 # The installed package holds no Python set-up (that belongs to this repository: `npm install` here
 # runs it from `prepare`, which an installed tarball never runs). The copied project sets up its own
@@ -60,4 +61,6 @@ else
   "$example/.venv/bin/python" -m pip install --quiet --disable-pip-version-check -r "$example/providers/requirements.txt"
 fi
 (cd "$example" && "$drift" --no-color diff)
+echo "drift: every subcommand drift --help lists, through the installed bin"
+node "$root/scripts/smoke-package.mjs" "$drift" "$example"
 echo "drift: the packed package installs and runs"

@@ -10,7 +10,7 @@ import { readEntry, writeEntry } from '../cache/entry.js';
  * a cold process otherwise parses and compiles, function by function, the same few megabytes of
  * JavaScript on every run (Node 20 has no module compile cache; V8 caches code only for a script).
  * The cache is written once per build and command, after a run, so it holds every function that
- * run compiled, not only the top level (docs/performance.md).
+ * run compiled, not only the top level (docs/caches.md).
  */
 
 /** Where the cached code is kept and which run it is for; undefined: compile every time. */

@@ -41,7 +41,7 @@ export function buildProgram(cli: Invocation): Command {
     .option('-v, --verbose', 'print timings and more detail')
     .option('--no-color', 'never color the output')
     .option('-j, --concurrency <n>', 'provider functions running at once (default: the config, else the CPU count)', parseConcurrency)
-    .option('--no-cache', 'read and write no cache (answers, cells, outlines, validators, documents, scalar decisions, compiled code, parsed goldens), as DRIFT_NO_CACHE=1: every function runs, every file is parsed (see docs/performance.md)')
+    .option('--no-cache', 'read and write no cache (answers, cells, outlines, validators, documents, scalar decisions, compiled code, parsed goldens), as DRIFT_NO_CACHE=1: every function runs, every file is parsed (see docs/caches.md)')
     .configureOutput({ writeOut: (text) => cli.io.stdout.write(text), writeErr: (text) => cli.io.stderr.write(text) })
     .showHelpAfterError()
     .exitOverride();

@@ -9,7 +9,7 @@ import type { Environment } from '../util/envVars.js';
 /**
  * What a function's answers depend on besides the request, as one hash: the answer cache's key for
  * a provider (answerCache.ts). Paths enter it relative to the adapter's folder, so two checkouts of
- * the same tree (CI's, a test's temporary copy) share entries. docs/performance.md lists what it
+ * the same tree (CI's, a test's temporary copy) share entries. docs/caches.md lists what it
  * covers and what it cannot see.
  */
 

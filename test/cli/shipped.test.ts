@@ -1,5 +1,5 @@
 /** bin/drift.js runs the bundle only when it was made from the dist/ modules beside it. */
-import { utimesSync } from 'node:fs';
+import { mkdirSync, rmSync, utimesSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyPackage, runDriftProcess } from '../helpers/drift.js';
@@ -23,12 +23,20 @@ describe('a stale bundle', () => {
     expect(run.exitCode).toBe(0);
   });
 
-  it('is refused, exit 2, when tsc rebuilt the modules after it, and says how to bundle again', async () => {
+  it('is refused in a checkout, exit 2, when tsc rebuilt the modules after it, and says how to bundle again', async () => {
     const later = new Date(Date.now() + 60_000);
     utimesSync(path.join(pkg.dir, 'dist/cli/main.js'), later, later);
+    mkdirSync(path.join(pkg.dir, 'src'));
     const run = await runDriftProcess(['rules'], cwd.dir, {}, pkg.bin);
     expect(run.exitCode).toBe(2);
     expect(run.stdout).toBe('');
     expect(run.stderr).toMatch(/drift: .*drift\.cjs is older than the modules beside it \(dist\/cli\/main\.js\).*Run `npm run build`/);
+  });
+
+  it('is not judged by its times in an installed package (no src/), where npm extracts files in their order', async () => {
+    rmSync(path.join(pkg.dir, 'src'), { recursive: true, force: true });
+    const run = await runDriftProcess(['--version'], cwd.dir, {}, pkg.bin);
+    expect(run.stderr).toBe('');
+    expect(run.exitCode).toBe(0);
   });
 });
