@@ -5,9 +5,10 @@
 // posts and then updates one sticky comment on a GitHub stand-in on loopback started here; `drift mcp`
 // answers initialize and tools/list over stdio. Called by scripts/check-package.sh:
 //   node scripts/smoke-package.mjs <installed drift bin> <example project folder>
-import { spawn, spawnSync } from 'node:child_process';
+import { execFile, spawn, spawnSync } from 'node:child_process';
+import { promisify } from 'node:util';
 import { createServer } from 'node:http';
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 
 const [drift, example] = process.argv.slice(2);
@@ -18,9 +19,19 @@ if (!drift || !example) {
 const env = { ...process.env, NO_COLOR: '1' };
 delete env.CI; // update, accept, lock and migrate refuse to write under CI: the smoke runs them as a developer does
 
-function run(args, extraEnv = {}) {
-  const result = spawnSync(drift, args, { cwd: example, env: { ...env, ...extraEnv }, encoding: 'utf8', maxBuffer: 64 << 20 });
+function run(args) {
+  const result = spawnSync(drift, args, { cwd: example, env, encoding: 'utf8', maxBuffer: 64 << 20 });
   return { code: result.status, out: `${result.stdout}${result.stderr}` };
+}
+
+/** As run, without blocking this process: drift comment talks to the stand-in server this process serves. */
+async function runAsync(args, extraEnv) {
+  try {
+    const { stdout, stderr } = await promisify(execFile)(drift, args, { cwd: example, env: { ...env, ...extraEnv }, encoding: 'utf8', maxBuffer: 64 << 20 });
+    return { code: 0, out: `${stdout}${stderr}` };
+  } catch (error) {
+    return { code: typeof error.code === 'number' ? error.code : 1, out: `${error.stdout ?? ''}${error.stderr ?? error.message}` };
+  }
 }
 
 /** The commands `drift --help` lists, as commander prints them under "Commands:". */
@@ -33,12 +44,14 @@ function listedCommands() {
 /** A loopback stand-in for GitHub's issue-comment endpoints: enough for drift comment's Octokit. */
 async function fakeGitHub() {
   const comments = [];
+  const methods = [];
   const login = 'drift-smoke';
   const server = createServer((req, res) => {
     let body = '';
     req.on('data', (chunk) => (body += chunk));
     req.on('end', () => {
       const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+      methods.push(req.method);
       const send = (status, data) => {
         res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
         res.end(JSON.stringify(data));
@@ -64,7 +77,7 @@ async function fakeGitHub() {
     });
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${server.address().port}`, comments, close: () => new Promise((resolve) => server.close(resolve)) };
+  return { url: `http://127.0.0.1:${server.address().port}`, comments, methods, close: () => new Promise((resolve) => server.close(resolve)) };
 }
 
 /** initialize, then tools/list, over drift mcp's stdio; resolves with the tools' names. */
@@ -97,14 +110,16 @@ function mcpTools() {
 }
 
 const report = path.join(example, 'smoke-report.json');
+/** A second, different report (one provider), so the second comment run has something to update. */
+const narrower = path.join(example, 'smoke-report-gke.json');
 const xrd = path.join(example, 'providers', 'gke', 'apis', 'definition.yaml');
 
 /** Per command: what to run, the exit code it must give and a line its output must hold. */
 const PLANS = {
   list: [{ args: ['list'], code: 0, line: /gke/ }],
   render: [{ args: ['render', '-p', 'gke', '-s', 'converge'], code: 0, line: /^kind: GKECluster/m }],
-  diff: [{ args: ['diff', '--format', 'json', '-o', report], code: 0, line: /^$|written|smoke-report/m }, { args: ['diff'], code: 0, line: /no findings/ }],
-  update: [{ args: ['update', '-p', 'gke', '-s', 'converge'], code: 0, line: /gke/ }],
+  diff: [{ args: ['diff', '--format', 'json', '-o', report], code: 0, line: /^$/ }, { args: ['diff', '-p', 'gke', '--format', 'json', '-o', narrower], code: 0, line: /^$/ }, { args: ['diff'], code: 0, line: /no findings/ }],
+  update: [{ args: ['update', '-p', 'gke', '-s', 'converge'], code: 0, line: /1 unchanged/ }],
   accept: [{ args: ['accept', 'golden:gke:converge', '--reason', 'smoke'], code: 2, line: /drift update/ }],
   rules: [{ args: ['rules'], code: 0, line: /kubeconfig/i }],
   facets: [{ args: ['facets'], code: 0, line: /behavioral/ }],
@@ -119,12 +134,12 @@ const PLANS = {
 };
 
 const failures = [];
-const expectRun = (name, { args, code, line }, extraEnv) => {
-  const got = run(args, extraEnv);
+const judge = (name, { args, code, line }, got) => {
   const ok = got.code === code && line.test(got.out);
   console.log(`smoke: drift ${args.map((arg) => (arg.startsWith('/') ? path.basename(arg) : arg)).join(' ')} -> exit ${got.code}${ok ? '' : ' FAILED'}`);
   if (!ok) failures.push(`${name}: drift ${args.join(' ')} exited ${got.code} (wanted ${code}, output matching ${line}):\n${got.out.slice(-2000)}`);
 };
+const expectRun = (name, plan) => judge(name, plan, run(plan.args));
 
 const commands = listedCommands();
 if (commands.length < 10) failures.push(`drift --help listed only ${commands.length} commands: ${commands.join(', ')}`);
@@ -140,15 +155,16 @@ for (const name of commands) {
 rmSync(path.join(example, 'providers', 'smoke'), { recursive: true, force: true });
 
 if (commands.includes('comment')) {
-  if (!existsSync(report)) failures.push('comment: drift diff wrote no JSON report to comment on');
+  if (!existsSync(report) || !('schemaVersion' in JSON.parse(readFileSync(report, 'utf8')))) failures.push('comment: drift diff -o wrote no JSON report to comment on');
   const github = await fakeGitHub();
   const ghEnv = { GITHUB_API_URL: github.url, GITHUB_TOKEN: 'smoke-token' };
   const comment = { args: ['comment', '--repo', 'o/r', '--pr', '7', '--report', report], code: 0, line: /comment/i };
-  expectRun('comment', comment, ghEnv);
-  expectRun('comment', comment, ghEnv);
+  judge('comment', comment, await runAsync(comment.args, ghEnv));
+  const update = { ...comment, args: ['comment', '--repo', 'o/r', '--pr', '7', '--report', narrower] };
+  judge('comment', update, await runAsync(update.args, ghEnv));
   await github.close();
-  if (github.comments.length !== 1) failures.push(`comment: two runs left ${github.comments.length} comments on the pull request, not one sticky comment`);
-  else console.log(`smoke: one sticky comment after two runs (${github.comments[0].body.length} characters)`);
+  if (github.comments.length !== 1 || !github.methods.includes('PATCH')) failures.push(`comment: two runs left ${github.comments.length} comments on the pull request (requests: ${github.methods.join(' ')}), not one sticky comment posted then updated`);
+  else console.log(`smoke: one sticky comment, posted then updated (${github.comments[0].body.length} characters)`);
 }
 if (commands.includes('mcp')) {
   try {
