@@ -22,6 +22,7 @@ export function registerMcp(program: Command, cli: Invocation, version: string):
         { config: globals.config, cwd: cli.io.cwd, env: cli.io.env, policy: cli.policy, cache: cachePolicy(projectRoot(globals.config, cli.io.cwd), cli.io.env, { noCache: globals.cache === false }), deadlineMs: options.deadline * 1000, ...(globals.concurrency !== undefined ? { concurrency: globals.concurrency } : {}) },
         version,
         cli.io.stderr,
+        cli.io.stdout,
       );
     });
 }

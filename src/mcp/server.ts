@@ -1,16 +1,16 @@
 /**
  * `drift mcp`: drift's judge as a Model Context Protocol server over stdio. stdout is the protocol
- * channel, written only by the SDK's transport; diagnostics go to stderr. Loaded only by `drift mcp`.
+ * channel, written only by the transport (lineTransport.ts); diagnostics go to stderr. Loaded only by `drift mcp`.
  */
 import path from 'node:path';
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { z } from 'zod';
 import { checkName } from '../config/names.js';
 import { DriftError } from '../errors.js';
 import { stopAll } from '../functions/reaper.js';
 import { ContractStore } from '../goldens/contractStore.js';
 import { CONTRACT_FILES } from '../report/contract/contractModel.js';
+import { LineTransport, type ProtocolOutput } from './lineTransport.js';
 import { readProjectFile } from './projectFiles.js';
 import { DEFAULT_LIMIT } from './paging.js';
 import { DriftTools, type ServerSetup } from './tools.js';
@@ -144,12 +144,15 @@ function buildServer(tools: DriftTools, version: string): McpServer {
   return server;
 }
 
-/** Serves until the client closes stdin or a signal arrives; every function process is stopped on the way out. */
-export async function serveMcp(setup: ServerSetup, version: string, stderr: { write(text: string): unknown }): Promise<number> {
+/**
+ * Serves until the client closes stdin or a signal arrives; every function process is stopped on the
+ * way out. Exits 0, or 2 when drift ended the session (a message over the bound).
+ */
+export async function serveMcp(setup: ServerSetup, version: string, stderr: { write(text: string): unknown }, stdout: ProtocolOutput): Promise<number> {
   const tools = new DriftTools(setup);
   await tools.project(); // a project that does not load fails now, with exit 2, not on the first call
   const server = buildServer(tools, version);
-  const transport = new StdioServerTransport();
+  const transport = new LineTransport(process.stdin, stdout);
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();
     process.stdin.once('end', () => resolve());
@@ -161,5 +164,7 @@ export async function serveMcp(setup: ServerSetup, version: string, stderr: { wr
   stopAll();
   await server.close().catch(() => undefined);
   process.stdin.pause();
-  return 0;
+  if (transport.refused === undefined) return 0;
+  stderr.write(`drift mcp: ${transport.refused}\n`);
+  return 2;
 }

@@ -44,3 +44,9 @@ export function bytes(count: number): string {
   if (count >= 1024 && count % 1024 === 0) return `${count / 1024} KiB`;
   return `${count} bytes`;
 }
+
+/**
+ * One message (one line) a client sends `drift mcp` on stdin. drift's tool arguments are a few
+ * hundred bytes; the bound keeps a client that never sends a newline from growing drift's memory.
+ */
+export const MAX_MCP_MESSAGE_BYTES = 1024 * 1024;
