@@ -70,8 +70,8 @@ const ANSWER_CACHE = ['^src/cache/(entry|folder|prune)\\.ts$', '^src/functions/a
 /** Read drift.config.yaml, adapters, scenarios and XRDs, expand their globs, and resolve their paths (symlinks); the cache folder, compiled XRD validators and parsed documents: config's only impure parts. */
 const CONFIG_READERS = ['^src/config/load\\.ts$', '^src/config/paths\\.ts$', '^src/config/yamlFile\\.ts$', '^src/config/xrd\\.ts$', '^src/config/validatorCache\\.ts$', '^src/config/documentCache\\.ts$', '^src/config/glob\\.ts$'];
 
-/** The golden and accepted stores (goldens/<provider>/<scenario>.yaml, goldens/accepted.yaml) and the one atomic writer of every file drift writes. */
-const STORES = ['^src/goldens/store\\.ts$', '^src/goldens/acceptedStore\\.ts$', '^src/goldens/atomicFile\\.ts$'];
+/** The golden and accepted stores (goldens/<provider>/<scenario>.yaml, goldens/accepted.yaml), the one atomic writer of every file drift writes and the sweep of what killed writes left. */
+const STORES = ['^src/goldens/store\\.ts$', '^src/goldens/acceptedStore\\.ts$', '^src/goldens/atomicFile\\.ts$', '^src/goldens/leftovers\\.ts$'];
 
 /** drift mcp reads the contract, adapters and excerpts of the providers' source it answers with. */
 const MCP_READERS = ['^src/mcp/projectFiles\\.ts$'];

@@ -5,9 +5,8 @@
  * sees half a file. A kill between write and rename leaves the temporary file; `sweepLeftovers`,
  * which every writing command runs, removes those whose writer is gone. `.gitignore` ignores them.
  */
-import { closeSync, existsSync, fsyncSync, linkSync, mkdirSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, linkSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import fg from 'fast-glob';
 
 /** `<target>.drift-tmp-<pid>`: whose write it was, so a sweep never removes a running drift's. */
 export const TEMPORARY_MARK = '.drift-tmp-';
@@ -57,29 +56,6 @@ export function moveFolderIntoPlace(temporary: string, target: string): void {
   renameSync(temporary, target);
 }
 
-/**
- * Removes the temporary files of writes that a killed drift never renamed, under each folder (a few
- * levels deep: goldens/<provider>/, the contract's skills/<name>/). A file whose process is still
- * running belongs to a write in progress (another drift in the same folder) and stays. Returns the
- * removed files, absolute, sorted.
- */
-export function sweepLeftovers(folders: readonly string[]): string[] {
-  const removed = new Set<string>();
-  for (const folder of new Set(folders)) {
-    if (!existsSync(folder)) continue;
-    const found = fg.sync([`**/*${TEMPORARY_MARK}*`, '**/*.{yaml,md,json}.tmp-*'], {
-      cwd: folder,
-      absolute: true,
-      onlyFiles: true,
-      deep: 4,
-      followSymbolicLinks: false,
-      ignore: ['**/node_modules/**', '**/.venv/**', '**/__pycache__/**', '**/.git/**'],
-    });
-    for (const file of sweepFiles(found)) removed.add(file);
-  }
-  return [...removed].sort();
-}
-
 /** Of these temporary files, removes those whose writer is gone; returns them. The cache's pruner lists its own. */
 export function sweepFiles(files: readonly string[]): string[] {
   const removed: string[] = [];
@@ -119,6 +95,6 @@ function syncFolder(folder: string): void {
 export function sweepLeftoversOf(target: string): string[] {
   const folder = path.dirname(path.resolve(target));
   if (!existsSync(folder)) return [];
-  const mine = fg.sync(`${fg.escapePath(path.basename(target))}${TEMPORARY_MARK}*`, { cwd: folder, absolute: true, onlyFiles: true, deep: 1 });
-  return sweepFiles(mine);
+  const prefix = `${path.basename(target)}${TEMPORARY_MARK}`;
+  return sweepFiles(readdirSync(folder, { withFileTypes: true }).filter((entry) => entry.isFile() && entry.name.startsWith(prefix)).map((entry) => path.join(folder, entry.name)));
 }

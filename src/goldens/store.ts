@@ -3,7 +3,8 @@ import path from 'node:path';
 import fg from 'fast-glob';
 import type { Project } from '../config/types.js';
 import { LOCAL_POLICY, refuseUnless, type WritePolicy, type Written } from '../util/ci.js';
-import { sweepLeftovers, writeFileAtomic } from './atomicFile.js';
+import { writeFileAtomic } from './atomicFile.js';
+import { sweepLeftovers } from './leftovers.js';
 import type { GoldenEnvironment } from './environment.js';
 
 /**
