@@ -1,10 +1,10 @@
-import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readdirSync, rmSync, statSync, utimesSync } from 'node:fs';
 import path from 'node:path';
 import { sweepFiles, TEMPORARY_MARK } from '../goldens/atomicFile.js';
 
 /**
  * The one pruner of drift's cache folder, run at the end of every run that may have written to it
- * (cli/main.ts, each `drift mcp` tool call). The bound, documented in docs/performance.md:
+ * (cli/main.ts, each `drift mcp` tool call). The bound, documented in docs/caches.md:
  *
  * - versions kept per provider: the newest CACHE_BOUND.perProvider entries of each provider in each
  *   kind keyed by provider (answers, cells, sources); every change of a function's source, environment
@@ -91,6 +91,32 @@ export function pruneCache(folder: string, bound: PruneBound = CACHE_BOUND, now 
     // Removed beside us by another drift: what is left is pruned next time.
   }
   return [...removed].sort();
+}
+
+/** Marks when the folder was last pruned: its time, set after the prune, is compared with the kinds' folders'. */
+const PRUNED = '.pruned';
+/** However quiet the folder, it is pruned at least this often, so the age bound holds. */
+const QUIET_PRUNE_MS = 86_400_000;
+
+/**
+ * The pruner as a run ends (cli/main.ts, each drift mcp call): only when an entry was written or
+ * removed since the last prune, which changes its folder's time. An unchanged re-run writes nothing,
+ * and six stats then stand in for a walk that stats every entry.
+ */
+export function pruneAfterRun(folder: string, bound: PruneBound = CACHE_BOUND, now = Date.now()): string[] {
+  const stamp = path.join(folder, PRUNED);
+  const last = safeStat(stamp)?.mtimeMs;
+  if (last !== undefined && now - last < QUIET_PRUNE_MS && KINDS.every((kind) => (safeStat(path.join(folder, kind))?.mtimeMs ?? 0) <= last)) return [];
+  const removed = pruneCache(folder, bound, now);
+  try {
+    // Created (once) before its time is set: its creation changes the folder's time, its time after that does not.
+    closeSync(openSync(stamp, 'a'));
+    const after = new Date();
+    utimesSync(stamp, after, after);
+  } catch {
+    // A read-only cache folder is pruned again next time.
+  }
+  return removed;
 }
 
 const newestFirst = (a: Found, b: Found) => b.mtime - a.mtime || a.file.localeCompare(b.file);

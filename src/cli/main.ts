@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { packageFile } from '../config/paths.js';
-import { pruneCache } from '../cache/prune.js';
+import { pruneAfterRun } from '../cache/prune.js';
 import { keepScalarCache } from '../config/scalarCache.js';
 import { DriftError } from '../errors.js';
 import { resolvePolicy } from '../util/ci.js';
@@ -61,7 +61,7 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
     // What this run asked the yaml library, for the next process (config/scalarCache.ts).
     keepScalarCache();
     // The one pruner, after every run that may have written to the cache (cache/prune.ts).
-    if (cli.cache?.enabled) pruneCache(cli.cache.folder);
+    if (cli.cache?.enabled) pruneAfterRun(cli.cache.folder);
     return cli.code;
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;

@@ -1,5 +1,5 @@
 import { cachePolicy, type CachePolicy } from '../cache/policy.js';
-import { pruneCache } from '../cache/prune.js';
+import { pruneAfterRun } from '../cache/prune.js';
 import { projectRoot } from '../config/projectRoot.js';
 /**
  * What each tool answers, over the commands' own pipeline: the same loadProject, expectProject,
@@ -64,7 +64,7 @@ export class DriftTools {
   async project(): Promise<Project> {
     const cache = this.setup.cache ?? cachePolicy(projectRoot(this.setup.config, this.setup.cwd), this.setup.env);
     // What the previous call wrote is pruned before this one reads (cache/prune.ts).
-    if (cache.enabled) pruneCache(cache.folder);
+    if (cache.enabled) pruneAfterRun(cache.folder);
     const project = await loadProject(this.setup.config, this.setup.cwd, this.setup.env, this.setup.policy, cache);
     return withRunOptions(project, { concurrency: this.setup.concurrency });
   }

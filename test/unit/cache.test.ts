@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { readEntry, readJsonEntry, writeEntry } from '../../src/cache/entry.js';
 import { cacheFolder } from '../../src/cache/folder.js';
 import { cachePolicy } from '../../src/cache/policy.js';
-import { CACHE_BOUND, pruneCache } from '../../src/cache/prune.js';
+import { CACHE_BOUND, pruneAfterRun, pruneCache } from '../../src/cache/prune.js';
 import { cachedValidator, useValidatorCache } from '../../src/config/validatorCache.js';
 import { REPO, tempDir } from '../helpers/project.js';
 
@@ -63,6 +63,22 @@ describe('cache entries', () => {
 });
 
 describe('the pruner', () => {
+  it('as a run ends, walks the folder only when an entry was written or removed since, or a day has passed', () => {
+    const folder = path.join(temp.dir, 'after-run');
+    const version = (n: number) => path.join(folder, `gke-${n.toString(16).padStart(32, '0')}.answers`);
+    for (let n = 0; n < CACHE_BOUND.perProvider + 3; n++) writeEntry(version(n), 'x');
+    expect(pruneAfterRun(folder)).toHaveLength(3);
+    // An old entry whose time changed in place (no write, no removal): a quiet folder is not walked...
+    const old = new Date(Date.now() - 40 * 86_400_000);
+    utimesSync(version(CACHE_BOUND.perProvider + 2), old, old);
+    expect(pruneAfterRun(folder)).toEqual([]);
+    // ...until a day has passed, or something is written.
+    expect(pruneAfterRun(folder, CACHE_BOUND, Date.now() + 2 * 86_400_000).length).toBeGreaterThan(0);
+    // 31 versions are left (the old one went); three more written: the folder is walked and two go.
+    for (let n = 100; n < 103; n++) writeEntry(version(n), 'x');
+    expect(pruneAfterRun(folder)).toHaveLength(2);
+  });
+
   it('removes what killed writes left, not a running one', () => {
     const folder = path.join(temp.dir, 'k');
     mkdirSync(path.join(folder, 'documents'), { recursive: true });
