@@ -74,6 +74,9 @@ export async function diffProject({ full, project, filters, env: given, onEvent,
   // The providers' code is read before anything renders (source drift cannot read stops the run),
   // then outlined and formatted while the functions render.
   const outlining = outlineSources(await readProjectSources(project), project, onEvent);
+  // Awaited after the renders: an error of its own (a query of drift's that does not compile) is
+  // rethrown there, exit 2, and must not end the process first as an unhandled rejection.
+  outlining.catch(() => undefined);
   const rendered = await runProject(project, onEvent ? { onEvent } : {});
   const outlined = await outlining;
   // Judged in matrix order once every cell is back: the rules and the golden comparison are pure, and

@@ -54,6 +54,9 @@ export async function updateGoldens({ full, project, filters, prune, env: given,
   const swept = env.sweep();
   const goldens = goldenStateFor(full, env, filters);
   const outlining = outlineSources(await readProjectSources(project), project, onEvent);
+  // Awaited after the renders: an error of its own (a query of drift's that does not compile) is
+  // rethrown there, exit 2, and must not end the process first as an unhandled rejection.
+  outlining.catch(() => undefined);
   const run = await runProject(project, onEvent ? { onEvent } : {});
   const outlined = await outlining;
   const writes = run.cells.map((cell): GoldenWrite => {

@@ -1,9 +1,9 @@
 /** bin/drift.js runs the bundle only when it was made from the dist/ modules beside it. */
-import { mkdirSync, rmSync, utimesSync } from 'node:fs';
+import { appendFileSync, mkdirSync, rmSync, utimesSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyPackage, runDriftProcess } from '../helpers/drift.js';
-import { tempDir } from '../helpers/project.js';
+import { REPO, tempDir } from '../helpers/project.js';
 
 describe('a stale bundle', () => {
   let pkg: ReturnType<typeof copyPackage>;
@@ -38,5 +38,20 @@ describe('a stale bundle', () => {
     const run = await runDriftProcess(['--version'], cwd.dir, {}, pkg.bin);
     expect(run.stderr).toBe('');
     expect(run.exitCode).toBe(0);
+  });
+});
+
+describe("drift's own outline queries", () => {
+  it('a query that does not compile makes drift exit 2 naming the query file, not a crash', async () => {
+    const pkg = copyPackage();
+    try {
+      appendFileSync(path.join(pkg.dir, 'queries/python/call.scm'), '\n((call function: (identifier) @broken)\n');
+      const run = await runDriftProcess(['diff', '-p', 'gke', '-s', 'converge'], REPO, { DRIFT_CACHE_DIR: path.join(pkg.dir, 'cache') }, pkg.bin);
+      expect(run.stderr).toMatch(/queries\/python\/call\.scm: drift's outline query does not compile/);
+      expect(run.stderr).not.toMatch(/internal error/);
+      expect(run.exitCode).toBe(2);
+    } finally {
+      pkg.remove();
+    }
   });
 });
