@@ -1,16 +1,20 @@
 /**
  * Conventions and splits: how the providers' values of one facet are judged. Pure.
  *
- * The rule. A facet has a *convention* when at least three providers can be compared on it and one
- * value is shared by at least two thirds of them; the providers that differ from a convention are its
- * outliers. Fewer than three providers, or no value that clear, make a *split*: nobody is blamed.
+ * The rule. A facet has a *convention* when one value is shared by at least three of the providers
+ * that can be compared on it (its voters: those that have the subject; absence is a value only for
+ * presence facets, whose callers give every provider one) and by at least two thirds of them; the
+ * providers that differ from a convention are its outliers. Fewer voters, or no value that clear,
+ * make a *split*: nobody is blamed. Two of three is no convention: two providers that agree outvote
+ * nobody, and a cloud that composes nothing in a scenario does not make the other two a majority.
  *
  * With established providers (`drift diff -p P`: the others stand in through their goldens), only
- * the established ones form the convention, by the same rule; two established providers that agree
- * also form one, since a provider joining a pair that already agrees is the one that changed. One
- * established provider is no convention. Where the established hold no convention, the facet is
- * judged over everyone as a full run would, and only a split is reported: P is never blamed for a
- * split among the established, and established providers are never outliers: only judged ones are.
+ * the established ones form the convention, by the same rule, so a pair of established providers
+ * that agree forms none. One established provider is no convention. Where the established hold no
+ * convention, the facet is judged over everyone as a full run would: a split is reported as the
+ * split (P alone differing from a pair is one), a convention of everyone blames only its judged
+ * outliers (several judged at once beside a pair). P is never blamed for a split among the
+ * established, and established providers are never outliers: only judged ones are.
  * One exception: a *newcomer* P (no golden of its own yet) that follows none of the established
  * ways, each held by at least two providers, is a *novel* outlier, blamed beside the split. It
  * brings a way nobody established uses, and an accepted split of the established ways says nothing
@@ -53,9 +57,9 @@ export function groupValues(values: ReadonlyMap<string, unknown>, texts: Readonl
   return [...groups.values()].sort((a, b) => b.providers.length - a.providers.length || (a.text < b.text ? -1 : a.text > b.text ? 1 : 0));
 }
 
-/** The fewest providers that can hold a convention, and the share of them it needs. */
+/** The fewest providers that can hold a convention (its voters), and the share of the compared it needs. */
 export const MIN_CONVENTION = 3;
-const holdsConvention = (size: number, compared: number) => compared >= MIN_CONVENTION && 3 * size >= 2 * compared;
+const holdsConvention = (size: number, compared: number) => size >= MIN_CONVENTION && 3 * size >= 2 * compared;
 
 /** The convention among `groups`, if there is one. */
 function conventionOf(groups: ValueGroup[], compared: number): ValueGroup | undefined {
@@ -81,17 +85,19 @@ export function judge(values: ReadonlyMap<string, unknown>, texts: ReadonlyMap<s
   const standIns = new Map([...values].filter(([provider]) => established.has(provider)));
   if (judged.length === 0 || standIns.size === 0) return { kind: 'agreed' };
   const standInGroups = groupValues(standIns, texts);
-  const pairAgrees = standIns.size === 2 && standInGroups.length === 1;
-  const convention = pairAgrees ? standInGroups[0] : conventionOf(standInGroups, standIns.size);
+  const convention = conventionOf(standInGroups, standIns.size);
   if (!convention) {
     const known = new Set(standInGroups.map((group) => group.text));
     const novel = judged.filter((provider) => newcomers?.has(provider) && !known.has(texts.get(provider)!));
-    if (novel.length && standInGroups.every((group) => group.providers.length >= 2)) return { kind: 'novel', ways: standInGroups, outliers: novel, compared: standIns.size, groups };
-    // Nothing to judge P against. What a full run would say still holds: a split stays a split
-    // (never blamed on P); where P completes a convention, its outliers are established providers,
-    // which this run does not judge.
+    // Ways are a split of the established: one way of two providers is too few voters to blame anyone.
+    if (novel.length && standInGroups.length >= 2 && standInGroups.every((group) => group.providers.length >= 2)) return { kind: 'novel', ways: standInGroups, outliers: novel, compared: standIns.size, groups };
+    // Too few established to judge P against. What a full run would say still holds: a split stays a
+    // split (never blamed on P); a convention of everyone blames only its judged outliers (where P
+    // completes it, its outliers are established providers, which this run does not judge).
     const full = judge(values, texts);
-    return full.kind === 'split' ? full : { kind: 'agreed' };
+    if (full.kind === 'split') return full;
+    const judgedOutliers = full.kind === 'convention' ? full.outliers.filter((provider) => !established.has(provider)) : [];
+    return full.kind === 'convention' && judgedOutliers.length ? { ...full, outliers: judgedOutliers } : { kind: 'agreed' };
   }
   const outliers = judged.filter((provider) => texts.get(provider) !== convention.text);
   return outliers.length ? { kind: 'convention', convention, outliers, compared: standIns.size } : { kind: 'agreed' };
@@ -99,10 +105,10 @@ export function judge(values: ReadonlyMap<string, unknown>, texts: ReadonlyMap<s
 
 /**
  * What `judge` holds one judged provider to on a facet under `-p`, read from the established providers'
- * values alone (the provider's own takes no part): their convention (a clear majority, or two that
- * agree); for a newcomer, one of their ways where each is held by two or more; the value of the only
- * other provider that has the subject (differing from it makes a split). Undefined where `judge` would
- * blame the provider for nothing. What `drift expect` prints as the target.
+ * values alone (the provider's own takes no part): their convention (a clear majority, at least
+ * three); the value they all share where they are too few for a convention (differing from it makes
+ * a split); for a newcomer, one of their ways where each is held by two or more. Undefined where
+ * `judge` would blame the provider for nothing. What `drift expect` prints as the target.
  */
 export type Requirement =
   | { kind: 'convention'; convention: ValueGroup; compared: number }
@@ -112,9 +118,9 @@ export type Requirement =
 export function requiredOf(standIns: ReadonlyMap<string, unknown>, texts: ReadonlyMap<string, string>, newcomer: boolean): Requirement | undefined {
   if (standIns.size === 0) return undefined;
   const groups = groupValues(standIns, texts);
-  if (standIns.size === 1) return { kind: 'pair', other: groups[0]! };
-  const convention = standIns.size === 2 && groups.length === 1 ? groups[0] : conventionOf(groups, standIns.size);
+  const convention = conventionOf(groups, standIns.size);
   if (convention) return { kind: 'convention', convention, compared: standIns.size };
+  if (groups.length === 1) return { kind: 'pair', other: groups[0]! };
   if (newcomer && groups.every((group) => group.providers.length >= 2)) return { kind: 'ways', ways: groups };
   return undefined;
 }

@@ -192,7 +192,8 @@ function divergence(scenario: string, facet: Facet, texts: Map<string, string>, 
       const what = `the convention is ${words(convention.value)}; ${provider} has ${words(facet.values.get(provider))}.`;
       // Alone against all the others, the fix is in the provider: no accept offered (it stays allowed).
       const alone = convention.providers.length === (established ? verdict.compared : verdict.compared - 1);
-      return alone ? `${what} Every other provider does it this way: make ${provider} follow it.` : `${what} Make ${provider} follow it, or accept it with a reason: drift accept '${id}' --reason "..."`;
+      // The real count, never "every other": a provider without the subject in this scenario is no voter.
+      return alone ? `${what} ${whose} do it this way and only ${provider} differs: make ${provider} follow it.` : `${what} Make ${provider} follow it, or accept it with a reason: drift accept '${id}' --reason "..."`;
     },
   );
   // The convention's value sits before the hint, where reports have always shown it.

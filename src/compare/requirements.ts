@@ -102,7 +102,7 @@ export function acrossRequirements({ scenario, facets, provider, newcomer, rende
     if (required?.kind === 'convention') out.push({ ...div, expect: words(facet, required.convention.value), by: `convention of ${names(required.convention.providers)}` });
     if (required?.kind === 'ways') out.push({ ...div, expect: `one of: ${required.ways.map((way) => `${words(facet, way.value)} (${names(way.providers)})`).join('; ')}`, by: 'the established ways (no convention)' });
     if (required?.kind === 'pair') {
-      out.push({ id: splitId(facet.subject, facet.facet), subject: facet.subject, facet: facet.facet, scenario, expect: words(facet, required.other.value), by: `only ${names(required.other.providers)} has it besides: a difference is a split` });
+      out.push({ id: splitId(facet.subject, facet.facet), subject: facet.subject, facet: facet.facet, scenario, expect: words(facet, required.other.value), by: `only ${names(required.other.providers)} ${required.other.providers.length === 1 ? 'has' : 'have'} it besides: a difference is a split` });
     }
   }
   return out;

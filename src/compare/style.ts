@@ -306,7 +306,7 @@ export function styleRequirements(subjects: readonly StyleSubject[], provider: s
       out.push({ id: `style:${facet.subject}:${facet.facet}:${provider}`, ...about, expect: facet.presence ? `no ${facet.subject} (${facet.describe})` : text(required.convention.value), by: `style convention of ${required.convention.providers.join(', ')}: ${facet.describe}` });
     }
     if (required?.kind === 'pair' && !facet.presence && !facet.conventionOnly) {
-      out.push({ id: `style:${facet.subject}:${facet.facet}`, ...about, expect: text(required.other.value), by: `only ${required.other.providers.join(', ')} has it besides: a difference is a split (${facet.describe})` });
+      out.push({ id: `style:${facet.subject}:${facet.facet}`, ...about, expect: text(required.other.value), by: `only ${required.other.providers.join(', ')} ${required.other.providers.length === 1 ? 'has' : 'have'} it besides: a difference is a split (${facet.describe})` });
     }
   }
   return out;

@@ -81,7 +81,8 @@ export const SEEDS: MutationSeed[] = [
     composer: [{ search: '        if labels:\n            body["metadata"] = {"labels": labels}\n', replace: '        body["metadata"] = {"namespace": self.namespace, **({"labels": labels} if labels else {})}\n' }],
     scenarios: ['converge'],
     // Stylistic, on every role whose resource it composes through _cloud (cloud-only keys are not compared by name).
-    expected: ['cluster', 'network', 'node-pool', 'subnet', 'system-pool'].map((role) => `div:${role}:metadata-namespace:eks`),
+    // Only eks, gke and nebius compose a system pool: two of three is no convention, so a split there.
+    expected: [...['cluster', 'network', 'node-pool', 'subnet'].map((role) => `div:${role}:metadata-namespace:eks`), 'split:system-pool:metadata-namespace'],
   },
   {
     provider: 'gke',
@@ -121,7 +122,8 @@ export const SEEDS: MutationSeed[] = [
     composer: [{ search: '            GCP_PROVIDER_CONFIG,\n            kind,\n', replace: '            GCP_PROVIDER_CONFIG,\n            "ProviderConfig",\n' }],
     scenarios: ['converge'],
     // A namespaced ProviderConfig is looked for in the XR's namespace and not found: it waits, and the rule sees no namespace given.
-    expected: ['div:events:events:gke', 'div:requirements:requirements:gke', 'div:requirements:requires:gke', 'rule:namespaced-requirement:gke:requirements.gcp-provider-config'],
+    // Only gke and nebius require a ProviderConfig in custom-credentials besides: two of three, a split.
+    expected: ['div:events:events:gke', 'div:requirements:requires:gke', 'rule:namespaced-requirement:gke:requirements.gcp-provider-config', 'split:requirements:requirements'],
     full: ['div:requirements:requires:gke'],
   },
   {
@@ -171,9 +173,10 @@ export const SEEDS: MutationSeed[] = [
     // identity-entry split accepted for it (a facet-wide entry without ways used to absorb that).
     expected: [
       'div:events:events:nebius',
-      'div:requirements:requirements:nebius',
       'div:status:identity-entry:nebius',
       'rule:namespaced-requirement:nebius:requirements.nebius-provider-config',
+      // Only gke and nebius require a ProviderConfig in custom-credentials besides: two of three, a split.
+      'split:requirements:requirements',
     ],
   },
   {

@@ -1,5 +1,5 @@
 /**
- * The consensus rule over synthetic skeleton sets of 2, 3, 5 and 8 providers: each case blames
+ * The consensus rule over synthetic skeleton sets of 2, 3, 4, 5 and 8 providers: each case blames
  * exactly the provider that differs, or reports one split blaming nobody.
  */
 import { describe, expect, it } from 'vitest';
@@ -38,7 +38,7 @@ const blame = (provider: string) => `div:node-pool:labels:${provider}`;
 const names = (n: number) => ['aks', 'eks', 'gke', 'linode', 'nebius', 'oci', 'scaleway', 'vultr'].slice(0, n);
 
 describe('a drift in any single provider', () => {
-  for (const n of [3, 5, 8]) {
+  for (const n of [4, 5, 8]) {
     it(`is blamed on exactly that provider among ${n}, whichever it is (gke included)`, () => {
       for (const provider of names(n)) {
         const skeletons = names(n).map((name) => (name === provider ? drifted(name) : goodSkeleton(name)));
@@ -49,6 +49,14 @@ describe('a drift in any single provider', () => {
       }
     });
   }
+
+  it('is a split among three: two that agree are too few voters to blame the third', () => {
+    for (const provider of names(3)) {
+      const findings = across(names(3).map((name) => (name === provider ? drifted(name) : goodSkeleton(name))));
+      expect(ids(findings), provider).toEqual([LABELS_SPLIT]);
+      expect(findings[0]!.provider).toBeUndefined();
+    }
+  });
 
   it('is a split with two providers: neither can be told right, so neither is blamed', () => {
     for (const provider of ['eks', 'gke']) {
@@ -101,15 +109,20 @@ describe('absence is a value only for presence', () => {
     expect(findings.every((finding) => finding.provider === undefined)).toBe(true);
   });
 
-  it('a provider without the subject takes no part in its other facets', () => {
+  it('a provider without the subject takes no part in its other facets, nor in their vote', () => {
     // Two of five compose no helm ProviderConfig; of the three that do, one reads another Secret.
     const five = names(5);
     const reads = (provider: string) => goodSkeleton(provider, 'converge', { resources: { 'provider-config-helm': { ...goodSkeleton(provider).resources['provider-config-helm']!, reads: ['{namespace}/other:kubeconfig'] } } });
     const skeletons = [noHelm(five[0]!), noHelm(five[1]!), goodSkeleton(five[2]!), goodSkeleton(five[3]!), reads(five[4]!)];
     const helm = across(skeletons).filter((finding) => finding.subject === 'provider-config-helm');
-    // Presence is 3-2 (a split); reads are compared among the three that have it: 2 of 3 agree.
-    expect(ids(helm)).toEqual([`div:provider-config-helm:reads:${five[4]}`, 'split:provider-config-helm:presence']);
+    // Presence is 3-2 (a split); reads are compared among the three that have it: 2 of 3 agree, too few voters.
+    expect(ids(helm)).toEqual(['split:provider-config-helm:presence', 'split:provider-config-helm:reads']);
     expect(helm.find((finding) => finding.facet === 'reads')!.values).toEqual({ [five[2]!]: ['{namespace}/{xr}-kubeconfig:kubeconfig'], [five[3]!]: ['{namespace}/{xr}-kubeconfig:kubeconfig'], [five[4]!]: ['{namespace}/other:kubeconfig'] });
+    // One without it, three of the four that have it agree: a convention of three voters.
+    const four = [noHelm(five[0]!), goodSkeleton(five[1]!), goodSkeleton(five[2]!), goodSkeleton(five[3]!), reads(five[4]!)];
+    const judged = across(four).filter((finding) => finding.subject === 'provider-config-helm');
+    expect(ids(judged)).toEqual([`div:provider-config-helm:presence:${five[0]}`, `div:provider-config-helm:reads:${five[4]}`]);
+    expect(judged.find((finding) => finding.facet === 'reads')!.message).toBe(`provider-config-helm reads differs from the convention of 3 of 4 providers (${five.slice(1, 4).join(', ')})`);
   });
 
   it('the one provider that composes what the others do not diverges on presence only', () => {
@@ -128,8 +141,11 @@ describe('with -p P: judged against the established providers', () => {
     expect(findings[0]!.message).toBe('node-pool labels differs from the convention of 4 of 4 established providers (aks, eks, nebius, vultr)');
   });
 
-  it('with two established that agree, P diverges when it differs; with one established, it is a split', () => {
-    expect(ids(across([drifted('gke'), goodSkeleton('eks'), goodSkeleton('nebius')], ['eks', 'nebius']))).toEqual([blame('gke')]);
+  it('with three established that agree, P diverges when it differs; with two or one established, it is a split', () => {
+    expect(ids(across([drifted('gke'), goodSkeleton('eks'), goodSkeleton('nebius'), goodSkeleton('aks')], ['aks', 'eks', 'nebius']))).toEqual([blame('gke')]);
+    // Two that agree are too few voters: the split a full run reports, never a blame, newcomer or not.
+    expect(ids(across([drifted('gke'), goodSkeleton('eks'), goodSkeleton('nebius')], ['eks', 'nebius']))).toEqual([LABELS_SPLIT]);
+    expect(ids(across([drifted('gke'), goodSkeleton('eks'), goodSkeleton('nebius')], ['eks', 'nebius'], ['gke']))).toEqual([LABELS_SPLIT]);
     expect(ids(across([drifted('gke'), goodSkeleton('eks')], ['eks']))).toEqual([LABELS_SPLIT]);
     expect(across([goodSkeleton('gke'), goodSkeleton('eks')], ['eks'])).toEqual([]);
   });
@@ -164,9 +180,12 @@ describe('with -p P: judged against the established providers', () => {
   });
 
   it('where P completes a convention the established lacked, nothing is reported: the outlier is established', () => {
-    expect(across([goodSkeleton('gke'), goodSkeleton('eks'), drifted('nebius')], ['eks', 'nebius'])).toEqual([]);
-    // …and P that sides with neither makes the 1-1-1 split a full run reports.
-    expect(ids(across([otherwise('gke'), goodSkeleton('eks'), drifted('nebius')], ['eks', 'nebius']))).toEqual([LABELS_SPLIT]);
+    const stood = ['aks', 'eks', 'nebius'];
+    expect(across([goodSkeleton('gke'), goodSkeleton('aks'), goodSkeleton('eks'), drifted('nebius')], stood)).toEqual([]);
+    // …and P that sides with neither makes the 2-1-1 split a full run reports.
+    expect(ids(across([otherwise('gke'), goodSkeleton('aks'), goodSkeleton('eks'), drifted('nebius')], stood))).toEqual([LABELS_SPLIT]);
+    // P joining one of three makes 2 of 3 in a full run: too few voters, so a split there and here.
+    expect(ids(across([goodSkeleton('gke'), goodSkeleton('eks'), drifted('nebius')], ['eks', 'nebius']))).toEqual([LABELS_SPLIT]);
   });
 
   it('never blames an established provider, and P that follows the convention is clean', () => {
@@ -175,6 +194,16 @@ describe('with -p P: judged against the established providers', () => {
     expect(across(skeletons, established)).toEqual([]);
     // The same set rendered in full blames vultr, the one that differs.
     expect(ids(across(skeletons))).toEqual([blame('vultr')]);
+  });
+
+  it('with two established that agree, several judged at once are held to the convention a full run finds', () => {
+    // 4 of 5 in a full run: the judged outlier is blamed, as a full run would blame it.
+    const skeletons = [drifted('gke'), goodSkeleton('nebius'), goodSkeleton('vultr'), goodSkeleton('aks'), goodSkeleton('eks')];
+    const findings = across(skeletons, ['aks', 'eks']);
+    expect(ids(findings)).toEqual([blame('gke')]);
+    expect(ids(across(skeletons))).toEqual([blame('gke')]);
+    // An established outlier of that convention is never blamed: nothing is reported.
+    expect(across([goodSkeleton('gke'), goodSkeleton('nebius'), goodSkeleton('vultr'), goodSkeleton('aks'), drifted('eks')], ['aks', 'eks'])).toEqual([]);
   });
 
   it('judges several new providers each against the established', () => {
@@ -188,13 +217,17 @@ describe('judge', () => {
   const values = (entries: Record<string, unknown>) => new Map(Object.entries(entries));
   const texts = (map: Map<string, unknown>) => new Map([...map].map(([k, v]) => [k, JSON.stringify(v)]));
 
-  it('needs at least three providers and two thirds of them for a convention', () => {
+  it('needs at least three voters and two thirds of the compared for a convention', () => {
     const two = values({ a: 1, b: 2 });
     expect(judge(two, texts(two)).kind).toBe('split');
     const three = values({ a: 1, b: 1, c: 2 });
-    expect(judge(three, texts(three))).toMatchObject({ kind: 'convention', outliers: ['c'], compared: 3 });
+    expect(judge(three, texts(three)).kind).toBe('split');
     const four = values({ a: 1, b: 1, c: 2, d: 3 });
     expect(judge(four, texts(four)).kind).toBe('split');
+    const voters = values({ a: 1, b: 1, c: 1, d: 2 });
+    expect(judge(voters, texts(voters))).toMatchObject({ kind: 'convention', outliers: ['d'], compared: 4 });
+    const third = values({ a: 1, b: 1, c: 1, d: 2, e: 3 });
+    expect(judge(third, texts(third)).kind).toBe('split');
   });
 
   it('orders groups by size, then by value text, never by provider name', () => {

@@ -28,8 +28,8 @@ describe('compareAcross: consensus and outliers', () => {
     expect(across([withResource('a', 'nodepool-gpu', { labels: [] }), broken])).toEqual([]);
   });
 
-  it('takes a two-thirds convention and names the one outlier with every provider’s value', () => {
-    const findings = across([goodSkeleton('a'), withResource('b', 'nodepool-gpu', { labels: ['modelplane.ai/pool'] }), goodSkeleton('c')]);
+  it('takes a two-thirds convention of three voters and names the one outlier with every provider’s value', () => {
+    const findings = across([goodSkeleton('a'), withResource('b', 'nodepool-gpu', { labels: ['modelplane.ai/pool'] }), goodSkeleton('c'), goodSkeleton('d')]);
     expect(findings).toEqual([
       {
         id: 'div:node-pool:labels:b',
@@ -39,13 +39,15 @@ describe('compareAcross: consensus and outliers', () => {
         scenario: 'converge',
         subject: 'node-pool',
         facet: 'labels',
-        message: 'node-pool labels differs from the convention of 2 of 3 providers (a, c)',
-        values: { a: GPU_LABELS, b: ['modelplane.ai/pool'], c: GPU_LABELS },
+        message: 'node-pool labels differs from the convention of 3 of 4 providers (a, c, d)',
+        values: { a: GPU_LABELS, b: ['modelplane.ai/pool'], c: GPU_LABELS, d: GPU_LABELS },
         consensus: GPU_LABELS,
-        // b alone differs from all the others: the fix is in b, so no accept is offered.
-        hint: 'the convention is [modelplane.ai/gpu, modelplane.ai/pool]; b has [modelplane.ai/pool]. Every other provider does it this way: make b follow it.',
+        // b alone differs from all the others: the fix is in b, so no accept is offered. The count is the real one.
+        hint: 'the convention is [modelplane.ai/gpu, modelplane.ai/pool]; b has [modelplane.ai/pool]. 3 of 4 providers (a, c, d) do it this way and only b differs: make b follow it.',
       },
     ]);
+    // Two of three that agree are too few voters: a split, blaming nobody.
+    expect(ids(across([goodSkeleton('a'), withResource('b', 'nodepool-gpu', { labels: ['modelplane.ai/pool'] }), goodSkeleton('c')]))).toEqual(['split:node-pool:labels']);
   });
 
   it('names each outlier of a convention, each with all values', () => {
@@ -97,10 +99,10 @@ describe('compareAcross: consensus and outliers', () => {
   });
 
   it('reports a missing contract role as a presence divergence, and compares none of its other facets', () => {
-    const findings = across([goodSkeleton('a'), goodSkeleton('b', 'converge', { resources: { 'provider-config-helm': undefined } }), goodSkeleton('c')]);
+    const findings = across([goodSkeleton('a'), goodSkeleton('b', 'converge', { resources: { 'provider-config-helm': undefined } }), goodSkeleton('c'), goodSkeleton('d')]);
     const presence = findings.filter((finding) => finding.subject === 'provider-config-helm');
     expect(presence).toEqual([
-      expect.objectContaining({ id: 'div:provider-config-helm:presence:b', class: 'behavioral', values: { a: 'composed', b: 'absent', c: 'composed' }, consensus: 'composed' }),
+      expect.objectContaining({ id: 'div:provider-config-helm:presence:b', class: 'behavioral', values: { a: 'composed', b: 'absent', c: 'composed', d: 'composed' }, consensus: 'composed' }),
     ]);
     // The other thing that changes: one reader of the kubeconfig fewer.
     expect(ids(findings)).toEqual(['div:kubeconfig:readers:b', 'div:provider-config-helm:presence:b']);
@@ -119,12 +121,12 @@ describe('compareAcross: consensus and outliers', () => {
 
   it('classes a different key pattern for the same role as stylistic', () => {
     const renamed = goodSkeleton('b', 'converge', { resources: { 'nodepool-gpu': undefined, 'node-pool-gpu': goodSkeleton('b').resources['nodepool-gpu'] } });
-    const findings = across([goodSkeleton('a'), renamed, goodSkeleton('c')]);
+    const findings = across([goodSkeleton('a'), renamed, goodSkeleton('c'), goodSkeleton('d')]);
     expect(findings).toEqual([
       expect.objectContaining({
         id: 'div:node-pool:key-pattern:b',
         class: 'stylistic',
-        values: { a: ['nodepool-{pool}'], b: ['node-pool-{pool}'], c: ['nodepool-{pool}'] },
+        values: { a: ['nodepool-{pool}'], b: ['node-pool-{pool}'], c: ['nodepool-{pool}'], d: ['nodepool-{pool}'] },
         consensus: ['nodepool-{pool}'],
       }),
     ]);
@@ -137,19 +139,19 @@ describe('compareAcross: consensus and outliers', () => {
       if (resource.ready !== null) resource.ready += 1;
     }
     // Held back one step throughout: only the cluster's own timing shows it, no other role.
-    expect(ids(across([goodSkeleton('a'), late, goodSkeleton('c')]))).toEqual(['div:cluster:appears:b', 'div:cluster:ready:b']);
+    expect(ids(across([goodSkeleton('a'), late, goodSkeleton('c'), goodSkeleton('d')]))).toEqual(['div:cluster:appears:b', 'div:cluster:ready:b']);
     // A node pool that becomes ready a step later than the cluster warrants does diverge.
     const slowPool = withResource('b', 'nodepool-gpu', { ready: 3 });
-    expect(ids(across([goodSkeleton('a'), slowPool, goodSkeleton('c')]))).toEqual(['div:node-pool:ready:b']);
+    expect(ids(across([goodSkeleton('a'), slowPool, goodSkeleton('c'), goodSkeleton('d')]))).toEqual(['div:node-pool:ready:b']);
   });
 
   it('compares in-cluster manifests and APIs, but not cloud APIs', () => {
     const otherCloud = withResource('b', 'cluster', { apiVersion: 'eks.aws.m.upbound.io/v1beta1', kind: 'Cluster' });
     expect(across([goodSkeleton('a'), otherCloud, goodSkeleton('c')])).toEqual([]);
     const otherManifest = withResource('b', 'storage-class-rwx', { manifest: 'StorageClass/other' });
-    expect(ids(across([goodSkeleton('a'), otherManifest, goodSkeleton('c')]))).toEqual(['div:cache-storage-class:manifest:b']);
+    expect(ids(across([goodSkeleton('a'), otherManifest, goodSkeleton('c'), goodSkeleton('d')]))).toEqual(['div:cache-storage-class:manifest:b']);
     const otherApi = withResource('b', 'storage-class-rwx', { apiVersion: 'kubernetes.crossplane.io/v1alpha2' });
-    expect(ids(across([goodSkeleton('a'), otherApi, goodSkeleton('c')]))).toEqual(['div:cache-storage-class:api:b']);
+    expect(ids(across([goodSkeleton('a'), otherApi, goodSkeleton('c'), goodSkeleton('d')]))).toEqual(['div:cache-storage-class:api:b']);
   });
 
   it('compares perturbation outcomes by role, not by key', () => {
@@ -158,7 +160,7 @@ describe('compareAcross: consensus and outliers', () => {
         resources: key === 'nodepool-gpu' ? {} : { 'nodepool-gpu': undefined, [key]: goodSkeleton(provider).resources['nodepool-gpu'] },
         then: [{ do: 'unready', role: 'cluster', dropped: [], unmarked: ['cluster', key], statusKept: true, xrReady: false, events: [] }],
       });
-    const findings = compareAcross({ scenario: 'cluster-regresses', skeletons: [outcome('a', 'nodepool-gpu'), outcome('b', 'node-pool-gpu'), outcome('c', 'nodepool-gpu')], pools: ['gpu'], ablated: false });
+    const findings = compareAcross({ scenario: 'cluster-regresses', skeletons: [outcome('a', 'nodepool-gpu'), outcome('b', 'node-pool-gpu'), outcome('c', 'nodepool-gpu'), outcome('d', 'nodepool-gpu')], pools: ['gpu'], ablated: false });
     // Only the key spelling differs; what the perturbation did to each role is the same.
     expect(ids(findings)).toEqual(['div:node-pool:key-pattern:b']);
   });
@@ -177,10 +179,10 @@ describe('compareAcross: cloud-only roles', () => {
   it('compares an adapter-mapped key under its contract role', () => {
     // EKS composes subnet-a and subnet-b where the others compose one subnet: same role, other keys.
     const eks = goodSkeleton('eks', 'converge', { resources: { subnet: undefined, 'subnet-a': cloud('subnet', 'Subnet'), 'subnet-b': cloud('subnet', 'Subnet', { labels: ['zone'] }) } });
-    const findings = across([goodSkeleton('gke'), eks, goodSkeleton('nebius')]);
+    const findings = across([goodSkeleton('gke'), eks, goodSkeleton('nebius'), goodSkeleton('vultr')]);
     // Two subnets where the others have one is behaviour; named by the same stem, the keys agree.
     expect(ids(findings)).toEqual(['div:subnet:instances:eks', 'div:subnet:labels:eks']);
-    expect(findings.find((f) => f.facet === 'instances')!.values).toEqual({ eks: 2, gke: 1, nebius: 1 });
+    expect(findings.find((f) => f.facet === 'instances')!.values).toEqual({ eks: 2, gke: 1, nebius: 1, vultr: 1 });
   });
 
   it('names several resources of a role by their shared stem, and keeps keys that share none', () => {
@@ -188,12 +190,12 @@ describe('compareAcross: cloud-only roles', () => {
       goodSkeleton(provider, 'converge', { resources: { subnet: undefined, ...Object.fromEntries(keys.map((key) => [key, cloud('subnet', 'Subnet')])) } });
     const keyPatterns = (findings: ReturnType<typeof across>) => findings.filter((f) => f.facet === 'key-pattern').map((f) => [f.id, f.values]);
     // Another stem for the same two subnets is a naming of its own.
-    expect(keyPatterns(across([subnets('a', ['subnet-a', 'subnet-b']), subnets('b', ['subnet-a', 'subnet-b']), subnets('c', ['sn-a', 'sn-b'])]))).toEqual([
-      ['div:subnet:key-pattern:c', { a: ['subnet'], b: ['subnet'], c: ['sn'] }],
+    expect(keyPatterns(across([subnets('a', ['subnet-a', 'subnet-b']), subnets('b', ['subnet-a', 'subnet-b']), subnets('c', ['sn-a', 'sn-b']), subnets('d', ['subnet-a', 'subnet-b'])]))).toEqual([
+      ['div:subnet:key-pattern:c', { a: ['subnet'], b: ['subnet'], c: ['sn'], d: ['subnet'] }],
     ]);
     // Keys with no stem in common (no separator after what they share) are compared whole.
-    expect(keyPatterns(across([subnets('a', ['subnet']), subnets('b', ['subnet']), subnets('c', ['subnet', 'subnetb'])]))).toEqual([
-      ['div:subnet:key-pattern:c', { a: ['subnet'], b: ['subnet'], c: ['subnet', 'subnetb'] }],
+    expect(keyPatterns(across([subnets('a', ['subnet']), subnets('b', ['subnet']), subnets('c', ['subnet', 'subnetb']), subnets('d', ['subnet'])]))).toEqual([
+      ['div:subnet:key-pattern:c', { a: ['subnet'], b: ['subnet'], c: ['subnet', 'subnetb'], d: ['subnet'] }],
     ]);
   });
 });
@@ -205,14 +207,14 @@ describe('compareAcross: gates', () => {
   };
 
   it('compares gates only where the gating analysis ran (ablated)', () => {
-    const skeletons = [gated('a', 'nodepool-gpu', ['cluster.exists']), gated('b', 'nodepool-gpu', ['cluster.ready']), gated('c', 'nodepool-gpu', ['cluster.exists'])];
+    const skeletons = [gated('a', 'nodepool-gpu', ['cluster.exists']), gated('b', 'nodepool-gpu', ['cluster.ready']), gated('c', 'nodepool-gpu', ['cluster.exists']), gated('d', 'nodepool-gpu', ['cluster.exists'])];
     expect(across(skeletons, { ablated: false })).toEqual([]);
     const findings = across(skeletons, { ablated: true });
     expect(findings).toEqual([
       expect.objectContaining({
         id: 'div:node-pool:gated-on:b',
         class: 'behavioral',
-        values: { a: ['cluster.exists'], b: ['cluster.ready'], c: ['cluster.exists'] },
+        values: { a: ['cluster.exists'], b: ['cluster.ready'], c: ['cluster.exists'], d: ['cluster.exists'] },
         consensus: ['cluster.exists'],
       }),
     ]);
@@ -247,18 +249,19 @@ describe('compareAcross: gates', () => {
     expect(across([eks, gke], { ablated: true }).filter((finding) => finding.facet === 'gated-on')).toEqual([]);
     // …but a gate on the cluster's Ready condition is not a gate on its existence.
     const ready = goodSkeleton('nebius', 'converge', { resources: { 'nodepool-gpu': { ...goodSkeleton('nebius').resources['nodepool-gpu']!, gatedOn: ['cluster.ready', 'vpc.ready'] } } });
-    const findings = across([eks, gke, ready], { ablated: true }).filter((finding) => finding.facet === 'gated-on');
+    const vultr = goodSkeleton('vultr', 'converge', { resources: { 'nodepool-gpu': { ...goodSkeleton('vultr').resources['nodepool-gpu']!, gatedOn: ['cluster.exists', 'vpc.ready'] } } });
+    const findings = across([eks, gke, ready, vultr], { ablated: true }).filter((finding) => finding.facet === 'gated-on');
     expect(findings).toEqual([
       expect.objectContaining({
         id: 'div:node-pool:gated-on:nebius',
-        values: { eks: ['cloud-resource.ready', 'cluster.exists'], gke: ['cloud-resource.ready', 'cluster.exists'], nebius: ['cloud-resource.ready', 'cluster.ready'] },
+        values: { eks: ['cloud-resource.ready', 'cluster.exists'], gke: ['cloud-resource.ready', 'cluster.exists'], nebius: ['cloud-resource.ready', 'cluster.ready'], vultr: ['cloud-resource.ready', 'cluster.exists'] },
       }),
     ]);
   });
 
   it('keeps credentials as a gate of its own', () => {
-    const findings = across([gated('a', 'network', []), gated('b', 'network', ['credentials']), gated('c', 'network', [])], { ablated: true });
-    expect(findings).toEqual([expect.objectContaining({ id: 'div:network:gated-on:b', values: { a: [], b: ['credentials'], c: [] } })]);
+    const findings = across([gated('a', 'network', []), gated('b', 'network', ['credentials']), gated('c', 'network', []), gated('d', 'network', [])], { ablated: true });
+    expect(findings).toEqual([expect.objectContaining({ id: 'div:network:gated-on:b', values: { a: [], b: ['credentials'], c: [], d: [] } })]);
   });
 
   it('compares gates from gatesFrom, where `.exists` is dropped beside `.ready`, equal to a plain `.ready` gate', () => {

@@ -26,7 +26,8 @@ describe('requiredOf agrees with judge', () => {
           const texts = new Map([...all].map(([name, value]) => [name, stableStringify(value)]));
           const verdict = judge(all, texts, new Set(standIns.keys()), newcomer ? new Set(['new']) : new Set());
           const blamed = (verdict.kind === 'convention' || verdict.kind === 'novel') && verdict.outliers.includes('new');
-          const splitByMe = verdict.kind === 'split' && standIns.size === 1;
+          // Others too few for a convention that all agree: differing from them makes the split.
+          const splitByMe = verdict.kind === 'split' && new Set(standIns.values()).size === 1;
           const required = requiredOf(standIns, texts, newcomer);
           const meets =
             required === undefined ||
@@ -44,8 +45,12 @@ describe('requiredOf agrees with judge', () => {
 
 describe('acrossRequirements', () => {
   it("asks for the others' convention, the provider taking no part in the vote", () => {
-    expect(across('converge', [facet({ a: 1, b: 1, c: 2, new: 2 })])).toEqual([
-      { id: 'div:node-pool:labels:new', subject: 'node-pool', facet: 'labels', scenario: 'converge', expect: '1', by: 'convention of a, b' },
+    expect(across('converge', [facet({ a: 1, b: 1, c: 1, d: 2, new: 2 })])).toEqual([
+      { id: 'div:node-pool:labels:new', subject: 'node-pool', facet: 'labels', scenario: 'converge', expect: '1', by: 'convention of a, b, c' },
+    ]);
+    // Two that agree are too few voters: differing from them is a split, not a divergence.
+    expect(across('converge', [facet({ a: 1, b: 1, new: 2 })])).toEqual([
+      { id: 'split:node-pool:labels', subject: 'node-pool', facet: 'labels', scenario: 'converge', expect: '1', by: 'only a, b have it besides: a difference is a split' },
     ]);
   });
 

@@ -108,16 +108,16 @@ describe('compareAcross: node labels under other shapes compare equal', () => {
   it('a provider whose labels come as pairs is not blamed once they are read as keys', () => {
     // What each skeleton records is the keys, whatever shape the body had (see labelKeys).
     const pairs = labelKeys({ spec: { forProvider: { labels: [{ key: 'modelplane.ai/pool', value: 'gpu' }, { key: 'modelplane.ai/gpu', value: 'l4' }] } } });
-    expect(across([goodSkeleton('a'), withResource('b', 'nodepool-gpu', { labels: pairs! }), goodSkeleton('c')])).toEqual([]);
+    expect(across([goodSkeleton('a'), withResource('b', 'nodepool-gpu', { labels: pairs! }), goodSkeleton('c'), goodSkeleton('d')])).toEqual([]);
     // Read as before (the pair's field names), they would have diverged.
-    expect(ids(across([goodSkeleton('a'), withResource('b', 'nodepool-gpu', { labels: ['key', 'value'] }), goodSkeleton('c')]))).toEqual(['div:node-pool:labels:b']);
+    expect(ids(across([goodSkeleton('a'), withResource('b', 'nodepool-gpu', { labels: ['key', 'value'] }), goodSkeleton('c'), goodSkeleton('d')]))).toEqual(['div:node-pool:labels:b']);
   });
 });
 
 describe('compareAcross: metadata conventions are stylistic', () => {
   it('a composed resource that sets metadata.namespace diverges, class stylistic', () => {
-    const findings = across([goodSkeleton('a'), withResource('b', 'network', { metadata: { namespace: '{namespace}' } }), goodSkeleton('c')]);
-    expect(findings).toEqual([expect.objectContaining({ id: 'div:network:metadata-namespace:b', class: 'stylistic', values: { a: [null], b: ['{namespace}'], c: [null] }, consensus: [null] })]);
+    const findings = across([goodSkeleton('a'), withResource('b', 'network', { metadata: { namespace: '{namespace}' } }), goodSkeleton('c'), goodSkeleton('d')]);
+    expect(findings).toEqual([expect.objectContaining({ id: 'div:network:metadata-namespace:b', class: 'stylistic', values: { a: [null], b: ['{namespace}'], c: [null], d: [null] }, consensus: [null] })]);
   });
 
   it('compares label and annotation keys of the resource itself', () => {
@@ -154,15 +154,18 @@ describe('compareAcross: identity entry by shape', () => {
     const gke = identity('gke', { type: 'GoogleApplicationCredentials', name: '{xr}-gcp-credentials', key: 'private_key' });
     const nebius = identity('nebius', { type: 'NebiusServiceAccountCredentials', name: 'nebius-credentials', key: 'credentials.json' });
     const aks = identity('aks', { type: 'AzureCredentials', name: '{xr}-azure', key: 'credentials' });
-    expect(across([gke, nebius, aks])).toEqual([]);
+    const oci = identity('oci', { type: 'OciApiKey', name: '{xr}-oci', key: 'key.pem' });
+    expect(across([gke, nebius, aks, oci])).toEqual([]);
+    // Three of four that carry a key: a convention (two of three would be too few voters).
     const keyless = identity('aks', { type: 'AzureCredentials', name: '{xr}-azure', key: '' });
-    expect(ids(across([gke, nebius, keyless]))).toEqual(['div:status:identity-shape:aks']);
+    expect(ids(across([gke, nebius, keyless, oci]))).toEqual(['div:status:identity-shape:aks']);
   });
 
   it('a provider without an identity entry takes part in identity-entry only', () => {
     const gke = identity('gke', { type: 'GoogleApplicationCredentials', name: '{xr}-gcp-credentials', key: 'private_key' });
     const nebius = identity('nebius', { type: 'NebiusServiceAccountCredentials', name: 'nebius-credentials', key: 'credentials.json' });
-    const findings = across([gke, nebius, identity('eks')]);
+    const aks = identity('aks', { type: 'AzureCredentials', name: '{xr}-azure', key: 'credentials' });
+    const findings = across([gke, nebius, aks, identity('eks')]);
     expect(ids(findings)).toEqual(['div:status:identity-entry:eks']);
   });
 });
@@ -175,9 +178,9 @@ describe('compareAcross: convergence by whether and how, not by step', () => {
   });
 
   it('stalled (a fixpoint, XR not Ready) and oscillating (no fixpoint) diverge from ready', () => {
-    const stalled = across([converging('a', { step: 2, xrReady: true }), converging('b', { step: 1, xrReady: false }), converging('c', { step: 3, xrReady: true })]);
-    expect(stalled).toEqual([expect.objectContaining({ id: 'div:converged:converged:b', values: { a: 'ready', b: 'stalled', c: 'ready' } })]);
-    const oscillating = across([converging('a', { step: 2, xrReady: true }), converging('b', null), converging('c', { step: 3, xrReady: true })]);
-    expect(oscillating).toEqual([expect.objectContaining({ id: 'div:converged:converged:b', values: { a: 'ready', b: 'oscillating', c: 'ready' } })]);
+    const stalled = across([converging('a', { step: 2, xrReady: true }), converging('b', { step: 1, xrReady: false }), converging('c', { step: 3, xrReady: true }), converging('d', { step: 2, xrReady: true })]);
+    expect(stalled).toEqual([expect.objectContaining({ id: 'div:converged:converged:b', values: { a: 'ready', b: 'stalled', c: 'ready', d: 'ready' } })]);
+    const oscillating = across([converging('a', { step: 2, xrReady: true }), converging('b', null), converging('c', { step: 3, xrReady: true }), converging('d', { step: 2, xrReady: true })]);
+    expect(oscillating).toEqual([expect.objectContaining({ id: 'div:converged:converged:b', values: { a: 'ready', b: 'oscillating', c: 'ready', d: 'ready' } })]);
   });
 });

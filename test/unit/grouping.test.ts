@@ -69,7 +69,7 @@ describe('finding ids', () => {
 
 describe('judgeRun over two scenarios', () => {
   const scenarios = ['converge', 'two-pools'];
-  const project = { config: {}, adapters: ['a', 'b', 'c'].map((name) => ({ name })), scenarios: scenarios.map((name) => ({ name, ablate: false, xr: { nodePools: [{ name: 'gpu' }] } })) } as unknown as Project;
+  const project = { config: {}, adapters: ['a', 'b', 'c', 'd'].map((name) => ({ name })), scenarios: scenarios.map((name) => ({ name, ablate: false, xr: { nodePools: [{ name: 'gpu' }] } })) } as unknown as Project;
   const noCache = (scenario: string): Skeleton => {
     const skeleton = goodSkeleton('b', scenario);
     const { cache: _dropped, ...status } = skeleton.status;
@@ -83,7 +83,7 @@ describe('judgeRun over two scenarios', () => {
     skeleton,
     findings: [],
   });
-  const cells = scenarios.flatMap((scenario) => [cell(goodSkeleton('a', scenario)), cell(noCache(scenario)), cell(goodSkeleton('c', scenario))]);
+  const cells = scenarios.flatMap((scenario) => [cell(goodSkeleton('a', scenario)), cell(noCache(scenario)), cell(goodSkeleton('c', scenario)), cell(goodSkeleton('d', scenario))]);
   const judge = (accepted: Array<{ id: string; scenario?: string; reason: string }>) =>
     judgeRun({ project, cells, standIns: new Map(), gating: false, accepted, acceptedFile: 'goldens/accepted.yaml', filtered: false, strict: false }).findings;
 

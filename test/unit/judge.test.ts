@@ -24,7 +24,7 @@ const cell = (skeleton: Skeleton, findings: Finding[] = []): CellResult => ({
   findings,
 });
 
-/** b publishes no cache StorageClass: one divergence from a and c. */
+/** b publishes no cache StorageClass: one divergence from a, c and d. */
 const noCache = (provider: string): Skeleton => {
   const skeleton = goodSkeleton(provider);
   const { cache: _dropped, ...status } = skeleton.status;
@@ -33,7 +33,7 @@ const noCache = (provider: string): Skeleton => {
 
 const judge = (input: Partial<JudgeInput>): Finding[] =>
   judgeRun({
-    project: project(['a', 'b', 'c']),
+    project: project(['a', 'b', 'c', 'd']),
     cells: [],
     standIns: new Map(),
     gating: false,
@@ -48,21 +48,21 @@ const ownFinding: Finding = { id: 'rule:x:a:s', type: 'rule', class: 'contract',
 
 describe('judgeRun', () => {
   it("keeps each cell's own findings first, in matrix order, then the divergences across providers", () => {
-    const findings = judge({ cells: [cell(goodSkeleton('a'), [ownFinding]), cell(noCache('b')), cell(goodSkeleton('c'))] });
+    const findings = judge({ cells: [cell(goodSkeleton('a'), [ownFinding]), cell(noCache('b')), cell(goodSkeleton('c')), cell(goodSkeleton('d'))] });
     expect(findings.map((f) => f.id)).toEqual(['rule:x:a:s', 'div:status:cache:b']);
   });
 
   it('compares with stand-ins for providers the run did not render, and blames only rendered ones', () => {
-    const standIns = new Map([['converge', [goodSkeleton('a'), goodSkeleton('c')]]]);
+    const standIns = new Map([['converge', [goodSkeleton('a'), goodSkeleton('c'), goodSkeleton('d')]]]);
     expect(judge({ project: project(['b']), cells: [cell(noCache('b'))], standIns }).map((f) => f.id)).toEqual(['div:status:cache:b']);
     // The outlier is a stand-in: nobody rendered is to blame.
-    const outlier = new Map([['converge', [noCache('a'), goodSkeleton('c')]]]);
+    const outlier = new Map([['converge', [noCache('a'), goodSkeleton('c'), goodSkeleton('d')]]]);
     expect(judge({ project: project(['b']), cells: [cell(goodSkeleton('b'))], standIns: outlier })).toEqual([]);
   });
 
   it('applies accepted entries after the comparison; a stale entry is reported, failing only when strict, and dropped on a filtered run', () => {
     const accepted: AcceptedEntry[] = [{ id: 'div:status:cache:b', reason: 'b has no shared storage' }, { id: 'div:gone', reason: 'old' }];
-    const cells = [cell(goodSkeleton('a')), cell(noCache('b')), cell(goodSkeleton('c'))];
+    const cells = [cell(goodSkeleton('a')), cell(noCache('b')), cell(goodSkeleton('c')), cell(goodSkeleton('d'))];
     const relaxed = judge({ cells, accepted });
     expect(relaxed.map((f) => [f.id, f.accepted?.reason])).toEqual([
       ['div:status:cache:b', 'b has no shared storage'],
@@ -73,17 +73,18 @@ describe('judgeRun', () => {
   });
 
   it('lists the candidates the cells agree on, and judges a locked one by its lock alone, even against a majority', () => {
-    const input = { project: project(['a', 'b', 'c']), standIns: new Map(), gating: false, accepted: [], acceptedFile: 'goldens/accepted.yaml', filtered: false, strict: false };
-    const agreed = judgeRun({ ...input, cells: ['a', 'b', 'c'].map((name) => cell(goodSkeleton(name))) });
+    const input = { project: project(['a', 'b', 'c', 'd']), standIns: new Map(), gating: false, accepted: [], acceptedFile: 'goldens/accepted.yaml', filtered: false, strict: false };
+    const agreed = judgeRun({ ...input, cells: ['a', 'b', 'c', 'd'].map((name) => cell(goodSkeleton(name))) });
     const candidate = agreed.candidates.find((c) => c.facet === 'cache' && c.subject === 'status')!;
-    expect(candidate.providers).toEqual(['a', 'b', 'c']);
+    expect(candidate.providers).toEqual(['a', 'b', 'c', 'd']);
     const locked = [{ facet: 'cache', subject: 'status', values: candidate.values, reason: 'caches mount the class by name' }];
-    const cells = [cell(noCache('a')), cell(noCache('b')), cell(goodSkeleton('c'))];
-    // The vote would blame c (2 of 3 publish no cache); the lock blames a and b, and nothing else is said about the facet.
+    const cells = [cell(noCache('a')), cell(noCache('b')), cell(noCache('d')), cell(goodSkeleton('c'))];
+    // The vote would blame c (3 of 4 publish no cache); the lock blames a, b and d, and nothing else is said about the facet.
     expect(judge({ cells }).map((f) => f.id)).toEqual(['div:status:cache:c']);
     expect(judgeRun({ ...input, cells, locked }).findings.map((f) => [f.id, f.class])).toEqual([
       ['locked:cache:status:a', 'contract'],
       ['locked:cache:status:b', 'contract'],
+      ['locked:cache:status:d', 'contract'],
     ]);
   });
 });
