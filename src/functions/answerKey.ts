@@ -133,7 +133,8 @@ const FORMAT = 'drift-answers/3';
  */
 export function providerKey(adapter: Adapter, env: Environment, hashes: EnvironmentHashes = new Map()): string | undefined {
   try {
-    const { command, cwd, env } = adapter.function;
+    const { command, cwd } = adapter.function;
+    const functionEnv = adapter.function.env;
     const relative = (file: string) => path.relative(adapter.dir, file) || '.';
     const parts = [
       FORMAT,
@@ -141,9 +142,10 @@ export function providerKey(adapter: Adapter, env: Environment, hashes: Environm
       `adapter ${sha(readFileSync(adapter.file))}`,
       // The loader makes the interpreter's path absolute: relative to the adapter, two checkouts share a key.
       `command ${JSON.stringify(command.map((part) => (path.isAbsolute(part) ? relative(part) : part)))} in ${relative(cwd)}`,
-      `env ${JSON.stringify(Object.entries(env).sort())}`,
+      `env ${JSON.stringify(Object.entries(functionEnv).sort())}`,
       `tree ${treeHash(cwd)}`,
-      `python ${environmentHash(command[0] ?? '', cwd, { ...env, ...adapter.function.env }, hashes)}`,
+      // Resolved with the PATH the spawn gets (process.ts): drift's own, under the adapter's values.
+      `python ${environmentHash(command[0] ?? '', cwd, { ...env, ...functionEnv }, hashes)}`,
     ];
     return sha(parts.join('\n'));
   } catch (error) {
