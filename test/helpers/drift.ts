@@ -3,7 +3,6 @@ import { cpSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { execa, execaSync } from 'execa';
 import { inject } from 'vitest';
 import type { DriftTools } from '../../src/mcp/tools.js';
@@ -64,11 +63,16 @@ const mains = new Map<string, Promise<Main>>();
 function mainOf(bin: string): Promise<Main> {
   let loaded = mains.get(bin);
   if (!loaded) {
-    const bundle = path.join(path.dirname(path.dirname(bin)), 'dist/bundle/drift.cjs');
-    loaded = Promise.resolve((createRequire(bundle)(bundle) as { main: Main }).main);
+    loaded = Promise.resolve((bundleOf(bin) as { main: Main }).main);
     mains.set(bin, loaded);
   }
   return loaded;
+}
+
+/** The exports of a build's bundle (dist/bundle/drift.cjs beside its bin), loaded once per test file. */
+function bundleOf(bin: string): Record<string, unknown> {
+  const bundle = path.join(path.dirname(path.dirname(bin)), 'dist/bundle/drift.cjs');
+  return createRequire(bundle)(bundle) as Record<string, unknown>;
 }
 
 /**
@@ -91,12 +95,11 @@ export async function runDriftWithEnvironment(args: string[], cwd: string, env: 
 }
 
 /**
- * The MCP server's tools (src/mcp/tools.ts) of the build, over the project in `cwd`, in this process and
+ * The MCP server's tools (src/mcp/tools.ts) of the build's bundle, over the project in `cwd`, in this process and
  * with runDrift's environment: what the server answers, without the stdio transport mcp.test.ts covers.
  */
 export async function driftTools(cwd: string, env: Record<string, string> = {}, bin = driftBin()): Promise<DriftTools> {
-  const url = pathToFileURL(path.join(path.dirname(path.dirname(bin)), 'dist/mcp/tools.js')).href;
-  const { DriftTools: Tools } = (await import(/* @vite-ignore */ url)) as { DriftTools: typeof DriftTools };
+  const { DriftTools: Tools } = bundleOf(bin) as { DriftTools: typeof DriftTools };
   return new Tools({ config: undefined, cwd, env: cachedEnvironment(env), policy: LOCAL_POLICY, deadlineMs: 600_000 });
 }
 
