@@ -5,6 +5,7 @@ import fg from 'fast-glob';
 import type { Adapter } from '../config/types.js';
 import { buildStamp } from '../config/documentCache.js';
 import type { Environment } from '../util/envVars.js';
+import { functionEnv } from './functionEnv.js';
 
 /**
  * What a function's answers depend on besides the request, as one hash: the answer cache's key for
@@ -133,7 +134,9 @@ const FORMAT = 'drift-answers/3';
  */
 export function providerKey(adapter: Adapter, env: Environment, hashes: EnvironmentHashes = new Map()): string | undefined {
   try {
-    const { command, cwd, env } = adapter.function;
+    const { command, cwd } = adapter.function;
+    // Exactly what the function's spawn gets (process.ts): a variable it never sees keys nothing.
+    const spawned = functionEnv(adapter, env);
     const relative = (file: string) => path.relative(adapter.dir, file) || '.';
     const parts = [
       FORMAT,
@@ -141,9 +144,9 @@ export function providerKey(adapter: Adapter, env: Environment, hashes: Environm
       `adapter ${sha(readFileSync(adapter.file))}`,
       // The loader makes the interpreter's path absolute: relative to the adapter, two checkouts share a key.
       `command ${JSON.stringify(command.map((part) => (path.isAbsolute(part) ? relative(part) : part)))} in ${relative(cwd)}`,
-      `env ${JSON.stringify(Object.entries(env).sort())}`,
+      `env ${JSON.stringify(Object.entries(spawned))}`,
       `tree ${treeHash(cwd)}`,
-      `python ${environmentHash(command[0] ?? '', cwd, { ...env, ...adapter.function.env }, hashes)}`,
+      `python ${environmentHash(command[0] ?? '', cwd, spawned, hashes)}`,
     ];
     return sha(parts.join('\n'));
   } catch (error) {

@@ -10,6 +10,7 @@ import { DriftError } from '../errors.js';
 import { GrpcStatus } from './grpcStatus.js';
 import { CallError, FunctionClient, type OutgoingRequest } from './client.js';
 import { encodeRequest } from './encode.js';
+import { functionEnv } from './functionEnv.js';
 import { pauseBeforeFirstSpawn, track, untrack } from './reaper.js';
 import { startWatchdog, stopWatchdog } from './watchdog.js';
 
@@ -23,7 +24,7 @@ export interface StartOptions {
   callMs: number;
   /** A real request, or its wire bytes: the function is ready only once it answers one. */
   probe: OutgoingRequest;
-  /** The environment drift runs in: the function's, under the adapter's own `env`. */
+  /** The environment drift runs in: the function gets what functionEnv picks of it. */
   env: Environment;
 }
 
@@ -98,7 +99,7 @@ export class FunctionProcess {
       // step of the run, and the reaper (reaper.ts) already stops every function drift started.
       child = spawn(program!, args, {
         cwd: adapter.function.cwd,
-        env: { ...options.env, ...adapter.function.env, PYTHONUNBUFFERED: '1' },
+        env: functionEnv(adapter, options.env),
         stdio: ['ignore', 'pipe', 'pipe'],
         // Its own process group, so wrappers (uv run, shell scripts) die with their children.
         detached: true,
