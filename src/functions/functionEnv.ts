@@ -12,6 +12,11 @@ import type { Environment } from '../util/envVars.js';
 
 /** Always handed on when drift has them. */
 const BASE = ['PATH', 'HOME', 'TMPDIR', 'LANG', 'LANGUAGE'];
+/**
+ * Test-only: drift's process tests tag the functions they start (test/helpers/processes.ts finds a
+ * survivor by the tag in its environment); unset outside them.
+ */
+const TEST_TAG = 'DRIFT_TEST_TAG';
 /** The locale's categories (LC_ALL, LC_CTYPE, ...). */
 const LOCALE = /^LC_[A-Z_]+$/;
 /** What the Python SDK's server reads from its environment (crossplane/function/cli.py, 0.15). */
@@ -19,7 +24,7 @@ const SDK = ['ADDRESS', 'CACHE_SIZE', 'DEBUG', 'INSECURE', 'MAX_GRPC_MESSAGE_SIZ
 
 /** The function's environment, in a fixed key order (sorted), so the same inputs give the same key. */
 export function functionEnv(adapter: Pick<Adapter, 'function'>, env: Environment): Record<string, string> {
-  const passed = new Set([...BASE, ...SDK, ...(adapter.function.passEnv ?? [])]);
+  const passed = new Set([...BASE, ...SDK, TEST_TAG, ...(adapter.function.passEnv ?? [])]);
   const chosen: Record<string, string> = {};
   for (const [name, value] of Object.entries(env)) {
     if (value !== undefined && (passed.has(name) || LOCALE.test(name))) chosen[name] = value;

@@ -92,12 +92,12 @@ export async function runDriftWithEnvironment(args: string[], cwd: string, env: 
 
 /**
  * The MCP server's tools (src/mcp/tools.ts) of the build, over the project in `cwd`, in this process and
- * with runDrift's environment: what the server answers, without the stdio transport mcp.test.ts covers.
+ * with runDrift's environment (`env` over it): what the server answers, without the stdio transport mcp.test.ts covers.
  */
-export async function driftTools(cwd: string, bin = driftBin()): Promise<DriftTools> {
+export async function driftTools(cwd: string, bin = driftBin(), env: Record<string, string> = {}): Promise<DriftTools> {
   const url = pathToFileURL(path.join(path.dirname(path.dirname(bin)), 'dist/mcp/tools.js')).href;
   const { DriftTools: Tools } = (await import(/* @vite-ignore */ url)) as { DriftTools: typeof DriftTools };
-  return new Tools({ config: undefined, cwd, env: cachedEnvironment({}), policy: LOCAL_POLICY, deadlineMs: 600_000 });
+  return new Tools({ config: undefined, cwd, env: cachedEnvironment(env), policy: LOCAL_POLICY, deadlineMs: 600_000 });
 }
 
 /**
