@@ -98,7 +98,7 @@ export const DEFAULT_BROKEN_CREDENTIALS = { spec: { credentials: { source: 'Inje
 
 type RawAdapter = {
   name: string;
-  function: { command: string[]; cwd?: string; env?: Record<string, string> };
+  function: { command: string[]; cwd?: string; env?: Record<string, string>; passEnv?: string[] };
   xr: { apiVersion: string; kind: string; spec?: Record<string, unknown>; nodePool?: unknown; gpus?: Adapter['xr']['gpus']; ignore?: Record<string, string> };
   xrd?: string;
   world?: Partial<Adapter['world']>;
@@ -172,7 +172,7 @@ function adapterFrom(file: string, raw: RawAdapter, locate: Locator): Adapter {
     name: raw.name,
     file,
     dir,
-    function: { command: [resolvedProgram, ...args], cwd: path.resolve(dir, raw.function.cwd ?? '.'), env: raw.function.env ?? {} },
+    function: { command: [resolvedProgram, ...args], cwd: path.resolve(dir, raw.function.cwd ?? '.'), env: raw.function.env ?? {}, passEnv: raw.function.passEnv ?? [] },
     xr: { apiVersion: raw.xr.apiVersion, kind: raw.xr.kind, spec: raw.xr.spec ?? {}, gpus: raw.xr.gpus ?? {}, ignore: raw.xr.ignore ?? {} },
     ...(raw.xrd === undefined ? {} : { xrd: xrdOf(file, raw, locate) }),
     world: {

@@ -40,7 +40,8 @@ export interface Adapter {
   name: string;
   file: string;
   dir: string;
-  function: { command: string[]; cwd: string; env: Record<string, string> };
+  /** `env` sets values; `passEnv` names variables of drift's environment handed on as they are (functions/functionEnv.ts). */
+  function: { command: string[]; cwd: string; env: Record<string, string>; passEnv?: string[] };
   xr: {
     apiVersion: string;
     kind: string;

@@ -5,6 +5,7 @@ import fg from 'fast-glob';
 import type { Adapter } from '../config/types.js';
 import { buildStamp } from '../config/documentCache.js';
 import type { Environment } from '../util/envVars.js';
+import { functionEnv } from './functionEnv.js';
 
 /**
  * What a function's answers depend on besides the request, as one hash: the answer cache's key for
@@ -134,7 +135,8 @@ const FORMAT = 'drift-answers/3';
 export function providerKey(adapter: Adapter, env: Environment, hashes: EnvironmentHashes = new Map()): string | undefined {
   try {
     const { command, cwd } = adapter.function;
-    const functionEnv = adapter.function.env;
+    // Exactly what the function's spawn gets (process.ts): a variable it never sees keys nothing.
+    const spawned = functionEnv(adapter, env);
     const relative = (file: string) => path.relative(adapter.dir, file) || '.';
     const parts = [
       FORMAT,
@@ -142,10 +144,9 @@ export function providerKey(adapter: Adapter, env: Environment, hashes: Environm
       `adapter ${sha(readFileSync(adapter.file))}`,
       // The loader makes the interpreter's path absolute: relative to the adapter, two checkouts share a key.
       `command ${JSON.stringify(command.map((part) => (path.isAbsolute(part) ? relative(part) : part)))} in ${relative(cwd)}`,
-      `env ${JSON.stringify(Object.entries(functionEnv).sort())}`,
+      `env ${JSON.stringify(Object.entries(spawned))}`,
       `tree ${treeHash(cwd)}`,
-      // Resolved with the PATH the spawn gets (process.ts): drift's own, under the adapter's values.
-      `python ${environmentHash(command[0] ?? '', cwd, { ...env, ...functionEnv }, hashes)}`,
+      `python ${environmentHash(command[0] ?? '', cwd, spawned, hashes)}`,
     ];
     return sha(parts.join('\n'));
   } catch (error) {

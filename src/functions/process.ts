@@ -1,15 +1,18 @@
 import type { Environment } from '../util/envVars.js';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, statSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { RunFunctionResponse } from '@crossplane-org/function-sdk-typescript';
 import type { Adapter } from '../config/types.js';
 import { DriftError } from '../errors.js';
+import type { MachinePaths } from '../util/redact.js';
+import { resolvedProgram } from './answerKey.js';
 import { GrpcStatus } from './grpcStatus.js';
 import { CallError, FunctionClient, type OutgoingRequest } from './client.js';
 import { encodeRequest } from './encode.js';
+import { functionEnv } from './functionEnv.js';
 import { pauseBeforeFirstSpawn, track, untrack } from './reaper.js';
 import { startWatchdog, stopWatchdog } from './watchdog.js';
 
@@ -23,7 +26,7 @@ export interface StartOptions {
   callMs: number;
   /** A real request, or its wire bytes: the function is ready only once it answers one. */
   probe: OutgoingRequest;
-  /** The environment drift runs in: the function's, under the adapter's own `env`. */
+  /** The environment drift runs in: the function gets what functionEnv picks of it. */
   env: Environment;
 }
 
@@ -98,7 +101,7 @@ export class FunctionProcess {
       // step of the run, and the reaper (reaper.ts) already stops every function drift started.
       child = spawn(program!, args, {
         cwd: adapter.function.cwd,
-        env: { ...options.env, ...adapter.function.env, PYTHONUNBUFFERED: '1' },
+        env: functionEnv(adapter, options.env),
         stdio: ['ignore', 'pipe', 'pipe'],
         // Its own process group, so wrappers (uv run, shell scripts) die with their children.
         detached: true,
@@ -231,4 +234,45 @@ export function signalGroup(pid: number, signal: NodeJS.Signals): void {
   } catch {
     // Already gone.
   }
+}
+
+/** A folder and its real path (a symlinked checkout, macOS's /tmp → /private/tmp), both as given. */
+function bothForms(folder: string): string[] {
+  try {
+    const real = realpathSync(folder);
+    return real === folder ? [folder] : [folder, real];
+  } catch {
+    return [folder];
+  }
+}
+
+/**
+ * The paths of this machine that a function's output may carry and drift never publishes
+ * (util/redact.ts): the project root and the folders `roots:` lists, the home and temporary folders, and the prefixes of the
+ * interpreter the adapter starts: its virtual environment (`<python>`) and the base install's
+ * `lib/pythonX.Y` folders, where a traceback's standard-library frames live.
+ */
+export function machinePaths(adapter: Pick<Adapter, 'function'>, env: Environment, root: string, roots: readonly string[] = []): MachinePaths {
+  const python = new Map<string, string>();
+  const fn = adapter.function;
+  const program = fn.command[0] === undefined ? undefined : resolvedProgram(fn.command[0], fn.cwd, functionEnv(adapter, env));
+  if (program !== undefined) {
+    const prefix = path.dirname(path.dirname(program));
+    const config = path.join(prefix, 'pyvenv.cfg');
+    let base = prefix;
+    if (existsSync(config)) {
+      for (const folder of bothForms(prefix)) python.set(folder, '<python>');
+      const home = /^home\s*=\s*(.+)$/m.exec(readFileSync(config, 'utf8'))?.[1]?.trim();
+      base = home ? path.dirname(home) : '';
+    } else {
+      python.set(program, `<python>/bin/${path.basename(program)}`);
+    }
+    const lib = base ? path.join(base, 'lib') : '';
+    const versions = lib && existsSync(lib) ? readdirSync(lib).filter((name) => /^python\d/.test(name)) : [];
+    for (const version of versions) for (const folder of bothForms(path.join(lib, version))) python.set(folder, `<python>/lib/${version}`);
+  }
+  const tmp = [...new Set([tmpdir(), ...(env.TMPDIR ? [env.TMPDIR] : []), '/tmp'].flatMap(bothForms))];
+  const outside = new Map<string, string>();
+  for (const folder of roots.map((listed) => path.resolve(root, listed))) for (const form of bothForms(folder)) outside.set(form, path.relative(root, folder) || '.');
+  return { root: bothForms(root), roots: outside, home: bothForms(env.HOME ?? homedir()), tmp, python };
 }

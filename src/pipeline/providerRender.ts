@@ -4,7 +4,9 @@ import { ProviderAnswers, requestHash } from '../functions/answerCache.js';
 import { answerBytes, type Send } from '../functions/client.js';
 import { encodeRequest } from '../functions/encode.js';
 import { memoize } from '../functions/memo.js';
-import { FunctionProcess } from '../functions/process.js';
+import { FunctionProcess, machinePaths } from '../functions/process.js';
+import { redactDeep, redactor, type Redact } from '../util/redact.js';
+import { readResponse, rememberAnswer } from '../world/protocol.js';
 import type { Caller } from '../world/simulate.js';
 import type { ProviderCells } from './cellCache.js';
 import { runCell, unstartedCell, type CellOptions, type CellResult, type ProviderSession } from './cell.js';
@@ -34,7 +36,10 @@ export async function renderProvider(project: Project, adapter: Adapter, options
   const emit = options.onEvent ?? (() => {});
   const determinism = cellOptions.determinism;
   const cache = key === undefined ? undefined : ProviderAnswers.open(folder!, adapter, key);
-  const fn = new LazyFunction(project, adapter, emit);
+  // Every answer and error of the function passes here, cached or live: what it says of drift's
+  // secrets and this machine's paths is redacted before the simulation, the goldens or a report see it.
+  const redact = redactor(project.env, machinePaths(adapter, project.env, project.config.root, project.config.roots));
+  const fn = new LazyFunction(project, adapter, emit, redact);
   // What this run's function answered, by answer: the request's hash and the answer's bytes, kept
   // for the cache once a cell that used the answer has shown its replays agree.
   const live = new WeakMap<RunFunctionResponse, { hash: string; bytes: Uint8Array }>();
@@ -44,9 +49,9 @@ export async function renderProvider(project: Project, adapter: Adapter, options
     const cached = cache?.get(bytes);
     if (cached) {
       hits += 1;
-      return cached;
+      return redacted(cached, redact);
     }
-    const answer = await fn.call(bytes);
+    const answer = redacted(await fn.call(bytes), redact);
     if (cache && !replaying) {
       const wire = answerBytes(answer);
       if (wire) live.set(answer, { hash: requestHash(bytes), bytes: wire });
@@ -95,6 +100,20 @@ export async function renderProvider(project: Project, adapter: Adapter, options
   return { provider: { provider: adapter.name, startMs: fn.startMs, calls: fn.calls, ...(cache ? { cached: hits, cachedCells: fromCache.size } : {}) }, cells };
 }
 
+/** The response, its answer (what the world reads of it: readResponse) redacted. */
+function redacted(response: RunFunctionResponse, redact: Redact): RunFunctionResponse {
+  const answer = readResponse(response);
+  const clean = redactDeep(answer, redact);
+  if (clean !== answer) rememberAnswer(response, clean);
+  return response;
+}
+
+/** The error with its message redacted, thrown on. */
+function redactedError(error: unknown, redact: Redact): unknown {
+  if (error instanceof Error) error.message = redact(error.message);
+  return error;
+}
+
 function keep(cache: ProviderAnswers, live: WeakMap<RunFunctionResponse, { hash: string; bytes: Uint8Array }>, answer: RunFunctionResponse): void {
   const entry = live.get(answer);
   if (entry) cache.add(entry.hash, entry.bytes);
@@ -125,6 +144,7 @@ class LazyFunction {
     private readonly project: Project,
     private readonly adapter: Adapter,
     private readonly emit: OnEvent,
+    private readonly redact: Redact,
   ) {}
 
   get calls(): number {
@@ -132,14 +152,18 @@ class LazyFunction {
   }
 
   async call(bytes: Uint8Array): Promise<RunFunctionResponse> {
-    if (!this.process) {
-      this.process = this.start(bytes);
-      const fn = await this.process;
-      const probed = fn.probed;
-      if (probed) return probed.response;
-      return fn.call(bytes);
+    try {
+      if (!this.process) {
+        this.process = this.start(bytes);
+        const fn = await this.process;
+        const probed = fn.probed;
+        if (probed) return probed.response;
+        return await fn.call(bytes);
+      }
+      return await (await this.process).call(bytes);
+    } catch (error) {
+      throw redactedError(error, this.redact);
     }
-    return (await this.process).call(bytes);
   }
 
   private async start(probe: Uint8Array): Promise<FunctionProcess> {
@@ -152,7 +176,7 @@ class LazyFunction {
         probe,
       });
     } catch (error) {
-      this.startError = (error as Error).message;
+      this.startError = this.redact((error as Error).message);
       this.startMs = performance.now() - began;
       this.emit({ type: 'provider-failed', provider: this.adapter.name, ms: this.startMs, error: this.startError });
       throw error;

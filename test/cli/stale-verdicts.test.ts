@@ -6,7 +6,7 @@
  * symlinked file, a symlinked package folder. Each new value has the old one's length, so no size
  * alone tells them apart.
  */
-import { mkdirSync, readFileSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { driftTools, runDrift } from '../helpers/drift.js';
@@ -16,6 +16,18 @@ const copy = copyProject({ prefix: 'drift-stale-' });
 afterAll(() => copy.remove());
 
 const gke = path.join(copy.dir, 'providers/gke');
+
+let clock = Math.floor(Date.now() / 1000);
+/**
+ * Writes the probe module with a time of its own: Python trusts a cached .pyc whose source has the
+ * same size and the same whole-second modification time, which same-length values written within a
+ * second would have.
+ */
+function writeProbe(file: string, storageClass: string): void {
+  writeFileSync(file, `STORAGE_CLASS = "${storageClass}"\n`);
+  clock += 10;
+  utimesSync(file, clock, clock);
+}
 const cacheDir = path.join(copy.dir, '.drift-cache');
 
 /**
@@ -35,7 +47,7 @@ function venv(name: string, storageClass: string): { bin: string; probe: string 
   symlinkSync(base, path.join(root, 'bin/python'));
   writeFileSync(path.join(site, 'project.pth'), `${path.join(REPO, `.venv/lib/python${version}/site-packages`)}\n`);
   const probe = path.join(site, 'driftprobe.py');
-  writeFileSync(probe, `STORAGE_CLASS = "${storageClass}"\n`);
+  writeProbe(probe, storageClass);
   return { bin: path.join(root, 'bin'), probe };
 }
 
@@ -87,7 +99,7 @@ describe('stale verdicts: a cached run sees what a run without caches sees', () 
   });
 
   it('a file in site-packages edited in place, same size (a reinstall at the same version)', async () => {
-    writeFileSync(envA.probe, 'STORAGE_CLASS = "modelplane-rwa"\n');
+    writeProbe(envA.probe, 'modelplane-rwa');
     await assertSeen('modelplane-rwa');
   });
 
@@ -99,8 +111,8 @@ describe('stale verdicts: a cached run sees what a run without caches sees', () 
   it('a symlink in the function folder retargeted', async () => {
     const targets = path.join(copy.dir, 'elsewhere');
     mkdirSync(targets);
-    writeFileSync(path.join(targets, 'one.py'), 'STORAGE_CLASS = "modelplane-rw1"\n');
-    writeFileSync(path.join(targets, 'two.py'), 'STORAGE_CLASS = "modelplane-rw2"\n');
+    writeProbe(path.join(targets, 'one.py'), 'modelplane-rw1');
+    writeProbe(path.join(targets, 'two.py'), 'modelplane-rw2');
     const link = path.join(gke, 'driftprobe.py');
     symlinkSync(path.join(targets, 'one.py'), link);
     await assertSeen('modelplane-rw1');
@@ -113,10 +125,10 @@ describe('stale verdicts: a cached run sees what a run without caches sees', () 
   it('a module edited behind a symlinked folder', async () => {
     const pkg = path.join(copy.dir, 'shared-probe');
     mkdirSync(pkg);
-    writeFileSync(path.join(pkg, '__init__.py'), 'STORAGE_CLASS = "modelplane-rw3"\n');
+    writeProbe(path.join(pkg, '__init__.py'), 'modelplane-rw3');
     symlinkSync(pkg, path.join(gke, 'driftprobe'), 'dir');
     await assertSeen('modelplane-rw3');
-    writeFileSync(path.join(pkg, '__init__.py'), 'STORAGE_CLASS = "modelplane-rw4"\n');
+    writeProbe(path.join(pkg, '__init__.py'), 'modelplane-rw4');
     await assertSeen('modelplane-rw4');
     rmSync(path.join(gke, 'driftprobe'));
   });
@@ -125,7 +137,7 @@ describe('stale verdicts: a cached run sees what a run without caches sees', () 
     const tools = await driftTools(copy.dir, env());
     const first = JSON.stringify(await tools.diff({ provider: 'gke', scenario: ['converge'] }));
     expect(first).toContain('modelplane-rwb');
-    writeFileSync(envB.probe, 'STORAGE_CLASS = "modelplane-rwc"\n');
+    writeProbe(envB.probe, 'modelplane-rwc');
     const second = JSON.stringify(await tools.diff({ provider: 'gke', scenario: ['converge'] }));
     expect(second).toContain('modelplane-rwc');
   });

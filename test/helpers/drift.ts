@@ -96,7 +96,7 @@ export async function runDriftWithEnvironment(args: string[], cwd: string, env: 
 
 /**
  * The MCP server's tools (src/mcp/tools.ts) of the build's bundle, over the project in `cwd`, in this process and
- * with runDrift's environment: what the server answers, without the stdio transport mcp.test.ts covers.
+ * with runDrift's environment (`env` over it): what the server answers, without the stdio transport mcp.test.ts covers.
  */
 export async function driftTools(cwd: string, env: Record<string, string> = {}, bin = driftBin()): Promise<DriftTools> {
   const { DriftTools: Tools } = bundleOf(bin) as { DriftTools: typeof DriftTools };
