@@ -30,7 +30,7 @@ export interface Detail {
 }
 
 /** Facets about the body a composer writes: where the body is made, not where it is handed over. */
-const BODY_FACETS: ReadonlySet<string> = new Set(['intent', 'provider-config-ref', 'management-policies', 'readiness-policy', 'manifest', 'api', 'selected-labels', 'behavior-annotations', 'cloud-credentials-ref', 'in-cluster-no-delete']);
+const BODY_FACETS: ReadonlySet<string> = new Set(['intent', 'selects', 'provider-config-ref', 'management-policies', 'readiness-policy', 'manifest', 'api', 'selected-labels', 'behavior-annotations', 'cloud-credentials-ref', 'in-cluster-no-delete']);
 /** Facets about the object's own envelope (its metadata): where the object itself is built. */
 const ENVELOPE_FACETS: ReadonlySet<string> = new Set(['metadata-namespace', 'metadata-labels', 'metadata-annotations']);
 /** Facets about readiness: where readiness is set. */
