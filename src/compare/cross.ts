@@ -59,6 +59,13 @@ function keyNaming(patterns: readonly string[]): string[] {
   return cut > 0 && patterns.every((pattern) => pattern.length > cut + 1) ? [shared.slice(0, cut)] : [...patterns];
 }
 
+/** The contract roles, beside the cloud's own networking, that a role's resources select or reference. */
+function selectedRoles(skeleton: Skeleton, resources: readonly ResourceSkeleton[]): string[] {
+  const roles = resources.flatMap((r) => (r.selects ?? []).map((key) => skeleton.resources[key]?.role ?? key));
+  return [...new Set(roles.filter((role) => CONTRACT_ROLES.has(role) && !NETWORKING.has(role)))].sort();
+}
+const NETWORKING: ReadonlySet<string> = new Set(['network', 'subnet']);
+
 /** The facts compared for every contract role a provider composes. */
 function roleFacets(skeleton: Skeleton, role: string, keys: Array<[string, ResourceSkeleton]>, pools: string[], ablated: boolean): Array<Omit<Facet, 'values'> & { value: unknown }> {
   // Steps are compared relative to the cluster, except the cluster's own, which are absolute: a
@@ -80,6 +87,9 @@ function roleFacets(skeleton: Skeleton, role: string, keys: Array<[string, Resou
     { subject: role, facet: 'management-policies', class: 'behavioral', value: distinct(resources.map((r) => r.managementPolicies ?? null)) },
     { subject: role, facet: 'readiness-policy', class: 'behavioral', value: distinct(resources.map((r) => r.readinessPolicy ?? null)) },
     { subject: role, facet: 'reads', class: 'behavioral', value: [...new Set(resources.flatMap((r) => r.reads ?? []))].sort() },
+    // Which composed resource it selects or references (a pool its cluster), by that resource's contract
+    // role: which network or subnet a cloud wires its resources to is its own topology.
+    { subject: role, facet: 'selects', class: 'behavioral', value: selectedRoles(skeleton, resources) },
     { subject: role, facet: 'labels', class: 'behavioral', value: [...new Set(resources.flatMap((r) => r.labels ?? []))].sort() },
     { subject: role, facet: 'provider-config-ref', class: 'behavioral', value: distinct(resources.map((r) => r.providerConfigRef ?? null)) },
     // How the composed object itself is dressed: conventions, not behavior.

@@ -8,7 +8,7 @@ import { selectProject } from '../config/load.js';
 import type { Project } from '../config/types.js';
 import type { Finding } from '../compare/findings.js';
 import { RULE_METAS } from '../compare/rules/index.js';
-import { causeOf, placeOfSubject, splitPlace, type SourcePlaces } from '../compare/where.js';
+import { causeOf, placeOfSubject, splitPlace, type Detail, type SourcePlaces } from '../compare/where.js';
 import { facetMeta, isFacet } from '../facets/registry.js';
 import type { GoldenState } from '../goldens/state.js';
 import { parserFor } from '../outline/grammar.js';
@@ -47,9 +47,13 @@ export async function explainFinding(project: Project, finding: Finding): Promis
   const cause = causeOf(finding);
   const placeOf = placer(project);
   // Each way placed in one of its providers, the finding's own provider last so another's code shows the convention.
-  const placed = await Promise.all(ways.map(async (way) => ({ ...way, place: await placeOf(cause.subject, cause.facet, [...way.providers].sort((a, b) => Number(a === finding.provider) - Number(b === finding.provider))) })));
+  // Each way placed by its own value against the others' (the label it writes, the gate it waits on).
+  const against = (way: { value: unknown }) => ways.find((other) => other !== way)?.value;
+  const placed = await Promise.all(
+    ways.map(async (way) => ({ ...way, place: await placeOf(cause.subject, cause.facet, [...way.providers].sort((a, b) => Number(a === finding.provider) - Number(b === finding.provider)), cause.facet === finding.facet ? { own: way.value, convention: against(way) } : cause.detail) })),
+  );
   // The place the judge named (compare/where.ts: the code composing the subject, for this facet), else the composer's def.
-  const where = (finding.where?.[0] ? placeAt(project.config.root, finding.provider, finding.where[0]) : undefined) ?? (finding.provider ? await placeOf(cause.subject, cause.facet, [finding.provider]) : undefined);
+  const where = (finding.where?.[0] ? placeAt(project.config.root, finding.provider, finding.where[0]) : undefined) ?? (finding.provider ? await placeOf(cause.subject, cause.facet, [finding.provider], cause.detail) : undefined);
   return {
     id: finding.id,
     type: finding.type,
@@ -69,7 +73,7 @@ export async function explainFinding(project: Project, finding: Finding): Promis
  * place a finding's `where` names (compare/where.ts), its composed keys' roles from its goldens.
  * Each provider's source is read (its cached outline, else parsed) and its goldens once per placer.
  */
-function placer(project: Project): (subject: string, facet: string | undefined, providers: readonly string[]) => Promise<Place | undefined> {
+function placer(project: Project): (subject: string, facet: string | undefined, providers: readonly string[], detail?: Detail) => Promise<Place | undefined> {
   const goldens = goldenStateFor(project, goldensOf(project), { providers: [], scenarios: [] });
   const sources = new Map<string, Promise<SourcePlaces | undefined>>();
   const sourceOf = (name: string) => {
@@ -77,10 +81,10 @@ function placer(project: Project): (subject: string, facet: string | undefined, 
     if (!source) sources.set(name, (source = sourcePlaces(project, name, goldens)));
     return source;
   };
-  return async (subject, facet, providers) => {
+  return async (subject, facet, providers, detail) => {
     for (const name of providers) {
       const source = await sourceOf(name);
-      const place = source ? placeOfSubject(source, subject, facet) : undefined;
+      const place = source ? placeOfSubject(source, subject, facet, detail) : undefined;
       if (place) return placeAt(project.config.root, name, place);
     }
     return undefined;

@@ -132,9 +132,32 @@ function composers(functions: FunctionFact[], place: (key: string, file: string,
   }
   const found = new Map<string, Set<string>>();
   const gated = new Map<string, { text: string; file: string; line: number }>();
-  const note = (pattern: string, fn: FunctionFact, line: number, gate: SiteGate) => {
+  const chained = new Set<string>();
+  const defOf = (name: string) => byName.get(name)?.[0];
+  const note = (pattern: string, fn: FunctionFact, line: number, gate: SiteGate, body?: string) => {
     found.set(pattern, (found.get(pattern) ?? new Set()).add(fn.qualified));
     place(`compose:${pattern}`, fn.file, line);
+    // Where the body is made: the local function whose result is written, and the one that finally
+    // builds the object (what it returns, followed), e.g. `_node_pool` then `_cloud`.
+    const builder = body === undefined ? undefined : defOf(body);
+    if (builder) {
+      place(`body:${pattern}`, builder.file, builder.line);
+      let envelope = builder;
+      for (const seen = new Set([envelope]); envelope.returnsCalls.length === 1; ) {
+        const next = defOf(envelope.returnsCalls[0]!);
+        if (!next || seen.has(next)) break;
+        seen.add(next);
+        envelope = next;
+      }
+      place(`envelope:${pattern}`, envelope.file, envelope.line);
+    }
+    // Every condition on the way, outermost first: the callers' (when every call is gated), then the composer's own.
+    if (!chained.has(pattern)) {
+      chained.add(pattern);
+      const callers = callsOf.get(fn.name) ?? [];
+      const outer = callers.length > 0 && callers.every(({ call }) => call.gate.chain.length > 0) ? callers[0]!.call.gate.chain.map((step) => ({ ...step, file: callers[0]!.caller.file })) : [];
+      [...outer, ...gate.chain.map((step) => ({ ...step, file: fn.file }))].forEach((step, index) => place(`gates:${pattern}#${index}:${step.keys.join(',')}`, step.file, step.line));
+    }
     // Ungated in its composer: gated where the composer is called, if every call is under a condition.
     let text: string | undefined;
     let at = gate;
@@ -156,7 +179,9 @@ function composers(functions: FunctionFact[], place: (key: string, file: string,
       for (const target of byName.get(call.callee) ?? []) {
         for (const index of sinks.get(target)!) {
           const argument = argumentAt(call, target, index);
-          if (argument?.kind === 'key') for (const key of argument.patterns) note(key.pattern, fn, key.line, call.gate);
+          if (argument?.kind !== 'key') continue;
+          const body = [...call.args, ...Object.values(call.keywords)].find((other): other is Extract<Argument, { kind: 'other' }> => other.kind === 'other' && other.call !== undefined)?.call;
+          for (const key of argument.patterns) note(key.pattern, fn, key.line, call.gate, body);
         }
       }
     }

@@ -21,7 +21,7 @@ export interface Match {
 export type Argument =
   | { kind: 'key'; patterns: Array<{ pattern: string; line: number }> }
   | { kind: 'param'; index: number }
-  | { kind: 'other' };
+  | { kind: 'other'; call?: string };
 
 /** How a statement is gated inside its function: nested in an `if`, after an early return, or not. */
 export interface SiteGate {
@@ -29,6 +29,20 @@ export interface SiteGate {
   /** Plain or `self.` call targets in the gating condition (a helper that decides the gate). */
   calls: string[];
   line: number;
+  /**
+   * Every condition the statement waits on inside its function, outermost first (enclosing `if`s and
+   * the body's early returns before it), each with the string literals its condition names (`cluster`
+   * of `"cluster" in self.observed_resources`): which of several nested gates decides is a question of
+   * what the condition reads, asked by findings (src/compare/where.ts).
+   */
+  chain: GateStep[];
+}
+
+/** One condition of a gate chain. */
+export interface GateStep {
+  line: number;
+  /** String literals in the condition, as key patterns, sorted. */
+  keys: string[];
 }
 
 export interface CallFact {
@@ -56,6 +70,8 @@ export interface FunctionFact {
   calls: CallFact[];
   /** Attributes of `self` the body reads (not only assigns), sorted. */
   reads: string[];
+  /** Local functions whose call the body returns (`return self._cloud(...)`): who builds what it returns. */
+  returnsCalls: string[];
 }
 
 /** An idiom form with where it first appears. */
@@ -170,6 +186,14 @@ export function keyPatternOf(node: Node): string | undefined {
     else if (child.type === 'interpolation') out += '{}';
   }
   return out;
+}
+
+/** The key patterns an expression may evaluate to: a string, or either branch of a conditional expression (`f"a-{x}" if c else f"b-{x}"`). */
+function keyPatternsOf(node: Node): string[] {
+  if (node.type === 'parenthesized_expression' && node.namedChildren[0]) return keyPatternsOf(node.namedChildren[0]);
+  if (node.type === 'conditional_expression') return [node.namedChildren[0], node.namedChildren[2]].flatMap((branch) => (branch ? keyPatternsOf(branch) : []));
+  const own = keyPatternOf(node);
+  return own === undefined ? [] : [own];
 }
 
 function hasDocstring(block: Node | null): boolean {
@@ -343,14 +367,39 @@ function conditionCalls(condition: Node): string[] {
  * body's own early returns (`if x: return` directly in the body, before the statement).
  */
 function siteGate(node: Node, body: Node, earlyReturns: readonly Node[]): SiteGate {
+  const before = earlyReturns.filter((gate) => gate.parent?.equals(body) && lineOf(gate) < lineOf(node));
+  const chain = [...before, ...enclosingIfs(node, body).filter((gate) => !earlyReturns.includes(gate))]
+    .flatMap((gate) => {
+      const condition = conditionOf(gate);
+      return condition ? [{ line: lineOf(gate), keys: conditionKeys(condition) }] : [];
+    })
+    .sort((a, b) => a.line - b.line);
   const around = enclosingIf(node, body);
   const condition = around ? conditionOf(around) : undefined;
-  if (around && condition && !earlyReturns.includes(around)) return { kind: 'if', calls: conditionCalls(condition), line: lineOf(around) };
-  const before = earlyReturns.filter((gate) => gate.parent?.equals(body) && lineOf(gate) < lineOf(node));
+  if (around && condition && !earlyReturns.includes(around)) return { kind: 'if', calls: conditionCalls(condition), line: lineOf(around), chain };
   const last = before[before.length - 1];
   const lastCondition = last ? conditionOf(last) : undefined;
-  if (last && lastCondition) return { kind: 'return', calls: conditionCalls(lastCondition), line: lineOf(last) };
-  return { kind: 'none', calls: [], line: lineOf(node) };
+  if (last && lastCondition) return { kind: 'return', calls: conditionCalls(lastCondition), line: lineOf(last), chain };
+  return { kind: 'none', calls: [], line: lineOf(node), chain };
+}
+
+/** Every `if` (or conditional expression) around `node` within `stop`, innermost first. */
+function enclosingIfs(node: Node, stop: Node): Node[] {
+  const out: Node[] = [];
+  for (let from = node, at = node.parent; at && !at.equals(stop); from = at, at = at.parent) {
+    if ((at.type === 'if_statement' || at.type === 'conditional_expression' || at.type === 'elif_clause') && !conditionOf(at)?.equals(from)) out.push(at);
+  }
+  return out;
+}
+
+/** The string literals a condition names, as key patterns, sorted. */
+function conditionKeys(condition: Node): string[] {
+  const out = new Set<string>();
+  for (const node of descendants(condition)) {
+    const key = node.type === 'string' ? keyPatternOf(node) : undefined;
+    if (key) out.add(key);
+  }
+  return [...out].sort();
 }
 
 /** What a readiness decision consults: module constants, call targets, string subscripts. */
@@ -401,8 +450,7 @@ function bindingsOf(name: string, assignments: readonly Match[], loops: readonly
   const out: Array<{ pattern: string; line: number }> = [];
   for (const match of assignments) {
     if (match.nodes.name!.text !== name) continue;
-    const pattern = keyPatternOf(match.nodes.value!);
-    if (pattern !== undefined) out.push({ pattern, line: lineOf(match.nodes.value!) });
+    for (const pattern of keyPatternsOf(match.nodes.value!)) out.push({ pattern, line: lineOf(match.nodes.value!) });
   }
   for (const match of loops) {
     const left = match.nodes.target!;
@@ -575,14 +623,16 @@ export function outlinePythonFile(path: string, root: Node, matches: readonly Ma
         patterns = bindings.get(expression.text) ?? bindingsOf(expression.text, assignmentsIn.get(definition) ?? [], loopsIn.get(definition) ?? []);
         bindings.set(expression.text, patterns);
       } else {
-        const own = keyPatternOf(expression);
-        patterns = own === undefined ? [] : [{ pattern: own, line: lineOf(expression) }];
+        patterns = keyPatternsOf(expression).map((pattern) => ({ pattern, line: lineOf(expression) }));
       }
-      return patterns.length ? { kind: 'key', patterns } : { kind: 'other' };
+      if (patterns.length) return { kind: 'key', patterns };
+      // A body built by a local function (`self._node_pool(pool)`): where that body is made.
+      const built = expression.type === 'call' ? localCallee(expression.childForFieldName('function')) : undefined;
+      return built ? { kind: 'other', call: built } : { kind: 'other' };
     };
     // A module function reads the request through its parameters (`rsp`, `observed`, `desired`).
     const reads = [...new Set([...(readsOf.get(definition) ?? []), ...(isMethod ? [] : params.filter((param) => REQUEST_PARAMETER.test(param)))])].sort();
-    const fact: FunctionFact = { qualified, name: qualified.split('.').pop()!, file: path, line: lineOf(definition), params, writesKeyParams: [], writesKeys: [], calls: [], reads };
+    const fact: FunctionFact = { qualified, name: qualified.split('.').pop()!, file: path, line: lineOf(definition), params, writesKeyParams: [], writesKeys: [], calls: [], reads, returnsCalls: [] };
     facts.set(definition, fact);
     for (const { nodes } of desiredIn.get(definition) ?? []) {
       const subscript = nodes.subscript!;
@@ -622,6 +672,10 @@ export function outlinePythonFile(path: string, root: Node, matches: readonly Ma
         }
       }
       fact.calls.push({ callee, args, keywords, line: lineOf(call), gate: siteGate(call, body, returns) });
+      const local = localCallee(target);
+      if (local && call.parent?.type === 'return_statement' && !fact.returnsCalls.includes(local)) fact.returnsCalls.push(local);
+      // The XR's status is written where the desired composite is handed to a write: the writer by what it writes.
+      if (nodes.arguments!.namedChildren.some((argument) => /(^|\.)desired\.composite$/.test(dotted(argument) ?? ''))) lines.push([`status-write:${qualified}`, fact.line]);
     }
   }
   // Calls come from one query over the whole file: put each body's in source order.
@@ -669,7 +723,12 @@ export function outlinePythonFile(path: string, root: Node, matches: readonly Ma
     const name = `${base}.${member}`;
     if (!sdkCalls.has(name)) lines.push([`sdk:${name}`, lineOf(node)]);
     sdkCalls.add(name);
-    if (base === 'response' && RESULT_HELPERS.has(member) && node.type === 'call') forms.push({ idiom: 'results', form: `${name}()`, line: lineOf(node) });
+    if (base === 'response' && RESULT_HELPERS.has(member) && node.type === 'call') {
+      forms.push({ idiom: 'results', form: `${name}()`, line: lineOf(node) });
+      // Each result call with the message it emits (f-string holes as `{}`), so an event finding names the call that says it.
+      const message = node.childForFieldName('arguments')?.namedChildren[1];
+      lines.push([`result:${member}:${lineOf(node)}:${message ? (keyPatternOf(message) ?? '{}') : ''}`, lineOf(node)]);
+    }
   }
 
   // Where each string constant is used: a value two constants hold by chance (a VPC's range in one

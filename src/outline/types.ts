@@ -113,7 +113,11 @@ export interface Outline {
 /**
  * `file:line` of what an outline names, never serialized: `def:Composer.compose_node_pools`,
  * `class:Composer`, `const:<file>:<NAME>`, `import:<file>:<text>`, `call:<file>:<callee>` (first call),
- * `sdk:…`, `idiom:…`, `compose:<pattern>`, `gate:<pattern>`, `literal:<value>` (first use), `file:<file>`.
+ * `sdk:…`, `idiom:…`, `compose:<pattern>`, `gate:<pattern>`, `literal:<value>` (first use), `file:<file>`;
+ * for findings (src/compare/where.ts): `gates:<pattern>#<n>:<keys>` (every condition the write waits on,
+ * outermost first, with the string literals it names), `body:<pattern>` (the def that makes the body
+ * written) and `envelope:<pattern>` (the def that finally builds the object), `result:<severity>:<line>:<message>`
+ * (each result call, f-string holes as `{}`), `status-write:<def>` (a def handing the desired composite to a write).
  */
 export type Places = Map<string, string>;
 

@@ -4,6 +4,7 @@ import { isObject, stableStringify, type JsonObject } from '../util/objects.js';
 import { dependentsOf, labelKeys, managementPolicies, manifestOf, metadataOf, providerConfigRef, readinessPolicy, readsSecrets, writesSecret, type Dependents } from './facets.js';
 import { DEFAULT_CREDENTIALS, type Plane } from '../roles/plane.js';
 import { inlinePools, resolveRoles } from '../roles/resolve.js';
+import { selectsOf } from './selects.js';
 import { makeTemplater, templateStrings } from './template.js';
 import {
   SKELETON_VERSION,
@@ -54,7 +55,7 @@ interface BodyReading {
   dependents: Dependents;
 }
 
-function resourceSkeleton(key: string, steps: StepRecord[], body: JsonObject, role: string, plane: Plane, gates: string[] | undefined, reading: BodyReading): ResourceSkeleton {
+function resourceSkeleton(key: string, steps: StepRecord[], body: JsonObject, role: string, plane: Plane, gates: string[] | undefined, reading: BodyReading, selects: string[] | undefined): ResourceSkeleton {
   const appears = steps.find((step) => key in step.resources)!;
   const readyStep = steps.find((step) => step.resources[key]?.ready === 'True');
   const dropped = steps.find((step) => step.dropped.includes(key));
@@ -75,6 +76,7 @@ function resourceSkeleton(key: string, steps: StepRecord[], body: JsonObject, ro
     readinessPolicy: readinessPolicy(body),
     writes: writesSecret(body),
     reads: readsSecrets(body),
+    selects,
     labels: labelKeys(body, reading.labelFields, reading.inlinePools),
     metadata: metadataOf(body, reading.dependents),
     manifest: manifestOf(body),
@@ -169,7 +171,7 @@ export function skeletonize({ trace, adapter, pools, gates, coverage, derived, u
   for (const key of keys) {
     const role = roles[key]!;
     const reading = { labelFields, inlinePools: new Set<unknown>((hosted.get(key) ?? []).map((pool) => pool.body)), dependents: dependentsOf(bodies, key) };
-    resources[key] = resourceSkeleton(key, convergeSteps, bodies[key]!, role, planes[key]!, gates?.[key], reading);
+    resources[key] = resourceSkeleton(key, convergeSteps, bodies[key]!, role, planes[key]!, gates?.[key], reading, selectsOf(key, bodies));
     // Recorded on the pool's role only, where the contract says the intent must land; empty is a finding.
     if (coverage && role === 'node-pool') resources[key] = { ...resources[key], intent: coverage[key] ?? [] };
   }

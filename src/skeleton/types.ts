@@ -10,8 +10,10 @@ import type { MetadataSkeleton } from './facets.js';
  * 4: labels found wherever the pool's own labels sit (LABEL_FIELDS and `labelFields` are hints);
  * an inline pool's labels in `inlineLabels`, never its host's; `metadata.selectedLabels` and
  * `metadata.behaviorAnnotations` apart from the stylistic `labels` and `annotations`; `unknown`.
+ * 5: `selects` per resource: the composed keys it selects or references (selectors, matchControllerRef,
+ * name refs): wiring, compared like `reads`.
  */
-export const SKELETON_VERSION = 4;
+export const SKELETON_VERSION = 5;
 
 export interface ResourceSkeleton {
   /** The contract role it plays (inferred; see roles/resolve.ts), or its own key when cloud-only. */
@@ -37,6 +39,8 @@ export interface ResourceSkeleton {
   writes?: string;
   /** Secrets it reads, `namespace/name:key`. */
   reads?: string[];
+  /** The composed keys it selects or references (src/skeleton/selects.ts): which cluster a pool attaches to. */
+  selects?: string[];
   /** Label keys it puts on what it creates (node labels, template labels), from any usual shape. */
   labels?: string[];
   /**

@@ -108,12 +108,12 @@ describe('drift mcp', () => {
       const own = data.ways.find((way) => way.providers.includes('gke'))!;
       expect(own.place).toMatchObject({ provider: 'gke', file: 'providers/gke/function/composer.py' });
       const source = readFileSync(path.join(copy.dir, own.place!.file), 'utf8').split('\n');
-      // The place composes the subject (compare/where.ts), the same line the finding's where names.
-      expect(source[own.place!.line - 1]).toContain('nodepool-');
+      // The place writes the pool's labels (compare/where.ts), the same line the finding's where names.
+      expect(source[own.place!.line - 1]).toContain('modelplane.ai/');
       expect((explained.structuredContent as { where: unknown }).where).toEqual(own.place);
       const convention = data.ways.find((way) => !way.providers.includes('gke'))!;
       expect(convention.place!.provider).not.toBe('gke');
-      expect(convention.place!.excerpt).toContain('nodepool-');
+      expect(convention.place!.excerpt).toContain('modelplane.ai/');
       const unknown = await call('explain', { id: 'div:nothing:here:labels:gke' });
       expect(unknown.isError).toBe(true);
       expect(text(unknown)).toContain('call diff');

@@ -209,6 +209,14 @@ export const SEEDS: MutationSeed[] = [
   },
   {
     provider: 'vultr',
+    drift: 'a node pool that no longer selects its cluster (clusterIdSelector dropped)',
+    composer: [{ search: '        for_provider["clusterIdSelector"] = {"matchControllerRef": True}\n', replace: '' }],
+    scenarios: ['converge'],
+    // The others' pools all select their cluster: wiring, behavior (issue 37 item 5).
+    expected: ['div:node-pool:selects:vultr'],
+  },
+  {
+    provider: 'vultr',
     drift: 'pools not kept on cluster loss',
     composer: [{ search: NODE_POOL_LOOP, replace: '            if "cluster" in self.observed_resources:\n' }],
     scenarios: ['cluster-lost'],

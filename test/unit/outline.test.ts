@@ -263,3 +263,53 @@ describe('outline: languages', () => {
     await expect(readSources(fixtureAdapter('go', ['**/*.go']))).rejects.toThrow(/go\/provider\.yaml: source\.include matches main\.go: drift has no grammar for \.go files.*point source\.include/);
   });
 });
+
+describe('outline: places a finding points at', () => {
+  const composer = [
+    'from crossplane.function import resource, response',
+    '',
+    'READY_WHEN_COMPOSED = ("storage-class-rwx",)',
+    '',
+    'class Composer:',
+    '    def compose(self):',
+    '        self.compose_node_pools()',
+    '        self.publish()',
+    '',
+    '    def compose_node_pools(self):',
+    '        if self.provider_config is not None:',
+    '            for pool in self.pools:',
+    '                key = f"nodepool-{pool[\'name\']}" if pool["user"] else f"system-{pool[\'name\']}"',
+    '                if "cluster" in self.observed_resources:',
+    '                    self._desire(key, self._node_pool(pool))',
+    '        else:',
+    '            response.normal(self.rsp, f"Waiting for GCP {self.kind} {self.name}")',
+    '',
+    '    def _node_pool(self, pool):',
+    '        return self._cloud({"nodeCount": pool["nodeCount"]})',
+    '',
+    '    def _cloud(self, for_provider):',
+    '        return {"spec": {"forProvider": for_provider}}',
+    '',
+    '    def _desire(self, key, body):',
+    '        resource.update(self.rsp.desired.resources[key], body)',
+    '',
+    '    def publish(self):',
+    '        resource.update(self.rsp.desired.composite, {"status": {}})',
+    '',
+  ].join('\n');
+
+  it('records every nested gate outermost first with the keys its condition names, the body builder and the envelope, each result call with its message, and the status writer', async () => {
+    const { places } = await outlineOf({ 'function/c.py': composer });
+    const gates = [...places].filter(([key]) => key.startsWith('gates:nodepool-{}#'));
+    expect(gates).toEqual([
+      ['gates:nodepool-{}#0:', 'function/c.py:11'],
+      ['gates:nodepool-{}#1:cluster', 'function/c.py:14'],
+    ]);
+    // Both branches of a conditional key are keys the function composes.
+    expect(places.get('compose:system-{}')).toBe('function/c.py:13');
+    expect(places.get('body:nodepool-{}')).toBe('function/c.py:19');
+    expect(places.get('envelope:nodepool-{}')).toBe('function/c.py:22');
+    expect(places.get('result:normal:17:Waiting for GCP {} {}')).toBe('function/c.py:17');
+    expect(places.get('status-write:Composer.publish')).toBe('function/c.py:28');
+  });
+});

@@ -41,7 +41,9 @@ describe('placeOfSubject', () => {
     const b = source('providers/b', 50);
     expect(placeOfSubject(b, 'node-pool', 'labels')).toBe('providers/b/function/composer.py:50');
     expect(placeOfSubject(b, 'node-pool', 'gated-on')).toBe('providers/b/function/composer.py:47');
-    expect(placeOfSubject(b, 'nodepool-gpu', 'nothing-dropped')).toBe('providers/b/function/composer.py:50');
+    // A key dropped is dropped where its gate stops composing it.
+    expect(placeOfSubject(b, 'nodepool-gpu', 'nothing-dropped')).toBe('providers/b/function/composer.py:47');
+    expect(placeOfSubject(b, 'nodepool-gpu', 'in-cluster-no-delete')).toBe('providers/b/function/composer.py:50');
     expect(placeOfSubject(b, 'kubeconfig', 'writer')).toBe('providers/b/function/composer.py:20');
     expect(placeOfSubject(b, 'events', 'events')).toBe('providers/b/function/composer.py:90');
     expect(placeOfSubject(b, 'status', 'fields')).toBeUndefined();
@@ -50,8 +52,9 @@ describe('placeOfSubject', () => {
   it('places requirements at the SDK requirement call, the status at its writer, and a fatal result after the normal ones', () => {
     const b = source('providers/b', 50);
     b.places.set('sdk:response.require_resources', 'function/composer.py:12');
-    b.places.set('def:Composer.write_status', 'function/composer.py:70');
-    b.places.set('def:status', 'tests/builders.py:5');
+    // The status writer is the def that hands the desired composite to a write, whatever its name.
+    b.places.set('def:Composer.write_status', 'function/composer.py:99');
+    b.places.set('status-write:Composer.publish', 'function/composer.py:70');
     b.places.set('idiom:results:response.fatal()', 'function/fn.py:8');
     expect(placeOfSubject(b, 'requirements', 'requires')).toBe('providers/b/function/composer.py:12');
     expect(placeOfSubject(b, 'requirements.gcp-provider-config', 'namespaced-requirement')).toBe('providers/b/function/composer.py:12');
@@ -76,22 +79,32 @@ describe('withWhere', () => {
     expect(withWhere([divergence('labels', { a: ['y'], b: [], c: ['x'] }, ['x'])], sources)[0]!.where).toEqual(['providers/b/function/composer.py:50']);
   });
 
-  it("names the provider's def of the function composing the subject in a holder of the convention, where its own code composes none", () => {
+  it('names, where its own code composes none, the def that composes what the holder composes beside the subject, whatever its name', () => {
+    // c composes the kubernetes ProviderConfig in a def named unlike the holder's (singular), and no helm one.
     const lacking: SourcePlaces = {
       root: 'providers/c',
-      outline: { composes: { cluster: 'Composer.compose_cluster' } } as unknown as Outline,
+      outline: { composes: { 'provider-config-kubernetes': 'Composer.compose_provider_config' } } as unknown as Outline,
       places: new Map([
-        ['def:Composer.compose_node_pools', 'function/composer.py:77'],
-        ['compose:cluster', 'function/composer.py:20'],
+        ['def:Composer.compose_provider_configs', 'function/composer.py:5'],
+        ['def:Composer.compose_provider_config', 'function/composer.py:77'],
+        ['compose:provider-config-kubernetes', 'function/composer.py:80'],
       ]),
-      keys: new Map([['cluster', 'cluster']]),
+      keys: new Map([['provider-config-kubernetes', 'provider-config-kubernetes']]),
     };
     // The holder stands in through its outline golden: no places of its own, but what composes what.
-    const holder: SourcePlaces = { ...source('', 0), places: new Map() };
-    const absent = { ...divergence('presence', { a: 'composed', c: 'absent' }, 'composed'), provider: 'c', id: 'div:node-pool:presence:c' };
+    const holder: SourcePlaces = {
+      root: '',
+      outline: { composes: { 'provider-config-helm': 'Composer.compose_provider_configs', 'provider-config-kubernetes': 'Composer.compose_provider_configs' } } as unknown as Outline,
+      places: new Map(),
+      keys: new Map([
+        ['provider-config-helm', 'provider-config-helm'],
+        ['provider-config-kubernetes', 'provider-config-kubernetes'],
+      ]),
+    };
+    const absent: Finding = { ...divergence('presence', { a: 'composed', c: 'absent' }, 'composed'), provider: 'c', subject: 'provider-config-helm', id: 'div:provider-config-helm:presence:c' };
     expect(withWhere([absent], new Map([['a', holder], ['c', lacking]]))[0]!.where).toEqual(['providers/c/function/composer.py:77']);
-    // No def of that name: nothing is said rather than a guess.
-    lacking.places.delete('def:Composer.compose_node_pools');
+    // Nothing composed beside it, and no def that runs composers: nothing is said rather than a guess by name.
+    lacking.outline.composes = {};
     expect(withWhere([absent], new Map([['a', holder], ['c', lacking]]))[0]!.where).toBeUndefined();
   });
 
@@ -120,5 +133,83 @@ describe('reports', () => {
     expect(text).toContain('      in converge, two-pools\n      at providers/b/function/composer.py:50; a: providers/a/function/composer.py:30\n');
     const markdown = renderMarkdown(report);
     expect(markdown).toContain(' · in converge, two-pools · at `providers/b/function/composer.py:50`, `a: providers/a/function/composer.py:30` · id `div:node-pool:labels:b`');
+  });
+});
+
+describe('placeOfSubject: the line that decides', () => {
+  const placed = (): SourcePlaces => ({
+    root: 'providers/d',
+    outline: {
+      composes: { 'nodepool-{}': 'Composer.compose_node_pools', 'provider-config-kubernetes': 'Composer.compose_provider_configs' },
+      idioms: { readinessBy: ['READY_WHEN_COMPOSED', '_observed_ready'] },
+      files: { 'function/composer.py': { kind: 'module', constants: { POOL_LABEL: { style: 'UPPER_SNAKE', value: 'modelplane.ai/pool' } }, functions: {}, classes: { Composer: { methods: { compose: { calls: ['compose_node_pools', 'compose_provider_configs'] } } } } } },
+    } as unknown as Outline,
+    places: new Map([
+      ['compose:nodepool-{}', 'function/composer.py:50'],
+      ['gate:nodepool-{}', 'function/composer.py:48'],
+      ['gates:nodepool-{}#0:', 'function/composer.py:40'],
+      ['gates:nodepool-{}#1:cluster', 'function/composer.py:48'],
+      ['body:nodepool-{}', 'function/composer.py:60'],
+      ['envelope:nodepool-{}', 'function/composer.py:90'],
+      ['compose:provider-config-kubernetes', 'function/composer.py:70'],
+      ['result:normal:30:Waiting for GCP {} {}', 'function/composer.py:30'],
+      ['result:normal:35:Cluster {} is not ready', 'function/composer.py:35'],
+      ['result:fatal:8:{}', 'function/fn.py:8'],
+      ['const:function/composer.py:READY_WHEN_COMPOSED', 'function/composer.py:3'],
+      ['const:function/composer.py:POOL_LABEL', 'function/composer.py:4'],
+      ['idiom:readinessMark:x.ready = READY_TRUE', 'function/composer.py:80'],
+      ['def:Composer.compose', 'function/composer.py:20'],
+      ['def:Composer.compose_provider_configs', 'function/composer.py:66'],
+    ]),
+    keys: new Map([
+      ['nodepool-gpu', 'node-pool'],
+      ['cluster', 'cluster'],
+      ['provider-config-kubernetes', 'provider-config-kubernetes'],
+    ]),
+  });
+  const at = (line: number, file = 'composer') => `providers/d/function/${file}.py:${line}`;
+
+  it('names the outer gate for the credentials and the gate naming the cluster for the cluster, of nested gates', () => {
+    const d = placed();
+    expect(placeOfSubject(d, 'node-pool', 'gated-on', { own: ['cluster.ready', 'credentials'], convention: ['cluster.ready'] })).toBe(at(40));
+    expect(placeOfSubject(d, 'node-pool', 'gated-on', { own: ['cluster.ready'], convention: ['cluster.exists'] })).toBe(at(48));
+    expect(placeOfSubject(d, 'nodepool-gpu', 'credentials-loss-drops-nothing')).toBe(at(40));
+    const outcome: Finding = { ...divergence('outcome', { d: { dropped: ['node-pool'] }, a: { dropped: [] } }, { dropped: [] }), provider: 'd', id: 'div:then[0] remove-credentials:outcome:d', subject: 'then[0] remove-credentials' };
+    expect(withWhere([outcome], new Map([['d', d]]))[0]!.where).toEqual([at(40)]);
+    const lost: Finding = { ...outcome, id: 'div:then[0] delete cluster:outcome:d', subject: 'then[0] delete cluster' };
+    expect(withWhere([lost], new Map([['d', d]]))[0]!.where).toEqual([at(48)]);
+  });
+
+  it('names the result call that says the message, by its words and severity', () => {
+    const d = placed();
+    expect(placeOfSubject(d, 'events', 'events', { own: ['Normal: Cluster {xr} is not ready'], convention: ['Normal: Waiting for {cloud} ClusterProviderConfig default'] })).toBe(at(35));
+    expect(placeOfSubject(d, 'events', 'events', { own: [], convention: ['Normal: Waiting for {cloud} ClusterProviderConfig default'] })).toBe(at(30));
+    expect(placeOfSubject(d, 'events', 'outcome-events', { own: ['Fatal: boom'], convention: [] })).toBe(at(8, 'fn'));
+  });
+
+  it('names what marks a resource ready on compose for early readiness, else the readiness mark', () => {
+    const d = placed();
+    expect(placeOfSubject(d, 'cluster', 'ready-by', { own: ['composed'], convention: [null] })).toBe(at(3));
+    expect(placeOfSubject(d, 'cluster', 'ready', { own: 0, convention: null })).toBe(at(3));
+    expect(placeOfSubject(d, 'cluster', 'no-early-ready')).toBe(at(3));
+    expect(placeOfSubject(d, 'cluster', 'ready', { own: null, convention: 1 })).toBe(at(80));
+    expect(placeOfSubject(d, 'cluster', 'readiness-coverage')).toBe(at(80));
+  });
+
+  it('names where a label key is written, where the body is made, and where the object is built', () => {
+    const d = placed();
+    expect(placeOfSubject(d, 'node-pool', 'labels', { own: ['modelplane.ai/pool'], convention: ['modelplane.ai/gpu', 'modelplane.ai/pool'] })).toBe(at(4));
+    expect(placeOfSubject(d, 'node-pool', 'intent')).toBe(at(60));
+    expect(placeOfSubject(d, 'node-pool', 'provider-config-ref')).toBe(at(60));
+    expect(placeOfSubject(d, 'node-pool', 'metadata-namespace')).toBe(at(90));
+  });
+
+  it('names the reader it composes for a reader it does not, the def that runs the composers for the whole answer, and each way of a split', () => {
+    const d = placed();
+    expect(placeOfSubject(d, 'kubeconfig', 'readers', { own: ['provider-config-kubernetes'], convention: ['provider-config-helm', 'provider-config-kubernetes'] })).toBe(at(70));
+    const stalled: Finding = { id: 'rule:xr-converges:d:converged', type: 'rule', class: 'contract', provider: 'd', subject: 'converged', facet: 'xr-converges', message: 'm', hint: 'h' };
+    expect(withWhere([stalled], new Map([['d', d]]))[0]!.where).toEqual([at(20)]);
+    const split: Finding = { id: 'split:node-pool:intent', type: 'split', class: 'behavioral', subject: 'node-pool', facet: 'intent', message: 'm', hint: 'h', groups: [{ value: ['nodeCount'], providers: ['a', 'd'] }, { value: [], providers: ['b'] }] };
+    expect(withWhere([split], new Map([['d', d], ['b', source('providers/b', 50)]]))[0]!.where).toEqual([`d: ${at(60)}`, 'b: providers/b/function/composer.py:50']);
   });
 });
