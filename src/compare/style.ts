@@ -213,7 +213,9 @@ function styleFacets(subjects: readonly StyleSubject[]): StyleFacet[] {
       outline: subject.outline,
       keys: subject.keys,
       composers: composerNames(subject),
-      usesLiteral: (value: string) => subject.places.has(`literal:${value}`) || Object.values(subject.outline.files).some((module) => module.kind === 'module' && module.literals?.includes(value) === true),
+      usesLiteral: (value: string, use?: string) =>
+        subject.places.has(use === undefined ? `literal:${value}` : `literal:${value}@${use}`) ||
+        Object.values(subject.outline.files).some((module) => module.kind === 'module' && (use === undefined ? module.literals?.[value] !== undefined : module.literals?.[value]?.includes(use) === true)),
     })),
     (provider, facet, value) => add(provider, { subject: facet.subject, facet: facet.facet, describe: facet.describe, placeOf: (p, convention) => at(p, facet.placeKey(p, convention)), ...(facet.presence ? { presence: true as const } : {}), ...(facet.key ? { key: facet.key } : {}), ...(facet.conventionOnly ? { conventionOnly: true as const } : {}) }, value),
   );

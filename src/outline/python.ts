@@ -1,4 +1,5 @@
 import { escapeRegExp } from '../util/objects.js';
+import { chainsOf, useAt, type Chain, type FlowFacts } from './flow.js';
 import { descendants, nodeAt, type SyntaxNode as Node } from './syntax.js';
 import type { ClassOutline, ConstantOutline, FileKind, FunctionOutline, ModuleOutline, NamingStyle } from './types.js';
 
@@ -39,6 +40,9 @@ export interface CallFact {
   keywords: Record<string, Argument>;
   line: number;
   gate: SiteGate;
+  /** What each positional argument derives from, and each keyword argument's (the request's data flow). */
+  flows: Chain[][];
+  keywordFlows: Record<string, Chain[]>;
 }
 
 export interface FunctionFact {
@@ -54,8 +58,8 @@ export interface FunctionFact {
   /** Literal keys used directly as the key of a desired composed resource in this body. */
   writesKeys: Array<{ pattern: string; line: number; gate: SiteGate }>;
   calls: CallFact[];
-  /** Attributes of `self` the body reads (not only assigns), sorted. */
-  reads: string[];
+  /** What the body binds and reads, for the request's data flow across the provider (requestFlow.ts). */
+  flow: FlowFacts;
 }
 
 /** An idiom form with where it first appears. */
@@ -69,6 +73,8 @@ export interface FormFact {
 export interface LiteralFact {
   value: string;
   line: number;
+  /** Where the value goes, in the words of a constant's `usedAs` (useOf). */
+  use: string;
 }
 
 export interface FileFacts {
@@ -78,6 +84,8 @@ export interface FileFacts {
   literals: LiteralFact[];
   /** `def:…`, `class:…`, `const:…`, `import:…`, `call:…`, `sdk:…` → line. */
   lines: Array<[string, number]>;
+  /** Each class's annotated fields in order (a dataclass's or NamedTuple's constructor parameters). */
+  fields: Record<string, string[]>;
   syntaxError?: { line: number; column: number };
 }
 
@@ -96,9 +104,6 @@ const RECORD_SHAPES: ReadonlyMap<string, string> = new Map([
 
 /** A label or annotation key or an apiVersion: `modelplane.ai/pool`, `storage.k8s.io/v1`. */
 const QUALIFIED_NAME = /^[a-z0-9-]+(\.[a-z0-9-]+)+\/[A-Za-z0-9._-]+$/;
-
-/** A module function's parameter that hands it part of the request or response. */
-const REQUEST_PARAMETER = /^(req|rsp|request|response|observed|desired|credentials|provider_config|required)$|observed|desired/;
 
 const lineOf = (node: Node) => node.startPosition.row + 1;
 /** Whitespace collapsed, so a wrapped signature reads like an unwrapped one. */
@@ -250,7 +255,7 @@ function atTopLevel(statement: Node): boolean {
   return false;
 }
 
-function functionOutline(definition: Node, reads: string[]): FunctionOutline {
+function functionOutline(definition: Node): FunctionOutline {
   const parameters = definition.childForFieldName('parameters');
   const returns = definition.childForFieldName('return_type');
   const signature = `(${(parameters?.namedChildren ?? []).filter((p) => p.type !== 'comment').map(parameterText).join(', ')})${returns ? ` -> ${compact(returns.text)}` : ''}`;
@@ -261,7 +266,6 @@ function functionOutline(definition: Node, reads: string[]): FunctionOutline {
     docstring: hasDocstring(definition.childForFieldName('body')),
     ...(decorators.length ? { decorators } : {}),
     ...(isAsync ? { async: true as const } : {}),
-    ...(reads.length ? { reads } : {}),
   };
 }
 
@@ -511,6 +515,7 @@ export function outlinePythonFile(path: string, root: Node, matches: readonly Ma
   const classes: Record<string, ClassOutline> = {};
   const order: string[] = [];
   const classOrder = new Map<Node, string[]>();
+  const fields: Record<string, string[]> = {};
   const qualifiedOf = new Map<Node, string>();
   for (const definition of definitions) {
     const name = definition.childForFieldName('name')!.text;
@@ -547,18 +552,15 @@ export function outlinePythonFile(path: string, root: Node, matches: readonly Ma
     const owner = ownerFunction(nodes.gate!);
     if (owner) earlyReturns.set(owner, [...(earlyReturns.get(owner) ?? []), nodes.gate!]);
   }
-  const readsOf = new Map<Node, Set<string>>();
-  for (const { nodes } of of('read')) {
-    if (nodes.object!.text !== 'self') continue;
-    const owner = ownerFunction(nodes.read!);
-    const parent = nodes.read!.parent;
-    // `self.x = ...` assigns; everything else, `self.x.y = ...` included, reads.
-    if (!owner || (parent?.type === 'assignment' && parent.childForFieldName('left')?.equals(nodes.read!))) continue;
-    // A method call is a call, not a read of state.
-    if (parent?.type === 'call' && parent.childForFieldName('function')?.equals(nodes.read!)) continue;
-    readsOf.set(owner, (readsOf.get(owner) ?? new Set()).add(nodes.attribute!.text));
+  const namesIn = new Map<Node, Node[]>();
+  const bindingsIn = new Map<Node, Match[]>();
+  for (const match of of('flow')) {
+    const name = match.nodes.name;
+    const owner = ownerFunction(name ?? match.nodes.binding!);
+    if (!owner) continue;
+    if (name) namesIn.set(owner, [...(namesIn.get(owner) ?? []), name]);
+    else bindingsIn.set(owner, [...(bindingsIn.get(owner) ?? []), match]);
   }
-
   for (const [definition, qualified] of qualifiedOf) {
     if (definition.type !== 'function_definition') continue;
     const isMethod = qualified.includes('.');
@@ -580,9 +582,10 @@ export function outlinePythonFile(path: string, root: Node, matches: readonly Ma
       }
       return patterns.length ? { kind: 'key', patterns } : { kind: 'other' };
     };
-    // A module function reads the request through its parameters (`rsp`, `observed`, `desired`).
-    const reads = [...new Set([...(readsOf.get(definition) ?? []), ...(isMethod ? [] : params.filter((param) => REQUEST_PARAMETER.test(param)))])].sort();
-    const fact: FunctionFact = { qualified, name: qualified.split('.').pop()!, file: path, line: lineOf(definition), params, writesKeyParams: [], writesKeys: [], calls: [], reads };
+    const flow = flowOf(definition, body, isMethod, sdkAliases, new Set(all), assignmentsIn.get(definition) ?? [], bindingsIn.get(definition) ?? [], loopsIn.get(definition) ?? [], namesIn.get(definition) ?? []);
+    const shadow = new Set(all);
+    const flowsOf = (value: Node) => chainsOf(value, sdkAliases, shadow);
+    const fact: FunctionFact = { qualified, name: qualified.split('.').pop()!, file: path, line: lineOf(definition), params, writesKeyParams: [], writesKeys: [], calls: [], flow };
     facts.set(definition, fact);
     for (const { nodes } of desiredIn.get(definition) ?? []) {
       const subscript = nodes.subscript!;
@@ -612,16 +615,22 @@ export function outlinePythonFile(path: string, root: Node, matches: readonly Ma
       if (!callee) continue;
       const args: Argument[] = [];
       const keywords: Record<string, Argument> = {};
+      const flows: Chain[][] = [];
+      const keywordFlows: Record<string, Chain[]> = {};
       for (const argument of nodes.arguments!.namedChildren) {
         if (argument.type === 'keyword_argument') {
           const name = argument.childForFieldName('name')?.text;
           const value = argument.childForFieldName('value');
-          if (name && value) keywords[name] = argumentOf(value);
+          if (name && value) {
+            keywords[name] = argumentOf(value);
+            keywordFlows[name] = flowsOf(value);
+          }
         } else if (argument.type !== 'comment') {
           args.push(argumentOf(argument));
+          flows.push(flowsOf(argument));
         }
       }
-      fact.calls.push({ callee, args, keywords, line: lineOf(call), gate: siteGate(call, body, returns) });
+      fact.calls.push({ callee, args, keywords, line: lineOf(call), gate: siteGate(call, body, returns), flows, keywordFlows });
     }
   }
   // Calls come from one query over the whole file: put each body's in source order.
@@ -631,25 +640,26 @@ export function outlinePythonFile(path: string, root: Node, matches: readonly Ma
     const string = nodes.string!;
     if (!ownerFunction(string) || string.parent?.type === 'expression_statement') continue; // docstrings are prose
     const value = keyPatternOf(string);
-    if (value !== undefined && !value.includes('{}')) literals.push({ value, line: lineOf(string) });
+    if (value !== undefined && !value.includes('{}')) literals.push({ value, line: lineOf(string), use: useOf(string) });
   }
 
   for (const [definition, qualified] of qualifiedOf) {
     const name = qualified.split('.').pop()!;
     const key = definition.type === 'class_definition' ? `class:${qualified}` : `def:${qualified}`;
     lines.push([key, lineOf(definition)], [`def:${qualified}`, lineOf(definition)]);
-    if (definition.type === 'function_definition' && !qualified.includes('.')) functions[name] = functionOutline(definition, facts.get(definition)!.reads);
+    if (definition.type === 'function_definition' && !qualified.includes('.')) functions[name] = functionOutline(definition);
   }
   for (const [definition, methodOrder] of classOrder) {
     const name = definition.childForFieldName('name')!.text;
     const methods: Record<string, FunctionOutline> = {};
     for (const [method, qualified] of qualifiedOf) {
-      if (qualified.startsWith(`${name}.`) && holder(method) === definition) methods[qualified.slice(name.length + 1)] = functionOutline(method, facts.get(method)!.reads);
+      if (qualified.startsWith(`${name}.`) && holder(method) === definition) methods[qualified.slice(name.length + 1)] = functionOutline(method);
     }
     const body = definition.childForFieldName('body');
     const bases = (definition.childForFieldName('superclasses')?.namedChildren ?? []).map((base) => dotted(base) ?? compact(base.text));
     const shape = [...decoratorsOf(definition), ...bases].map((name) => RECORD_SHAPES.get(name)).find(Boolean);
     const sections = of('class_comment').filter(({ nodes }) => nodes.comment!.parent?.parent === definition).length;
+    fields[name] = classFields(body);
     classes[name] = { bases, docstring: hasDocstring(body), methods: sortedRecord(methods), order: methodOrder, ...(shape ? { shape } : {}), ...(sections ? { comments: sections } : {}) };
     for (const { nodes } of of('class_comment')) if (nodes.comment!.parent?.parent === definition) lines.push([`comment:${name}`, lineOf(nodes.comment!)]);
   }
@@ -685,7 +695,8 @@ export function outlinePythonFile(path: string, root: Node, matches: readonly Ma
     if (uses.size > 0) constants[name] = { ...constant, usedAs: [...uses].sort() };
   }
 
-  const qualified = [...new Set(literals.map((literal) => literal.value).filter((value) => QUALIFIED_NAME.test(value)))].sort();
+  const qualified: Record<string, string[]> = {};
+  for (const literal of literals) if (QUALIFIED_NAME.test(literal.value)) qualified[literal.value] = [...new Set([...(qualified[literal.value] ?? []), literal.use])].sort();
   const error = root.hasError ? firstError(root) : undefined;
   const outline: ModuleOutline = {
     module: moduleName(path),
@@ -696,12 +707,49 @@ export function outlinePythonFile(path: string, root: Node, matches: readonly Ma
     classes: sortedRecord(classes),
     functions: sortedRecord(functions),
     order,
-    ...(qualified.length ? { literals: qualified } : {}),
+    ...(Object.keys(qualified).length ? { literals: sortedRecord(qualified) } : {}),
     sdkCalls: [...sdkCalls].sort(),
     ...(error ? { syntaxError: true as const } : {}),
   };
   const functionFacts = [...facts.values()].sort((a, b) => a.line - b.line);
-  return { outline, functions: functionFacts, forms: forms.sort((a, b) => a.line - b.line), literals, lines, ...(error ? { syntaxError: error } : {}) };
+  return { outline, functions: functionFacts, forms: forms.sort((a, b) => a.line - b.line), literals, lines, fields: sortedRecord(fields), ...(error ? { syntaxError: error } : {}) };
+}
+
+/** A class body's annotated fields in order (`api_version: str`, `spec: dict = field(...)`). */
+function classFields(body: Node | null): string[] {
+  const out: string[] = [];
+  for (const statement of body?.namedChildren ?? []) {
+    const assignment = statement.type === 'expression_statement' ? statement.namedChildren[0] : undefined;
+    const left = assignment?.type === 'assignment' && assignment.childForFieldName('type') ? assignment.childForFieldName('left') : undefined;
+    if (left?.type === 'identifier') out.push(left.text);
+  }
+  return out;
+}
+
+/**
+ * What one body binds and reads, for the request's data flow: its parameters' annotations, its
+ * locals and `self.<x>` attributes with what each is assigned (a loop's target: what it iterates),
+ * and every chain it reads, each with the call it is only handed to.
+ */
+function flowOf(definition: Node, body: Node, isMethod: boolean, sdk: ReadonlySet<string>, shadow: ReadonlySet<string>, assignments: readonly Match[], bindings: readonly Match[], loops: readonly Match[], names: readonly Node[]): FlowFacts {
+  const parameters = (definition.childForFieldName('parameters')?.namedChildren ?? []).filter((p) => p.type !== 'comment');
+  const typed = parameters.map((p) => ({ name: parameterName(p), type: compact(p.childForFieldName('type')?.text ?? '') }));
+  const own = isMethod && (typed[0]?.name === 'self' || typed[0]?.name === 'cls') ? typed.slice(1) : typed;
+  const types = own.filter((p) => p.name !== undefined).map((p) => p.type);
+  const chains = (node: Node | undefined) => chainsOf(node ?? null, sdk, shadow);
+  const binds: FlowFacts['binds'] = [];
+  for (const { nodes } of assignments) binds.push({ target: nodes.name!.text, from: chains(nodes.value) });
+  for (const { nodes } of bindings) {
+    const target = dotted(nodes.target!);
+    if (target && /^self\.\w+$/.test(target)) binds.push({ target, from: chains(nodes.value) });
+  }
+  for (const { nodes } of loops) {
+    const left = nodes.target!;
+    const from = chains(nodes.iterable).map((chain) => ({ ...chain, path: [...chain.path, '[]'] }));
+    for (const target of left.type === 'identifier' ? [left] : left.namedChildren.filter((child) => child.type === 'identifier')) binds.push({ target: target.text, from });
+  }
+  const uses = names.filter((name) => name.startIndex >= body.startIndex).flatMap((name) => useAt(name, (call) => calleeName(call.childForFieldName('function'))) ?? []);
+  return { types, binds, uses };
 }
 
 export function sortedRecord<T>(record: Record<string, T>): Record<string, T> {
