@@ -12,8 +12,9 @@ import type { FunctionOutline, Outline } from '../outline/types.js';
  *   credentials and the required ProviderConfig), `xr` (anything else read from the XR's spec);
  *   The request is found by data flow in the outline (`request` on each def), whatever names it is
  *   read through.
- * - A function the entry point calls directly that composes nothing is a *phase* of the entry point
- *   (writing the status, marking readiness).
+ * - A function the entry point calls directly that composes nothing and returns nothing is a *phase*
+ *   of the entry point (writing the status, marking readiness); one returning a value is a query,
+ *   a helper like any other.
  *
  * A job is a property of the helper, never of its callers: several helpers may share one (the body
  * builders that read nothing of the request), and `pairHelpers` pairs them provider to provider by
@@ -77,9 +78,10 @@ function recordClasses(outline: Outline): Map<string, string> {
 }
 
 /** The kind a return annotation names: `dict[str, Any] | None` → `dict | None`, a record class → its shape. */
-export function returnKind(signature: string, records: ReadonlyMap<string, string>): string {
+export function returnKind(signature: string, records: ReadonlyMap<string, string>, returns?: string): string {
   const arrow = signature.lastIndexOf(') -> ');
-  if (arrow < 0) return 'unannotated';
+  // Unannotated: what the outline saw it return (`None` when no return hands back a value).
+  if (arrow < 0) return returns ?? 'unannotated';
   const text = signature.slice(arrow + ') -> '.length);
   const parts = text.split('|').map((part) => part.trim().replace(/\[.*$/, '').replace(/^(typing|t)\./, ''));
   return parts.map((part) => records.get(part) ?? part.replace(/^(Dict|Mapping)$/, 'dict').replace(/^(Tuple)$/, 'tuple').replace(/^(List|Sequence)$/, 'list')).join(' | ');
@@ -115,14 +117,17 @@ export function helpersOf(outline: Outline, composers: ReadonlyMap<string, Reado
   const entry = new Set(
     defs.filter((def) => def.name === '__init__' || new Set(calls(def).flatMap((name) => [...(composers.get(name) ?? [])])).size >= 2).map((def) => def.name),
   );
-  const phases = new Set(defs.filter((def) => entry.has(def.name)).flatMap((def) => calls(def)).filter((name) => !composers.has(name) && !entry.has(name)));
+  // A phase is a step of the reconcile (it returns nothing); a query the entry point asks (`observed_ready`) is a helper.
+  const returnsNothing = (name: string) => ['None', 'unannotated'].includes(returnKind(byName.get(name)!.outline.signature, records, byName.get(name)!.outline.returns));
+  // Called by the entry point alone: a writer the composers call too (`_desire`) is a helper.
+  const calledOnlyByEntry = (name: string) => defs.every((def) => entry.has(def.name) || !calls(def).includes(name));
+  const phases = new Set(defs.filter((def) => entry.has(def.name)).flatMap((def) => calls(def)).filter((name) => !composers.has(name) && !entry.has(name) && returnsNothing(name) && calledOnlyByEntry(name)));
   const direct = (def: Def) => new Set((def.outline.request ?? []).flatMap((part) => JOB_PART[part] ?? []));
   // What a helper reads, itself or through the helpers it calls (a fixpoint: the call graph may loop).
   const reads = new Map(defs.map((def) => [def.name, direct(def)]));
   for (let changed = true; changed; ) {
     changed = false;
     for (const def of defs) {
-      if (phases.has(def.name)) continue;
       const own = reads.get(def.name)!;
       for (const name of calls(def)) {
         if (entry.has(name) || composers.has(name) || phases.has(name)) continue;
@@ -140,7 +145,7 @@ export function helpersOf(outline: Outline, composers: ReadonlyMap<string, Reado
   const helpers = defs
     .filter((def) => !entry.has(def.name) && !composers.has(def.name) && !/^__.*__$/.test(def.name) && composerFiles.has(def.file) && def.name !== 'RunFunction')
     .map((def) => {
-      const shape = returnKind(def.outline.signature, records);
+      const shape = returnKind(def.outline.signature, records, def.outline.returns);
       const read = [...reads.get(def.name)!].sort().join(', ') || 'nothing of the request';
       // What the helper is, not who calls it: which composers use a body builder is the cloud's business,
       // and the helpers of one job are paired one by one (pairHelpers).
@@ -158,13 +163,12 @@ export interface HelperPair {
   members: Map<string, Helper>;
 }
 
-/** A signature's annotations without its names: `(self, key: str) -> bool` → `(str) -> bool`. */
+/** A signature's parameter annotations without their names (the return is the job's): `(self, key: str) -> bool` → `(str)`. */
 export function typedSignature(def: Def): string {
   const signature = def.outline.signature;
-  const close = signature.lastIndexOf(')');
-  const params = splitTop(signature.slice(1, close)).filter((param) => !/^(self|cls)\b/.test(param));
+  const params = splitTop(signature.slice(1, signature.lastIndexOf(')'))).filter((param) => !/^(self|cls)\b/.test(param));
   const types = params.map((param) => (param.startsWith('**') ? '**' : param.startsWith('*') ? '*' : '') + (/:\s*([^=]+)/.exec(param)?.[1]?.trim() ?? '?'));
-  return `(${types.join(', ')})${signature.slice(close + 1)}`;
+  return `(${types.join(', ')})`;
 }
 
 const bareName = (name: string) => name.replace(/^_+/, '');

@@ -266,7 +266,14 @@ function functionOutline(definition: Node): FunctionOutline {
     docstring: hasDocstring(definition.childForFieldName('body')),
     ...(decorators.length ? { decorators } : {}),
     ...(isAsync ? { async: true as const } : {}),
+    ...(!returns && !returnsValue(definition) ? { returns: 'None' as const } : {}),
   };
+}
+
+/** Whether a `return` of this function (not of a function nested in it) hands back a value. */
+function returnsValue(definition: Node): boolean {
+  for (const node of descendants(definition.childForFieldName('body')!)) if (node.type === 'return_statement' && node.namedChildren.length > 0 && ownerFunction(node) === definition) return true;
+  return false;
 }
 
 function firstError(root: Node): { line: number; column: number } | undefined {
@@ -429,7 +436,9 @@ function constantOutline(name: string, value: Node | undefined, annotation: Node
   const style = { style: namingStyle(name), ...(annotation ? { annotated: true as const } : {}) };
   if (!value) return style;
   if (value.type === 'string' && !value.namedChildren.some((child) => child.type === 'interpolation')) return { ...style, value: keyPatternOf(value) ?? '' };
-  const typeAlias = annotation?.text === 'TypeAlias' || (style.style === 'PascalCase' && (value.type === 'subscript' || (value.type === 'binary_operator' && value.text.includes('|'))));
+  // `Manifest = dict[str, Any]`, `Pool = A | B`, `Request = fnv1.RunFunctionRequest`: a class's other name.
+  const classLike = (value.type === 'attribute' || value.type === 'identifier') && /(^|\.)[A-Z][A-Za-z0-9]*$/.test(value.text) && !/^[A-Z0-9_]+$/.test(value.text.split('.').pop()!);
+  const typeAlias = annotation?.text === 'TypeAlias' || (style.style === 'PascalCase' && (value.type === 'subscript' || classLike || (value.type === 'binary_operator' && value.text.includes('|'))));
   if (typeAlias) return { ...style, alias: compact(value.text) };
   const shapes: Record<string, string> = { dictionary: 'dict', tuple: 'tuple', list: 'list', set: 'set', integer: 'number', float: 'number', call: 'call' };
   return { ...style, shape: shapes[value.type] ?? 'other' };
@@ -745,7 +754,11 @@ function flowOf(definition: Node, body: Node, isMethod: boolean, sdk: ReadonlySe
   }
   for (const { nodes } of loops) {
     const left = nodes.target!;
-    const from = chains(nodes.iterable).map((chain) => ({ ...chain, path: [...chain.path, '[]'] }));
+    // Iterating a mapping gives its keys, names rather than what the request holds; `.items()` and
+    // `.values()` give what it holds.
+    const from = chains(nodes.iterable)
+      .filter((chain) => /^\.(items|values)\(\)$/.test(chain.path[chain.path.length - 1] ?? ''))
+      .map((chain) => ({ ...chain, path: [...chain.path, '[]'] }));
     for (const target of left.type === 'identifier' ? [left] : left.namedChildren.filter((child) => child.type === 'identifier')) binds.push({ target: target.text, from });
   }
   const uses = names.filter((name) => name.startIndex >= body.startIndex).flatMap((name) => useAt(name, (call) => calleeName(call.childForFieldName('function'))) ?? []);

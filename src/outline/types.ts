@@ -28,6 +28,8 @@ export interface FunctionOutline {
    * (the rest of the XR), `context`, `request` (the request as a whole), sorted.
    */
   request?: string[];
+  /** Without a return annotation: `None` when no `return` in the body hands back a value. */
+  returns?: 'None';
   /** Functions of this provider the body calls, by name, sorted (a `?` suffix: only under a condition). */
   calls?: string[];
 }

@@ -1,5 +1,5 @@
 /**
- * The style facets on three providers written in genuinely different idioms
+ * The style facets on six providers written in genuinely different idioms
  * (test/fixtures/style-idioms): each gets exactly the findings written down in its folder, and each
  * pair differs on at least three facets.
  */
@@ -8,10 +8,21 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compareStyle, type StyleSubject } from '../../src/compare/style.js';
 import { outlineAdapter } from '../../src/outline/read.js';
-import { FIXTURE_KEYS, fixtureAdapter } from '../helpers/style.js';
+import { fixtureAdapter } from '../helpers/style.js';
 import { REPO } from '../helpers/project.js';
 
-const IDIOMS = ['classy', 'hybrid', 'modular'] as const;
+const IDIOMS = ['classy', 'hybrid', 'modular', 'reqparam', 'selfreq', 'stateful'] as const;
+/** The keys every idiom composes, with the roles their renders give them (test/cli/style-idioms-render.test.ts). */
+const KEYS: ReadonlyMap<string, string> = new Map([
+  ['network', 'network'],
+  ['cluster', 'cluster'],
+  ['nodepool-system', 'system-pool'],
+  ['nodepool-gpu', 'node-pool'],
+  ['provider-config-kubernetes', 'provider-config-kubernetes'],
+  ['provider-config-helm', 'provider-config-helm'],
+  ['storage-class-rwx', 'cache-storage-class'],
+]);
+const PAIRS = IDIOMS.flatMap((a, index) => IDIOMS.slice(index + 1).map((b) => [a, b] as const));
 const DIR = path.join(REPO, 'test/fixtures/style-idioms');
 const written = (file: string) =>
   readFileSync(path.join(DIR, file), 'utf8')
@@ -23,12 +34,12 @@ async function subjects(): Promise<StyleSubject[]> {
     IDIOMS.map(async (name) => {
       const adapter = { ...fixtureAdapter(name), source: { root: path.join(DIR, name), include: ['**/*.py'] } };
       const { outline, places } = (await outlineAdapter(adapter))!;
-      return { provider: name, outline, places, root: `test/fixtures/style-idioms/${name}`, keys: FIXTURE_KEYS };
+      return { provider: name, outline, places, root: `test/fixtures/style-idioms/${name}`, keys: KEYS };
     }),
   );
 }
 
-describe('three idioms', () => {
+describe('six idioms', () => {
   it('each gets the style findings written in its folder, and the splits written beside them', async () => {
     const findings = compareStyle({ subjects: await subjects() });
     for (const name of IDIOMS) expect(findings.filter((finding) => finding.provider === name).map((finding) => finding.id).sort(), name).toEqual(written(`${name}/expected-style.txt`).sort());
@@ -38,7 +49,7 @@ describe('three idioms', () => {
 
   it('differ pairwise on at least three facets', async () => {
     const findings = compareStyle({ subjects: await subjects() });
-    for (const [a, b] of [['classy', 'hybrid'], ['classy', 'modular'], ['hybrid', 'modular']] as const) {
+    for (const [a, b] of PAIRS) {
       const facets = new Set(findings.filter((finding) => finding.values && JSON.stringify(finding.values[a]) !== JSON.stringify(finding.values[b])).map((finding) => `${finding.subject}:${finding.facet}`));
       expect(facets.size, `${a} vs ${b}: ${[...facets].join(', ')}`).toBeGreaterThanOrEqual(3);
     }
