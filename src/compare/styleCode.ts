@@ -37,6 +37,8 @@ export interface CodeFacet {
   key?: string;
   /** Outliers of a convention only, never a split: a value shared by chance (a CIDR) is not one constant. */
   conventionOnly?: true;
+  /** The fix when it depends on the convention's value (which way to move a helper); else the facet meta's. */
+  fix?: (convention: unknown) => string;
 }
 
 export type AddFacet = (provider: string, facet: CodeFacet, value: unknown) => void;
@@ -130,6 +132,8 @@ export function codeFacets(subjects: readonly CodeSubject[], add: AddFacet): voi
             subject: 'composer',
             facet: 'helper-placement',
             describe: 'where a helper only one role composer calls sits',
+            // The way the convention goes: a helper already right after its composer is never told to move there.
+            fix: (convention) => ((convention as string[]).includes('beside its composer') ? 'move the helper directly after the composer that calls it' : 'move the helper away from its composer, where the others keep such helpers'),
             placeKey: (p, convention) => {
               const other = subjectOf(subjects, p);
               const placed = composerOrder(other.outline, composerClass, other.composers).placed;

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compareStyle, type StyleSubject } from '../../src/compare/style.js';
 import { outlineAdapter } from '../../src/outline/read.js';
-import { fixtureAdapter } from '../helpers/style.js';
+import { fixtureAdapter, foreignNames, pythonNames, pythonTexts } from '../helpers/style.js';
 import { REPO } from '../helpers/project.js';
 
 const IDIOMS = ['classy', 'hybrid', 'modular', 'reqparam', 'selfreq', 'stateful'] as const;
@@ -45,6 +45,14 @@ describe('six idioms', () => {
     for (const name of IDIOMS) expect(findings.filter((finding) => finding.provider === name).map((finding) => finding.id).sort(), name).toEqual(written(`${name}/expected-style.txt`).sort());
     expect(findings.filter((finding) => finding.provider === undefined).map((finding) => finding.id).sort()).toEqual(written('expected-splits.txt').sort());
     for (const finding of findings.filter((f) => f.provider !== undefined)) expect(finding.where?.[0]).toMatch(new RegExp(`^test/fixtures/style-idioms/${finding.provider}/function/composer\\.py:\\d+$`));
+  });
+
+  it('no hint names a Python name the judged idiom does not have', async () => {
+    const texts = new Map(IDIOMS.map((name) => [name, pythonTexts(path.join(DIR, name))]));
+    const names = pythonNames([...texts.values()].flat());
+    const findings = compareStyle({ subjects: await subjects() }).filter((finding) => finding.provider !== undefined);
+    expect(findings.length).toBeGreaterThan(0);
+    expect(findings.flatMap((finding) => foreignNames(finding.hint, names, texts.get(finding.provider!)!).map((name) => `${finding.id}: ${name}`))).toEqual([]);
   });
 
   it('differ pairwise on at least three facets', async () => {
