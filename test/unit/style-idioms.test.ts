@@ -48,7 +48,7 @@ describe('six idioms', () => {
   });
 
   it('no hint names a Python name the judged idiom does not have', async () => {
-    const texts = new Map(IDIOMS.map((name) => [name, pythonTexts(path.join(DIR, name))]));
+    const texts = new Map<string, string[]>(IDIOMS.map((name) => [name, pythonTexts(path.join(DIR, name))]));
     const names = pythonNames([...texts.values()].flat());
     const findings = compareStyle({ subjects: await subjects() }).filter((finding) => finding.provider !== undefined);
     expect(findings.length).toBeGreaterThan(0);
