@@ -386,10 +386,10 @@ function consulted(condition: Node, constants: ReadonlySet<string>): string[] {
  * The shape of a readiness mark: inside a loop over the desired resources or one key at a time, and
  * whether the decision singles out a literal key (`key == "cluster"`), a special case inside the loop.
  */
-function readinessShape(mark: Node, body: Node): string[] {
+function readinessShape(mark: Node, body: Node): Array<{ form: string; line: number }> {
   let loop: Node | undefined;
   for (let at = mark.parent; at && !at.equals(body); at = at.parent) if (at.type === 'for_statement') loop = at;
-  const out = [loop ? `loop over ${compact(loop.childForFieldName('right')?.text ?? '?').replace(/self\./g, '')}` : 'one key at a time'];
+  const out = [{ form: loop ? `loop over ${compact(loop.childForFieldName('right')?.text ?? '?').replace(/self\./g, '')}` : 'one key at a time', line: lineOf(mark) }];
   // A special case compares the loop's key with a literal: `key == "cluster"`.
   const target = loop?.childForFieldName('left');
   if (loop && target?.type === 'identifier') {
@@ -399,7 +399,8 @@ function readinessShape(mark: Node, body: Node): string[] {
       const onKey = node.namedChildren.some((child) => child.type === 'identifier' && child.text === target.text);
       const op = node.children.find((child) => !child.isNamed)?.text;
       if (literal && onKey && (op === '==' || op === '!=')) {
-        out.push('special case on a literal key');
+        // Placed at the comparison: that is the line a reviewer changes.
+        out.push({ form: 'special case on a literal key', line: lineOf(node) });
         break;
       }
     }
@@ -606,7 +607,7 @@ export function outlinePythonFile(path: string, root: Node, matches: readonly Ma
           const around = enclosingIf(subscript, body);
           const condition = around ? conditionOf(around) : undefined;
           for (const form of condition ? consulted(condition, constantNames) : ['always']) forms.push({ idiom: 'readinessBy', form, line: lineOf(condition ?? subscript) });
-          for (const form of readinessShape(subscript, body)) forms.push({ idiom: 'readinessShape', form, line: lineOf(subscript) });
+          for (const { form, line } of readinessShape(subscript, body)) forms.push({ idiom: 'readinessShape', form, line });
         }
       }
       if (use?.idiom === 'resourceWrite') {
