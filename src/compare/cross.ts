@@ -200,6 +200,11 @@ function divergence(scenario: string, facet: Facet, texts: Map<string, string>, 
     (id) => {
       const words = (value: unknown) => facetValueInWords(facet.subject, facet.facet, value);
       const what = `the convention is ${words(convention.value)}; ${provider} has ${words(facet.values.get(provider))}.`;
+      // Ready where the others stall or oscillate: stalling is no fix. A provider composing nothing is
+      // Ready with nothing to wait for; what it must do is compose what the contract asks.
+      if (facet.facet === 'converged' && facet.values.get(provider) === 'ready' && convention.value !== 'ready') {
+        return `${what} ${provider} reports its XR Ready where ${whose} do not: becoming ${words(convention.value)} is no fix. Check that ${provider} composes what the contract asks in this scenario (a function composing nothing is Ready with nothing to wait for), or accept it with a reason: drift accept '${id}' --reason "..."`;
+      }
       // Alone against all the others, the fix is in the provider: no accept offered (it stays allowed).
       const alone = convention.providers.length === (established ? verdict.compared : verdict.compared - 1);
       // The real count, never "every other": a provider without the subject in this scenario is no voter.

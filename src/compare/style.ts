@@ -44,6 +44,8 @@ interface StyleFacet {
   key?: string;
   /** Outliers of a convention only, never a split. */
   conventionOnly?: true;
+  /** The fix for this convention, when it depends on its value; else the facet meta's. */
+  fix?: (convention: unknown) => string;
 }
 
 /** Which sorted-list members a value has that the convention does not (or the reverse, for a missing one). */
@@ -213,9 +215,11 @@ function styleFacets(subjects: readonly StyleSubject[]): StyleFacet[] {
       outline: subject.outline,
       keys: subject.keys,
       composers: composerNames(subject),
-      usesLiteral: (value: string) => subject.places.has(`literal:${value}`) || Object.values(subject.outline.files).some((module) => module.kind === 'module' && module.literals?.includes(value) === true),
+      usesLiteral: (value: string, use?: string) =>
+        subject.places.has(use === undefined ? `literal:${value}` : `literal:${value}@${use}`) ||
+        Object.values(subject.outline.files).some((module) => module.kind === 'module' && (use === undefined ? module.literals?.[value] !== undefined : module.literals?.[value]?.includes(use) === true)),
     })),
-    (provider, facet, value) => add(provider, { subject: facet.subject, facet: facet.facet, describe: facet.describe, placeOf: (p, convention) => at(p, facet.placeKey(p, convention)), ...(facet.presence ? { presence: true as const } : {}), ...(facet.key ? { key: facet.key } : {}), ...(facet.conventionOnly ? { conventionOnly: true as const } : {}) }, value),
+    (provider, facet, value) => add(provider, { subject: facet.subject, facet: facet.facet, describe: facet.describe, placeOf: (p, convention) => at(p, facet.placeKey(p, convention)), ...(facet.presence ? { presence: true as const } : {}), ...(facet.key ? { key: facet.key } : {}), ...(facet.conventionOnly ? { conventionOnly: true as const } : {}), ...(facet.fix ? { fix: facet.fix } : {}) }, value),
   );
   return [...facets.values()];
 }
@@ -244,8 +248,35 @@ function metaOf(facet: string) {
 /** A place without the words a hint adds to it: `providers/gke/function/composer.py:12`. */
 const bareplace = (place: string) => place.replace(/ \(.*\)$/, '');
 
+/** The Python names an outline records for its defs, classes and constants. */
+function definedNames(outline: Outline): string[] {
+  return Object.values(outline.files).flatMap((module) => [
+    ...Object.keys(module.functions),
+    ...Object.keys(module.constants),
+    ...Object.entries(module.classes).flatMap(([name, cls]) => [name, ...Object.keys(cls.methods)]),
+  ]);
+}
+
+/** Every name a provider's code holds that a hint could cite: its own definitions, what it imports and calls. */
+function ownNames(subject: StyleSubject): Set<string> {
+  const out = new Set(definedNames(subject.outline));
+  for (const module of Object.values(subject.outline.files)) for (const text of [...module.imports, ...module.sdkCalls]) for (const word of text.match(IDENTIFIER) ?? []) out.add(word);
+  for (const key of subject.places.keys()) if (key.startsWith('call:')) for (const word of key.slice(key.lastIndexOf(':') + 1).match(IDENTIFIER) ?? []) out.add(word);
+  return out;
+}
+
+const IDENTIFIER = /[A-Za-z_][A-Za-z0-9_]*/g;
+
 export function compareStyle({ subjects, established }: StyleInput): Finding[] {
   const findings: Finding[] = [];
+  // A hint speaks in the provider's own names: a convention naming what only the others define
+  // (READY_WHEN_COMPOSED, compose_node_pools) is shown as where a follower writes it instead.
+  const recorded = new Set(subjects.flatMap((subject) => definedNames(subject.outline)));
+  const own = new Map(subjects.map((subject) => [subject.provider, ownNames(subject)]));
+  const inOwnWords = (provider: string, value: unknown, follower: string, follows: string | undefined) => {
+    const foreign = (text(value).match(IDENTIFIER) ?? []).filter((word) => recorded.has(word) && !own.get(provider)!.has(word));
+    return foreign.length === 0 ? text(value) : `as ${follower} writes it${follows ? ` (${follows})` : ''}`;
+  };
   for (const facet of styleFacets(subjects)) {
     const texts = new Map([...facet.values].map(([provider, value]) => [provider, stableStringify(value)]));
     const verdict = judge(facet.values, texts, established);
@@ -282,7 +313,7 @@ export function compareStyle({ subjects, established }: StyleInput): Finding[] {
         values,
         consensus: verdict.convention.value,
         where,
-        hint: `the convention (${verdict.convention.providers.length} of ${verdict.compared}) is ${text(verdict.convention.value)}: change ${place} (${metaOf(facet.facet).fix}), or accept it with a reason: drift accept '${id}' --reason "..."`,
+        hint: `the convention (${verdict.convention.providers.length} of ${verdict.compared}) is ${inOwnWords(provider, verdict.convention.value, follower, follows ?? bareplace(facet.placeOf(follower, verdict.convention.value)))}: change ${place} (${facet.fix?.(verdict.convention.value) ?? metaOf(facet.facet).fix}), or accept it with a reason: drift accept '${id}' --reason "..."`,
       });
     }
   }

@@ -1,6 +1,6 @@
 import { composerOf } from '../outline/outline.js';
 import type { Outline } from '../outline/types.js';
-import { helpersOf, runtimeDefs, signatureShape, type Def, type Helper } from './styleJobs.js';
+import { helpersOf, pairHelpers, runtimeDefs, signatureShape, type Def, type Helper } from './styleJobs.js';
 
 /**
  * The style facets of what a reviewer reads in the code beyond names and idioms (docs/style.md):
@@ -18,8 +18,11 @@ export interface CodeSubject {
   keys: ReadonlyMap<string, string>;
   /** Role composers by their own name, with the roles they compose. */
   composers: ReadonlyMap<string, ReadonlySet<string>>;
-  /** Whether its runtime code writes `value` as a string literal (unknown, so false, for a stand-in's golden). */
-  usesLiteral: (value: string) => boolean;
+  /**
+   * Whether its runtime code writes `value` as a string literal, for `use` when given (where it goes,
+   * as a constant's `usedAs`); for a stand-in's golden only the qualified names it records are known.
+   */
+  usesLiteral: (value: string, use?: string) => boolean;
 }
 
 export interface CodeFacet {
@@ -34,6 +37,8 @@ export interface CodeFacet {
   key?: string;
   /** Outliers of a convention only, never a split: a value shared by chance (a CIDR) is not one constant. */
   conventionOnly?: true;
+  /** The fix when it depends on the convention's value (which way to move a helper); else the facet meta's. */
+  fix?: (convention: unknown) => string;
 }
 
 export type AddFacet = (provider: string, facet: CodeFacet, value: unknown) => void;
@@ -59,49 +64,28 @@ function jobsOf(subject: CodeSubject): Map<string, Helper[]> {
 
 export function codeFacets(subjects: readonly CodeSubject[], add: AddFacet): void {
   const jobs = new Map(subjects.map((subject) => [subject.provider, jobsOf(subject)]));
-  const holders = new Map<string, string[]>();
-  for (const [provider, byJob] of jobs) for (const job of byJob.keys()) holders.set(job, [...(holders.get(job) ?? []), provider]);
-  const helperAt = (provider: string, job: string, pick?: (helper: Helper) => boolean) => {
-    const own = jobs.get(provider)?.get(job) ?? [];
-    const helper = own.find((candidate) => pick?.(candidate) ?? false) ?? own[0];
-    return helper ? `def:${helper.qualified}` : '';
-  };
-
-  for (const [job, providers] of [...holders].sort(([a], [b]) => (a < b ? -1 : 1))) {
-    // The name most providers give the job names it in findings; ties go to the first in order.
-    const counts = new Map<string, number>();
-    for (const provider of providers) {
-      const names = sorted(jobs.get(provider)!.get(job)!.map((helper) => helper.name)).join(', ');
-      counts.set(names, (counts.get(names) ?? 0) + 1);
+  // Helper by helper: each pair of one job is compared on its own, so one extra helper is one finding.
+  for (const pair of pairHelpers(jobs)) {
+    const subject = pair.name;
+    const key = `${pair.job}: ${subject}`;
+    const place = (p: string) => {
+      const helper = pair.members.get(p);
+      return helper ? `def:${helper.qualified}` : '';
+    };
+    const describe = `the helper that ${pair.job.replace(/; /g, ', ')}`;
+    for (const [provider, helper] of pair.members) {
+      add(provider, { subject, key, facet: 'helper-name', describe: `${describe}: its name`, placeKey: place }, bare(helper.name));
+      add(provider, { subject, key, facet: 'helper-visibility', describe: `${describe}: public or private`, placeKey: place }, isPrivate(helper.name) ? 'private' : 'public');
+      add(provider, { subject, key, facet: 'helper-signature', describe: `${describe}: its signature's shape`, placeKey: place }, signatureShape(helper));
+      add(provider, { subject, key, facet: 'helper-docstring', describe: `${describe}: a docstring`, placeKey: place }, helper.outline.docstring ? 'documented' : 'undocumented');
+      add(provider, { subject, key, facet: 'data-shape', describe: `${describe}: the shape of what it returns`, placeKey: place }, helper.shape);
     }
-    const subject = [...counts].sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1))[0]![0];
-    for (const provider of providers) {
-      const own = jobs.get(provider)!.get(job)!;
-      const describe = `the helper that ${job.replace(/^returns /, 'returns ').replace(/; /g, ', ')}`;
-      add(provider, { subject, key: job, facet: 'helper-name', describe: `${describe}: its name`, placeKey: (p, convention) => helperAt(p, job, (h) => !(convention as string[]).includes(bare(h.name))) }, sorted(own.map((helper) => bare(helper.name))));
-      add(provider, { subject, key: job, facet: 'helper-visibility', describe: `${describe}: public or private`, placeKey: (p, convention) => helperAt(p, job, (h) => !(convention as string[]).includes(isPrivate(h.name) ? 'private' : 'public')) }, sorted(own.map((helper) => (isPrivate(helper.name) ? 'private' : 'public'))));
-      add(provider, { subject, key: job, facet: 'helper-signature', describe: `${describe}: its signature's shape`, placeKey: (p, convention) => helperAt(p, job, (h) => !(convention as string[]).includes(signatureShape(h))) }, sorted(own.map(signatureShape)));
-      add(provider, { subject, key: job, facet: 'helper-docstring', describe: `${describe}: a docstring`, placeKey: (p) => helperAt(p, job, (h) => !h.outline.docstring) }, own.every((helper) => helper.outline.docstring) ? 'documented' : 'undocumented');
-      add(provider, { subject, key: job, facet: 'data-shape', describe: `${describe}: the shape of what it returns`, placeKey: (p, convention) => helperAt(p, job, (h) => !(convention as string[]).includes(h.shape)) }, sorted(own.map((helper) => helper.shape)));
-    }
-    // A job only some providers have: blamed on those that have it when a convention lacks it. Only a
+    // A helper only some providers have: blamed on those that have it when a convention lacks it. Only a
     // helper that reads the request's state is judged so: a body builder that reads the spec alone
     // (an IAM policy document, a zone name) is how that cloud spells its resources.
-    const judged = providers.some((provider) => jobs.get(provider)!.get(job)!.some((helper) => helper.readsRequest && !helper.phase));
-    for (const subjectOf of judged ? subjects : []) {
-      const own = jobs.get(subjectOf.provider)!.get(job);
-      add(
-        subjectOf.provider,
-        {
-          subject,
-          facet: 'helper-presence',
-          describe: `a helper that ${job.replace(/; /g, ', ')}`,
-          placeKey: (p) => helperAt(p, job),
-          presence: true,
-          key: job,
-        },
-        own ? 'defined' : 'absent',
-      );
+    if (![...pair.members.values()].some((helper) => helper.readsRequest && !helper.phase)) continue;
+    for (const { provider } of subjects) {
+      add(provider, { subject, facet: 'helper-presence', describe: `a helper that ${pair.job.replace(/; /g, ', ')}`, placeKey: place, presence: true, key }, pair.members.has(provider) ? 'defined' : 'absent');
     }
   }
 
@@ -148,6 +132,8 @@ export function codeFacets(subjects: readonly CodeSubject[], add: AddFacet): voi
             subject: 'composer',
             facet: 'helper-placement',
             describe: 'where a helper only one role composer calls sits',
+            // The way the convention goes: a helper already right after its composer is never told to move there.
+            fix: (convention) => ((convention as string[]).includes('beside its composer') ? 'move the helper directly after the composer that calls it' : 'move the helper away from its composer, where the others keep such helpers'),
             placeKey: (p, convention) => {
               const other = subjectOf(subjects, p);
               const placed = composerOrder(other.outline, composerClass, other.composers).placed;
@@ -336,19 +322,32 @@ function constantFacets(subjects: readonly CodeSubject[], add: AddFacet): void {
   const signatures = (outline: Outline) => runtimeDefs(outline).map((def) => def.outline.signature);
   for (const [value, byProvider] of [...named].sort(([a], [b]) => (a < b ? -1 : 1))) {
     const subject = `"${value}"`;
-    for (const { provider, usesLiteral: literal } of subjects) {
-      const own = byProvider.get(provider);
-      const usesLiteral = literal(value);
-      if (!own && !usesLiteral) continue;
-      const placeKey = (p: string) => {
-        const constant = byProvider.get(p);
-        const other = subjectOf(subjects, p);
-        return constant && !other.usesLiteral(value) ? `const:${constant.file}:${constant.name}` : `literal:${value}`;
-      };
-      add(provider, { subject, facet: 'constant-literal', describe: `the value ${subject}: a named constant or a literal`, placeKey }, own && usesLiteral ? 'named, and written as a literal too' : own ? 'named' : 'literal');
+    // Named or literal, use by use: a value shared by chance (a label value, a taint's value, a resource
+    // key) is the same constant only where it goes to the same place.
+    const uses = [...new Set([...byProvider.values()].flatMap((constant) => constant.usedAs ?? []))].sort();
+    for (const use of uses) {
+      for (const { provider, usesLiteral: literal } of subjects) {
+        const own = byProvider.get(provider);
+        const named = own?.usedAs?.includes(use) === true;
+        const usesLiteral = literal(value, use);
+        if (!named && !usesLiteral) continue;
+        const placeKey = (p: string) => {
+          const constant = byProvider.get(p);
+          const other = subjectOf(subjects, p);
+          return constant?.usedAs?.includes(use) && !other.usesLiteral(value, use) ? `const:${constant.file}:${constant.name}` : `literal:${value}@${use}`;
+        };
+        add(provider, { subject, key: use, facet: 'constant-literal', describe: `the value ${subject} (used as ${use}): a named constant or a literal`, placeKey }, named && usesLiteral ? 'named, and written as a literal too' : named ? 'named' : 'literal');
+      }
+    }
+    for (const { provider } of subjects) {
       // Named for the same job: the same value used in the same places (a VPC's range and a subnet's are two constants).
+      const own = byProvider.get(provider);
       if (own) {
         const uses = (own.usedAs ?? []).join(', ') || 'unused';
+        const placeKey = (p: string) => {
+          const constant = byProvider.get(p);
+          return constant ? `const:${constant.file}:${constant.name}` : `literal:${value}`;
+        };
         add(provider, { subject, facet: 'constant-name', key: uses, describe: `the name of the constant holding ${subject} (used as ${uses})`, placeKey, conventionOnly: true }, own.name.replace(/^_+/, ''));
       }
     }

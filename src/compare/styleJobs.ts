@@ -10,12 +10,16 @@ import type { FunctionOutline, Outline } from '../outline/types.js';
  * - what it **reads** of the request, through the composer's state, itself or through the helpers it
  *   calls: `observed` (observed resources), `desired` (the response), `credentials` (the XR's
  *   credentials and the required ProviderConfig), `xr` (anything else read from the XR's spec);
- * - for a helper that reads none of the request (a body builder), whom it **serves** in the call graph
- *   from the entry point: the one role composer (by the roles it composes) or the entry point that
- *   reaches it through other helpers, or `shared` when two or more do. A helper that reads the
- *   request is the same helper wherever it is used: which composers need an observed fact is the
- *   cloud's business. A function the entry point calls directly that composes nothing is a *phase* of the entry
- *   point (writing the status, marking readiness): its job is what it returns and reads itself.
+ *   The request is found by data flow in the outline (`request` on each def), whatever names it is
+ *   read through.
+ * - A function the entry point calls directly that composes nothing and returns nothing is a *phase*
+ *   of the entry point (writing the status, marking readiness); one returning a value is a query,
+ *   a helper like any other.
+ *
+ * A job is a property of the helper, never of its callers: several helpers may share one (the body
+ * builders that read nothing of the request), and `pairHelpers` pairs them provider to provider by
+ * name, then by signature, so that two providers with the same helpers plus one extra differ by that
+ * one.
  *
  * What a helper reads of the XR's spec (a region, the pools) is left out: every body builder reads
  * some, and which fields is the cloud's business.
@@ -74,9 +78,10 @@ function recordClasses(outline: Outline): Map<string, string> {
 }
 
 /** The kind a return annotation names: `dict[str, Any] | None` → `dict | None`, a record class → its shape. */
-export function returnKind(signature: string, records: ReadonlyMap<string, string>): string {
+export function returnKind(signature: string, records: ReadonlyMap<string, string>, returns?: string): string {
   const arrow = signature.lastIndexOf(') -> ');
-  if (arrow < 0) return 'unannotated';
+  // Unannotated: what the outline saw it return (`None` when no return hands back a value).
+  if (arrow < 0) return returns ?? 'unannotated';
   const text = signature.slice(arrow + ') -> '.length);
   const parts = text.split('|').map((part) => part.trim().replace(/\[.*$/, '').replace(/^(typing|t)\./, ''));
   return parts.map((part) => records.get(part) ?? part.replace(/^(Dict|Mapping)$/, 'dict').replace(/^(Tuple)$/, 'tuple').replace(/^(List|Sequence)$/, 'list')).join(' | ');
@@ -89,13 +94,12 @@ const asJob = (kind: string) =>
     .map((part) => (RECORDS.has(part) ? 'record' : part))
     .join(' | ');
 
-/** What a `self` attribute stands for in the request. */
-function requestPart(attribute: string): string {
-  if (/observed/.test(attribute)) return 'observed';
-  if (attribute === 'desired' || attribute === 'rsp' || attribute === 'response') return 'desired';
-  if (/credential|provider_config|required/.test(attribute)) return 'credentials';
-  return 'xr';
-}
+/**
+ * What a read of the request (the outline's data flow) counts as in a job: the response's results
+ * are written through it as its desired state is, and what a helper reads of the XR itself (a
+ * region, the pools) or of the request as a whole is left out.
+ */
+const JOB_PART: Readonly<Record<string, string | undefined>> = { observed: 'observed', desired: 'desired', response: 'desired', credentials: 'credentials', context: 'context' };
 
 const callee = (call: string) => call.replace(/\?$/, '');
 
@@ -113,14 +117,17 @@ export function helpersOf(outline: Outline, composers: ReadonlyMap<string, Reado
   const entry = new Set(
     defs.filter((def) => def.name === '__init__' || new Set(calls(def).flatMap((name) => [...(composers.get(name) ?? [])])).size >= 2).map((def) => def.name),
   );
-  const phases = new Set(defs.filter((def) => entry.has(def.name)).flatMap((def) => calls(def)).filter((name) => !composers.has(name) && !entry.has(name)));
-  const direct = (def: Def) => new Set((def.outline.reads ?? []).map(requestPart).filter((part) => part !== 'xr'));
+  // A phase is a step of the reconcile (it returns nothing); a query the entry point asks (`observed_ready`) is a helper.
+  const returnsNothing = (name: string) => ['None', 'unannotated'].includes(returnKind(byName.get(name)!.outline.signature, records, byName.get(name)!.outline.returns));
+  // Called by the entry point alone: a writer the composers call too (`_desire`) is a helper.
+  const calledOnlyByEntry = (name: string) => defs.every((def) => entry.has(def.name) || !calls(def).includes(name));
+  const phases = new Set(defs.filter((def) => entry.has(def.name)).flatMap((def) => calls(def)).filter((name) => !composers.has(name) && !entry.has(name) && returnsNothing(name) && calledOnlyByEntry(name)));
+  const direct = (def: Def) => new Set((def.outline.request ?? []).flatMap((part) => JOB_PART[part] ?? []));
   // What a helper reads, itself or through the helpers it calls (a fixpoint: the call graph may loop).
   const reads = new Map(defs.map((def) => [def.name, direct(def)]));
   for (let changed = true; changed; ) {
     changed = false;
     for (const def of defs) {
-      if (phases.has(def.name)) continue;
       const own = reads.get(def.name)!;
       for (const name of calls(def)) {
         if (entry.has(name) || composers.has(name) || phases.has(name)) continue;
@@ -133,38 +140,84 @@ export function helpersOf(outline: Outline, composers: ReadonlyMap<string, Reado
       }
     }
   }
-  // Whom a helper serves: the composers and phases that reach it through other helpers.
-  const callers = new Map<string, string[]>();
-  for (const def of defs) for (const name of calls(def)) callers.set(name, [...(callers.get(name) ?? []), def.name]);
-  const serves = (name: string): string => {
-    const reachers = new Set<string>();
-    const seen = new Set<string>([name]);
-    const queue = [...(callers.get(name) ?? [])];
-    while (queue.length > 0) {
-      const caller = queue.shift()!;
-      if (seen.has(caller)) continue;
-      seen.add(caller);
-      if (composers.has(caller)) reachers.add([...composers.get(caller)!].map((role) => (role.startsWith('cloud:') ? 'a cloud-only resource' : role)).sort().join(' and '));
-      else if (entry.has(caller) || phases.has(caller)) reachers.add('the entry point');
-      else queue.push(...(callers.get(caller) ?? []));
-    }
-    if (reachers.size >= 2) return 'shared';
-    return [...reachers][0] ?? 'nothing';
-  };
   // Helpers live beside the composers: in a module that holds one (a composer class's methods or module functions).
   const composerFiles = new Set(defs.filter((def) => composers.has(def.name)).map((def) => def.file));
   const helpers = defs
     .filter((def) => !entry.has(def.name) && !composers.has(def.name) && !/^__.*__$/.test(def.name) && composerFiles.has(def.file) && def.name !== 'RunFunction')
     .map((def) => {
-      const shape = returnKind(def.outline.signature, records);
+      const shape = returnKind(def.outline.signature, records, def.outline.returns);
       const read = [...reads.get(def.name)!].sort().join(', ') || 'nothing of the request';
-      // A helper reading the request is matched by what it returns and reads, wherever it is used; a
-      // body builder reading none of it only where it is used, by the same composer.
-      const where = phases.has(def.name) ? '; a phase of the entry point' : reads.get(def.name)!.size === 0 ? `; serves ${serves(def.name)}` : '';
-      const job = `returns ${asJob(shape)}; reads ${read}${where}`;
+      // What the helper is, not who calls it: which composers use a body builder is the cloud's business,
+      // and the helpers of one job are paired one by one (pairHelpers).
+      const job = `returns ${asJob(shape)}; reads ${read}${phases.has(def.name) ? '; a phase of the entry point' : ''}`;
       return { ...def, job, shape, phase: phases.has(def.name), readsRequest: reads.get(def.name)!.size > 0, reads: [...reads.get(def.name)!].sort() };
     });
   return { helpers, entry };
+}
+
+/** The helpers of one job that are the same helper in several providers, by provider. */
+export interface HelperPair {
+  job: string;
+  /** The name most of them have (ties: the first in order). */
+  name: string;
+  members: Map<string, Helper>;
+}
+
+/** A signature's parameter annotations without their names (the return is the job's): `(self, key: str) -> bool` → `(str)`. */
+export function typedSignature(def: Def): string {
+  const signature = def.outline.signature;
+  const params = splitTop(signature.slice(1, signature.lastIndexOf(')'))).filter((param) => !/^(self|cls)\b/.test(param));
+  const types = params.map((param) => (param.startsWith('**') ? '**' : param.startsWith('*') ? '*' : '') + (/:\s*([^=]+)/.exec(param)?.[1]?.trim() ?? '?'));
+  return `(${types.join(', ')})`;
+}
+
+const bareName = (name: string) => name.replace(/^_+/, '');
+
+/**
+ * The helpers of each job paired across providers: a helper joins the pair holding one of the same
+ * name (leading underscores aside); one that reads the request, else one of the same annotated
+ * signature, else, the provider's one such helper left over, the one pair it is missing from; any
+ * other starts a pair of its own.
+ * Providers in order, helpers in source order, so the pairing is the same every run.
+ */
+export function pairHelpers(jobs: ReadonlyMap<string, ReadonlyMap<string, readonly Helper[]>>): HelperPair[] {
+  const byJob = new Map<string, HelperPair[]>();
+  for (const provider of [...jobs.keys()].sort()) {
+    for (const [job, own] of jobs.get(provider)!) {
+      const pairs = byJob.get(job) ?? [];
+      byJob.set(job, pairs);
+      const open = () => pairs.filter((pair) => !pair.members.has(provider));
+      const left: Helper[] = [];
+      for (const helper of own) {
+        const pair = open().find((candidate) => [...candidate.members.values()].some((member) => bareName(member.name) === bareName(helper.name)));
+        if (pair) pair.members.set(provider, helper);
+        else left.push(helper);
+      }
+      // A body builder (reading nothing of the request) pairs by name only: its signature, a dict in and
+      // a dict out, says little, and which bodies a cloud builds with helpers is its own business.
+      const rest: Helper[] = [];
+      for (const helper of left) {
+        if (!helper.readsRequest) {
+          pairs.push({ job, name: '', members: new Map([[provider, helper]]) });
+          continue;
+        }
+        const pair = open().find((candidate) => [...candidate.members.values()].some((member) => typedSignature(member) === typedSignature(helper)));
+        if (pair) pair.members.set(provider, helper);
+        else rest.push(helper);
+      }
+      if (rest.length === 1 && open().length === 1) open()[0]!.members.set(provider, rest.pop()!);
+      for (const helper of rest) pairs.push({ job, name: '', members: new Map([[provider, helper]]) });
+    }
+  }
+  const out: HelperPair[] = [];
+  for (const [job, pairs] of [...byJob].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    for (const pair of pairs) {
+      const counts = new Map<string, number>();
+      for (const member of pair.members.values()) counts.set(member.name, (counts.get(member.name) ?? 0) + 1);
+      out.push({ ...pair, job, name: [...counts].sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1))[0]![0] });
+    }
+  }
+  return out;
 }
 
 /** A signature's shape, names, annotations and optional parameters aside: `(2 positional, **kwargs)`. */

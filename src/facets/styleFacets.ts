@@ -45,7 +45,7 @@ export const STYLE_FACETS: readonly StyleFacetMeta[] = [
     description: 'How readiness marking is laid out.',
     compares: 'a loop over the desired resources or one key at a time, and whether the decision singles out a literal key',
     example: 'acme marks readiness in the loop but special-cases `key == "cluster"` inside it',
-    fix: 'decide readiness as the others do (READY_WHEN_COMPOSED or the observed Ready condition), without a special case',
+    fix: 'decide readiness as the others do (in-cluster resources ready when composed, cloud resources once observed Ready), without a special case',
   },
   {
     id: 'layout',
@@ -93,7 +93,7 @@ export const STYLE_FACETS: readonly StyleFacetMeta[] = [
     description: 'Whether the helpers doing each job carry a docstring.',
     compares: 'documented or undocumented',
     example: 'acme’s `_observed_fact` has no docstring where the others’ do',
-    fix: 'add a one-line docstring saying what it returns',
+    fix: 'add a one-line docstring saying what it does',
   },
   {
     id: 'helper-presence',
@@ -101,7 +101,7 @@ export const STYLE_FACETS: readonly StyleFacetMeta[] = [
     description: 'A helper that reads the request’s state and that the convention does without.',
     compares: 'whether a provider defines a helper for that job (judged one way: only a helper the convention lacks is a finding)',
     example: 'only acme defines `_dependents_ready`; the others gate in the role composer',
-    fix: 'do the job where the others do (inline it), or accept it with a reason',
+    fix: 'do the job where the others do (inline it)',
   },
   {
     id: 'data-shape',
@@ -125,7 +125,7 @@ export const STYLE_FACETS: readonly StyleFacetMeta[] = [
     description: 'Where a body builder only one role composer calls sits.',
     compares: 'beside its composer (directly after it) or apart from it',
     example: 'eks kept `_node_pool` at the end of the class where the others put it after compose_node_pools',
-    fix: 'move the helper directly after the composer that calls it',
+    fix: 'move the helper where the convention keeps it: directly after the composer that calls it, or apart from it',
   },
   {
     id: 'gate-placement',

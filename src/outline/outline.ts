@@ -1,6 +1,7 @@
 import { escapeRegExp } from '../util/objects.js';
 import { takeParsed } from './parsed.js';
 import { nodeAt, toSyntax } from './syntax.js';
+import { requestReads } from './requestFlow.js';
 import { outlinePythonFile, sortedRecord, type Argument, type FileFacts, type FunctionFact, type Match, type SiteGate } from './python.js';
 import { OUTLINE_VERSION, type FunctionOutline, type Idioms, type Outline, type OutlineResult, type ParseText, type Places, type QueryFact, type SourceText } from './types.js';
 
@@ -44,8 +45,15 @@ export function buildOutline(provider: string, sources: SourceText[], parse: Par
   // The package is what runs; tests are outlined but do not compose or carry the function's idioms.
   const runtime = [...facts].filter(([, f]) => f.outline.kind === 'module' || f.outline.kind === 'package-marker');
   const functions = runtime.flatMap(([, f]) => f.functions);
-  for (const [file, f] of runtime) for (const literal of f.literals) place(`literal:${literal.value}`, file, literal.line);
-  linkCalls(functions, new Map(runtime.map(([file, f]) => [file, f])));
+  for (const [file, f] of runtime) {
+    for (const literal of f.literals) {
+      place(`literal:${literal.value}`, file, literal.line);
+      place(`literal:${literal.value}@${literal.use}`, file, literal.line);
+    }
+  }
+  const runtimeFiles = new Map(runtime.map(([file, f]) => [file, f]));
+  linkRequest(functions, runtimeFiles);
+  linkCalls(functions, runtimeFiles);
   const { composes, gates } = composers(functions, place);
   const idioms: Idioms = { resourceWrite: [], readinessMark: [], readinessBy: [], results: [], readinessShape: [] };
   for (const [file, f] of runtime) {
@@ -72,6 +80,16 @@ export function buildOutline(provider: string, sources: SourceText[], parse: Par
 function outlineOf(fn: FunctionFact, file: FileFacts): FunctionOutline | undefined {
   const [owner, method] = fn.qualified.split('.');
   return method === undefined ? file.outline.functions[owner!] : file.outline.classes[owner!]?.methods[method];
+}
+
+/** What each function reads of the request, found by data flow across the provider's modules, into its outline. */
+function linkRequest(functions: FunctionFact[], files: ReadonlyMap<string, FileFacts>): void {
+  const fields = new Map<string, string[]>();
+  for (const file of files.values()) for (const [name, own] of Object.entries(file.fields)) if (!fields.has(name)) fields.set(name, own);
+  for (const [fn, parts] of requestReads(functions, fields)) {
+    const out = outlineOf(fn, files.get(fn.file)!);
+    if (out && parts.length > 0) out.request = parts;
+  }
 }
 
 /** Each function's calls of the provider's own functions, into its outline: the call graph a reader follows. */

@@ -1,4 +1,5 @@
 import { escapeRegExp } from '../util/objects.js';
+import { chainsOf, useAt, type Chain, type FlowFacts } from './flow.js';
 import { descendants, nodeAt, type SyntaxNode as Node } from './syntax.js';
 import type { ClassOutline, ConstantOutline, FileKind, FunctionOutline, ModuleOutline, NamingStyle } from './types.js';
 
@@ -53,6 +54,9 @@ export interface CallFact {
   keywords: Record<string, Argument>;
   line: number;
   gate: SiteGate;
+  /** What each positional argument derives from, and each keyword argument's (the request's data flow). */
+  flows: Chain[][];
+  keywordFlows: Record<string, Chain[]>;
 }
 
 export interface FunctionFact {
@@ -68,8 +72,8 @@ export interface FunctionFact {
   /** Literal keys used directly as the key of a desired composed resource in this body. */
   writesKeys: Array<{ pattern: string; line: number; gate: SiteGate }>;
   calls: CallFact[];
-  /** Attributes of `self` the body reads (not only assigns), sorted. */
-  reads: string[];
+  /** What the body binds and reads, for the request's data flow across the provider (requestFlow.ts). */
+  flow: FlowFacts;
   /** Local functions whose call the body returns (`return self._cloud(...)`): who builds what it returns. */
   returnsCalls: string[];
 }
@@ -85,6 +89,8 @@ export interface FormFact {
 export interface LiteralFact {
   value: string;
   line: number;
+  /** Where the value goes, in the words of a constant's `usedAs` (useOf). */
+  use: string;
 }
 
 export interface FileFacts {
@@ -94,6 +100,8 @@ export interface FileFacts {
   literals: LiteralFact[];
   /** `def:…`, `class:…`, `const:…`, `import:…`, `call:…`, `sdk:…` → line. */
   lines: Array<[string, number]>;
+  /** Each class's annotated fields in order (a dataclass's or NamedTuple's constructor parameters). */
+  fields: Record<string, string[]>;
   syntaxError?: { line: number; column: number };
 }
 
@@ -112,9 +120,6 @@ const RECORD_SHAPES: ReadonlyMap<string, string> = new Map([
 
 /** A label or annotation key or an apiVersion: `modelplane.ai/pool`, `storage.k8s.io/v1`. */
 const QUALIFIED_NAME = /^[a-z0-9-]+(\.[a-z0-9-]+)+\/[A-Za-z0-9._-]+$/;
-
-/** A module function's parameter that hands it part of the request or response. */
-const REQUEST_PARAMETER = /^(req|rsp|request|response|observed|desired|credentials|provider_config|required)$|observed|desired/;
 
 const lineOf = (node: Node) => node.startPosition.row + 1;
 /** Whitespace collapsed, so a wrapped signature reads like an unwrapped one. */
@@ -274,7 +279,7 @@ function atTopLevel(statement: Node): boolean {
   return false;
 }
 
-function functionOutline(definition: Node, reads: string[]): FunctionOutline {
+function functionOutline(definition: Node): FunctionOutline {
   const parameters = definition.childForFieldName('parameters');
   const returns = definition.childForFieldName('return_type');
   const signature = `(${(parameters?.namedChildren ?? []).filter((p) => p.type !== 'comment').map(parameterText).join(', ')})${returns ? ` -> ${compact(returns.text)}` : ''}`;
@@ -285,8 +290,14 @@ function functionOutline(definition: Node, reads: string[]): FunctionOutline {
     docstring: hasDocstring(definition.childForFieldName('body')),
     ...(decorators.length ? { decorators } : {}),
     ...(isAsync ? { async: true as const } : {}),
-    ...(reads.length ? { reads } : {}),
+    ...(!returns && !returnsValue(definition) ? { returns: 'None' as const } : {}),
   };
+}
+
+/** Whether a `return` of this function (not of a function nested in it) hands back a value. */
+function returnsValue(definition: Node): boolean {
+  for (const node of descendants(definition.childForFieldName('body')!)) if (node.type === 'return_statement' && node.namedChildren.length > 0 && ownerFunction(node) === definition) return true;
+  return false;
 }
 
 function firstError(root: Node): { line: number; column: number } | undefined {
@@ -424,10 +435,10 @@ function consulted(condition: Node, constants: ReadonlySet<string>): string[] {
  * The shape of a readiness mark: inside a loop over the desired resources or one key at a time, and
  * whether the decision singles out a literal key (`key == "cluster"`), a special case inside the loop.
  */
-function readinessShape(mark: Node, body: Node): string[] {
+function readinessShape(mark: Node, body: Node): Array<{ form: string; line: number }> {
   let loop: Node | undefined;
   for (let at = mark.parent; at && !at.equals(body); at = at.parent) if (at.type === 'for_statement') loop = at;
-  const out = [loop ? `loop over ${compact(loop.childForFieldName('right')?.text ?? '?').replace(/self\./g, '')}` : 'one key at a time'];
+  const out = [{ form: loop ? `loop over ${compact(loop.childForFieldName('right')?.text ?? '?').replace(/self\./g, '')}` : 'one key at a time', line: lineOf(mark) }];
   // A special case compares the loop's key with a literal: `key == "cluster"`.
   const target = loop?.childForFieldName('left');
   if (loop && target?.type === 'identifier') {
@@ -437,7 +448,8 @@ function readinessShape(mark: Node, body: Node): string[] {
       const onKey = node.namedChildren.some((child) => child.type === 'identifier' && child.text === target.text);
       const op = node.children.find((child) => !child.isNamed)?.text;
       if (literal && onKey && (op === '==' || op === '!=')) {
-        out.push('special case on a literal key');
+        // Placed at the comparison: that is the line a reviewer changes.
+        out.push({ form: 'special case on a literal key', line: lineOf(node) });
         break;
       }
     }
@@ -473,7 +485,9 @@ function constantOutline(name: string, value: Node | undefined, annotation: Node
   const style = { style: namingStyle(name), ...(annotation ? { annotated: true as const } : {}) };
   if (!value) return style;
   if (value.type === 'string' && !value.namedChildren.some((child) => child.type === 'interpolation')) return { ...style, value: keyPatternOf(value) ?? '' };
-  const typeAlias = annotation?.text === 'TypeAlias' || (style.style === 'PascalCase' && (value.type === 'subscript' || (value.type === 'binary_operator' && value.text.includes('|'))));
+  // `Manifest = dict[str, Any]`, `Pool = A | B`, `Request = fnv1.RunFunctionRequest`: a class's other name.
+  const classLike = (value.type === 'attribute' || value.type === 'identifier') && /(^|\.)[A-Z][A-Za-z0-9]*$/.test(value.text) && !/^[A-Z0-9_]+$/.test(value.text.split('.').pop()!);
+  const typeAlias = annotation?.text === 'TypeAlias' || (style.style === 'PascalCase' && (value.type === 'subscript' || classLike || (value.type === 'binary_operator' && value.text.includes('|'))));
   if (typeAlias) return { ...style, alias: compact(value.text) };
   const shapes: Record<string, string> = { dictionary: 'dict', tuple: 'tuple', list: 'list', set: 'set', integer: 'number', float: 'number', call: 'call' };
   return { ...style, shape: shapes[value.type] ?? 'other' };
@@ -559,6 +573,7 @@ export function outlinePythonFile(path: string, root: Node, matches: readonly Ma
   const classes: Record<string, ClassOutline> = {};
   const order: string[] = [];
   const classOrder = new Map<Node, string[]>();
+  const fields: Record<string, string[]> = {};
   const qualifiedOf = new Map<Node, string>();
   for (const definition of definitions) {
     const name = definition.childForFieldName('name')!.text;
@@ -595,18 +610,15 @@ export function outlinePythonFile(path: string, root: Node, matches: readonly Ma
     const owner = ownerFunction(nodes.gate!);
     if (owner) earlyReturns.set(owner, [...(earlyReturns.get(owner) ?? []), nodes.gate!]);
   }
-  const readsOf = new Map<Node, Set<string>>();
-  for (const { nodes } of of('read')) {
-    if (nodes.object!.text !== 'self') continue;
-    const owner = ownerFunction(nodes.read!);
-    const parent = nodes.read!.parent;
-    // `self.x = ...` assigns; everything else, `self.x.y = ...` included, reads.
-    if (!owner || (parent?.type === 'assignment' && parent.childForFieldName('left')?.equals(nodes.read!))) continue;
-    // A method call is a call, not a read of state.
-    if (parent?.type === 'call' && parent.childForFieldName('function')?.equals(nodes.read!)) continue;
-    readsOf.set(owner, (readsOf.get(owner) ?? new Set()).add(nodes.attribute!.text));
+  const namesIn = new Map<Node, Node[]>();
+  const bindingsIn = new Map<Node, Match[]>();
+  for (const match of of('flow')) {
+    const name = match.nodes.name;
+    const owner = ownerFunction(name ?? match.nodes.binding!);
+    if (!owner) continue;
+    if (name) namesIn.set(owner, [...(namesIn.get(owner) ?? []), name]);
+    else bindingsIn.set(owner, [...(bindingsIn.get(owner) ?? []), match]);
   }
-
   for (const [definition, qualified] of qualifiedOf) {
     if (definition.type !== 'function_definition') continue;
     const isMethod = qualified.includes('.');
@@ -630,9 +642,10 @@ export function outlinePythonFile(path: string, root: Node, matches: readonly Ma
       const built = expression.type === 'call' ? localCallee(expression.childForFieldName('function')) : undefined;
       return built ? { kind: 'other', call: built } : { kind: 'other' };
     };
-    // A module function reads the request through its parameters (`rsp`, `observed`, `desired`).
-    const reads = [...new Set([...(readsOf.get(definition) ?? []), ...(isMethod ? [] : params.filter((param) => REQUEST_PARAMETER.test(param)))])].sort();
-    const fact: FunctionFact = { qualified, name: qualified.split('.').pop()!, file: path, line: lineOf(definition), params, writesKeyParams: [], writesKeys: [], calls: [], reads, returnsCalls: [] };
+    const flow = flowOf(definition, body, isMethod, sdkAliases, new Set(all), assignmentsIn.get(definition) ?? [], bindingsIn.get(definition) ?? [], loopsIn.get(definition) ?? [], namesIn.get(definition) ?? []);
+    const shadow = new Set(all);
+    const flowsOf = (value: Node) => chainsOf(value, sdkAliases, shadow);
+    const fact: FunctionFact = { qualified, name: qualified.split('.').pop()!, file: path, line: lineOf(definition), params, writesKeyParams: [], writesKeys: [], calls: [], flow, returnsCalls: [] };
     facts.set(definition, fact);
     for (const { nodes } of desiredIn.get(definition) ?? []) {
       const subscript = nodes.subscript!;
@@ -644,7 +657,7 @@ export function outlinePythonFile(path: string, root: Node, matches: readonly Ma
           const around = enclosingIf(subscript, body);
           const condition = around ? conditionOf(around) : undefined;
           for (const form of condition ? consulted(condition, constantNames) : ['always']) forms.push({ idiom: 'readinessBy', form, line: lineOf(condition ?? subscript) });
-          for (const form of readinessShape(subscript, body)) forms.push({ idiom: 'readinessShape', form, line: lineOf(subscript) });
+          for (const { form, line } of readinessShape(subscript, body)) forms.push({ idiom: 'readinessShape', form, line });
         }
       }
       if (use?.idiom === 'resourceWrite') {
@@ -662,16 +675,22 @@ export function outlinePythonFile(path: string, root: Node, matches: readonly Ma
       if (!callee) continue;
       const args: Argument[] = [];
       const keywords: Record<string, Argument> = {};
+      const flows: Chain[][] = [];
+      const keywordFlows: Record<string, Chain[]> = {};
       for (const argument of nodes.arguments!.namedChildren) {
         if (argument.type === 'keyword_argument') {
           const name = argument.childForFieldName('name')?.text;
           const value = argument.childForFieldName('value');
-          if (name && value) keywords[name] = argumentOf(value);
+          if (name && value) {
+            keywords[name] = argumentOf(value);
+            keywordFlows[name] = flowsOf(value);
+          }
         } else if (argument.type !== 'comment') {
           args.push(argumentOf(argument));
+          flows.push(flowsOf(argument));
         }
       }
-      fact.calls.push({ callee, args, keywords, line: lineOf(call), gate: siteGate(call, body, returns) });
+      fact.calls.push({ callee, args, keywords, line: lineOf(call), gate: siteGate(call, body, returns), flows, keywordFlows });
       const local = localCallee(target);
       if (local && call.parent?.type === 'return_statement' && !fact.returnsCalls.includes(local)) fact.returnsCalls.push(local);
       // The XR's status is written where the desired composite is handed to a write: the writer by what it writes.
@@ -685,25 +704,26 @@ export function outlinePythonFile(path: string, root: Node, matches: readonly Ma
     const string = nodes.string!;
     if (!ownerFunction(string) || string.parent?.type === 'expression_statement') continue; // docstrings are prose
     const value = keyPatternOf(string);
-    if (value !== undefined && !value.includes('{}')) literals.push({ value, line: lineOf(string) });
+    if (value !== undefined && !value.includes('{}')) literals.push({ value, line: lineOf(string), use: useOf(string) });
   }
 
   for (const [definition, qualified] of qualifiedOf) {
     const name = qualified.split('.').pop()!;
     const key = definition.type === 'class_definition' ? `class:${qualified}` : `def:${qualified}`;
     lines.push([key, lineOf(definition)], [`def:${qualified}`, lineOf(definition)]);
-    if (definition.type === 'function_definition' && !qualified.includes('.')) functions[name] = functionOutline(definition, facts.get(definition)!.reads);
+    if (definition.type === 'function_definition' && !qualified.includes('.')) functions[name] = functionOutline(definition);
   }
   for (const [definition, methodOrder] of classOrder) {
     const name = definition.childForFieldName('name')!.text;
     const methods: Record<string, FunctionOutline> = {};
     for (const [method, qualified] of qualifiedOf) {
-      if (qualified.startsWith(`${name}.`) && holder(method) === definition) methods[qualified.slice(name.length + 1)] = functionOutline(method, facts.get(method)!.reads);
+      if (qualified.startsWith(`${name}.`) && holder(method) === definition) methods[qualified.slice(name.length + 1)] = functionOutline(method);
     }
     const body = definition.childForFieldName('body');
     const bases = (definition.childForFieldName('superclasses')?.namedChildren ?? []).map((base) => dotted(base) ?? compact(base.text));
     const shape = [...decoratorsOf(definition), ...bases].map((name) => RECORD_SHAPES.get(name)).find(Boolean);
     const sections = of('class_comment').filter(({ nodes }) => nodes.comment!.parent?.parent === definition).length;
+    fields[name] = classFields(body);
     classes[name] = { bases, docstring: hasDocstring(body), methods: sortedRecord(methods), order: methodOrder, ...(shape ? { shape } : {}), ...(sections ? { comments: sections } : {}) };
     for (const { nodes } of of('class_comment')) if (nodes.comment!.parent?.parent === definition) lines.push([`comment:${name}`, lineOf(nodes.comment!)]);
   }
@@ -744,7 +764,8 @@ export function outlinePythonFile(path: string, root: Node, matches: readonly Ma
     if (uses.size > 0) constants[name] = { ...constant, usedAs: [...uses].sort() };
   }
 
-  const qualified = [...new Set(literals.map((literal) => literal.value).filter((value) => QUALIFIED_NAME.test(value)))].sort();
+  const qualified: Record<string, string[]> = {};
+  for (const literal of literals) if (QUALIFIED_NAME.test(literal.value)) qualified[literal.value] = [...new Set([...(qualified[literal.value] ?? []), literal.use])].sort();
   const error = root.hasError ? firstError(root) : undefined;
   const outline: ModuleOutline = {
     module: moduleName(path),
@@ -755,12 +776,53 @@ export function outlinePythonFile(path: string, root: Node, matches: readonly Ma
     classes: sortedRecord(classes),
     functions: sortedRecord(functions),
     order,
-    ...(qualified.length ? { literals: qualified } : {}),
+    ...(Object.keys(qualified).length ? { literals: sortedRecord(qualified) } : {}),
     sdkCalls: [...sdkCalls].sort(),
     ...(error ? { syntaxError: true as const } : {}),
   };
   const functionFacts = [...facts.values()].sort((a, b) => a.line - b.line);
-  return { outline, functions: functionFacts, forms: forms.sort((a, b) => a.line - b.line), literals, lines, ...(error ? { syntaxError: error } : {}) };
+  return { outline, functions: functionFacts, forms: forms.sort((a, b) => a.line - b.line), literals, lines, fields: sortedRecord(fields), ...(error ? { syntaxError: error } : {}) };
+}
+
+/** A class body's annotated fields in order (`api_version: str`, `spec: dict = field(...)`). */
+function classFields(body: Node | null): string[] {
+  const out: string[] = [];
+  for (const statement of body?.namedChildren ?? []) {
+    const assignment = statement.type === 'expression_statement' ? statement.namedChildren[0] : undefined;
+    const left = assignment?.type === 'assignment' && assignment.childForFieldName('type') ? assignment.childForFieldName('left') : undefined;
+    if (left?.type === 'identifier') out.push(left.text);
+  }
+  return out;
+}
+
+/**
+ * What one body binds and reads, for the request's data flow: its parameters' annotations, its
+ * locals and `self.<x>` attributes with what each is assigned (a loop's target: what it iterates),
+ * and every chain it reads, each with the call it is only handed to.
+ */
+function flowOf(definition: Node, body: Node, isMethod: boolean, sdk: ReadonlySet<string>, shadow: ReadonlySet<string>, assignments: readonly Match[], bindings: readonly Match[], loops: readonly Match[], names: readonly Node[]): FlowFacts {
+  const parameters = (definition.childForFieldName('parameters')?.namedChildren ?? []).filter((p) => p.type !== 'comment');
+  const typed = parameters.map((p) => ({ name: parameterName(p), type: compact(p.childForFieldName('type')?.text ?? '') }));
+  const own = isMethod && (typed[0]?.name === 'self' || typed[0]?.name === 'cls') ? typed.slice(1) : typed;
+  const types = own.filter((p) => p.name !== undefined).map((p) => p.type);
+  const chains = (node: Node | undefined) => chainsOf(node ?? null, sdk, shadow);
+  const binds: FlowFacts['binds'] = [];
+  for (const { nodes } of assignments) binds.push({ target: nodes.name!.text, from: chains(nodes.value) });
+  for (const { nodes } of bindings) {
+    const target = dotted(nodes.target!);
+    if (target && /^self\.\w+$/.test(target)) binds.push({ target, from: chains(nodes.value) });
+  }
+  for (const { nodes } of loops) {
+    const left = nodes.target!;
+    // Iterating a mapping gives its keys, names rather than what the request holds; `.items()` and
+    // `.values()` give what it holds.
+    const from = chains(nodes.iterable)
+      .filter((chain) => /^\.(items|values)\(\)$/.test(chain.path[chain.path.length - 1] ?? ''))
+      .map((chain) => ({ ...chain, path: [...chain.path, '[]'] }));
+    for (const target of left.type === 'identifier' ? [left] : left.namedChildren.filter((child) => child.type === 'identifier')) binds.push({ target: target.text, from });
+  }
+  const uses = names.filter((name) => name.startIndex >= body.startIndex).flatMap((name) => useAt(name, (call) => calleeName(call.childForFieldName('function'))) ?? []);
+  return { types, binds, uses };
 }
 
 export function sortedRecord<T>(record: Record<string, T>): Record<string, T> {

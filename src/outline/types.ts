@@ -7,7 +7,7 @@ import type { Tree } from 'web-tree-sitter';
  */
 
 /** Bumped when the outline's shape changes, so an old golden is refused with a hint. */
-export const OUTLINE_VERSION = 2;
+export const OUTLINE_VERSION = 3;
 
 export type FileKind = 'package-marker' | 'module' | 'test' | 'test-helper';
 
@@ -20,8 +20,16 @@ export interface FunctionOutline {
   docstring: boolean;
   decorators?: string[];
   async?: true;
-  /** Attributes of `self` the body reads: the composer's state it depends on (the request, as read in `__init__`). */
-  reads?: string[];
+  /**
+   * What of the request the body reads itself, found by data flow whatever the names it is read
+   * through (`self.req`, a parameter, an attribute set in `__init__`, a dataclass field): `observed`
+   * (the observed resources), `desired` (the response's desired state), `response` (the rest of the
+   * response: results), `credentials` (the XR's spec.credentials, the required resources), `xr`
+   * (the rest of the XR), `context`, `request` (the request as a whole), sorted.
+   */
+  request?: string[];
+  /** Without a return annotation: `None` when no `return` in the body hands back a value. */
+  returns?: 'None';
   /** Functions of this provider the body calls, by name, sorted (a `?` suffix: only under a condition). */
   calls?: string[];
 }
@@ -65,10 +73,11 @@ export interface ModuleOutline {
   order: string[];
   /**
    * Qualified names written as string literals in function bodies (`modelplane.ai/pool`,
-   * `storage.k8s.io/v1`): the values the others may hold in a constant, sorted. Kept in the golden so
+   * `storage.k8s.io/v1`), each with where it goes (as a constant's `usedAs`): the values the others
+   * may hold in a constant for the same use, sorted. Kept in the golden so
    * a provider judged with `-p` is compared with what the others write inline.
    */
-  literals?: string[];
+  literals?: Record<string, string[]>;
   /** Call targets on imported SDK modules (`resource.update`, `response.normal`), sorted. */
   sdkCalls: string[];
   /** Set when the file does not parse; the rest of the outline is what could be read. */
@@ -113,7 +122,7 @@ export interface Outline {
 /**
  * `file:line` of what an outline names, never serialized: `def:Composer.compose_node_pools`,
  * `class:Composer`, `const:<file>:<NAME>`, `import:<file>:<text>`, `call:<file>:<callee>` (first call),
- * `sdk:…`, `idiom:…`, `compose:<pattern>`, `gate:<pattern>`, `literal:<value>` (first use), `file:<file>`;
+ * `sdk:…`, `idiom:…`, `compose:<pattern>`, `gate:<pattern>`, `literal:<value>` (first use), `literal:<value>@<use>` (first use so), `file:<file>`;
  * for findings (src/compare/where.ts): `gates:<pattern>#<n>:<keys>` (every condition the write waits on,
  * outermost first, with the string literals it names), `body:<pattern>` (the def that makes the body
  * written) and `envelope:<pattern>` (the def that finally builds the object), `result:<severity>:<line>:<message>`

@@ -1,8 +1,8 @@
 /**
- * The three style idioms (test/fixtures/style-idioms) as providers, through the built `drift diff`:
+ * The six style idioms (test/fixtures/style-idioms) as providers, through the built `drift diff`:
  * rendered over gRPC on the bundled scenarios, each passes every contract rule, and judged together
  * they get exactly the style findings and splits written in their folders (the same lists the
- * outline-only test/unit/style-idioms.test.ts checks). The three behave alike, so nothing else differs.
+ * outline-only test/unit/style-idioms.test.ts checks). The six behave alike, so nothing else differs.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -26,12 +26,13 @@ interface JsonReport {
   findings: JsonFinding[];
 }
 
-const IDIOMS = ['classy', 'hybrid', 'modular'];
+const IDIOMS = ['classy', 'hybrid', 'modular', 'reqparam', 'selfreq', 'stateful'];
+const PAIRS = IDIOMS.flatMap((a, index) => IDIOMS.slice(index + 1).map((b) => [a, b] as const));
 const DIR = path.join(REPO, 'test/fixtures/style-idioms');
 /**
  * Every bundled scenario, as the fixtures' drift.config.yaml says: each rule applies in some of them
  * (docs/rules.md), and rendering all ten costs little more than the five that would reach every rule
- * (the three functions start once either way).
+ * (the six functions start once either way).
  */
 const SCENARIOS = readdirSync(path.join(REPO, 'scenarios'))
   .filter((file) => file.endsWith('.yaml'))
@@ -71,7 +72,7 @@ describe('the style idioms, rendered', () => {
   });
 
   it('differ pairwise on at least three facets, with the roles their renders give', () => {
-    for (const [a, b] of [['classy', 'hybrid'], ['classy', 'modular'], ['hybrid', 'modular']] as const) {
+    for (const [a, b] of PAIRS) {
       const differing = report.findings.filter((finding) => (finding.type === 'style' || finding.type === 'split') && JSON.stringify(finding.values?.[a]) !== JSON.stringify(finding.values?.[b]));
       const facets = new Set(differing.map((finding) => `${finding.subject}:${finding.facet}`));
       expect(facets.size, `${a} vs ${b}: ${[...facets].join(', ')}`).toBeGreaterThanOrEqual(3);

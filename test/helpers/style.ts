@@ -1,6 +1,6 @@
 /** Outlines of the style fixtures (test/fixtures/style/<name>), built as drift builds them: no processes. */
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { StyleSubject } from '../../src/compare/style.js';
 import type { Adapter } from '../../src/config/types.js';
@@ -300,4 +300,41 @@ export function seedLine(dir: string, seed: StyleSeed): number {
   const index = text.indexOf(seed.at.text);
   if (index < 0) throw new Error(`seed ${seed.provider}/${seed.facet}: ${JSON.stringify(seed.at.text)} not found in ${seed.at.file}`);
   return text.slice(0, index).split('\n').length;
+}
+
+/**
+ * The Python names (defs, classes, module-level constants) written in `texts`, read with a regular
+ * expression rather than drift's outline, so that a hint test does not take the outliner's word.
+ */
+export function pythonNames(texts: Iterable<string>): Set<string> {
+  const out = new Set<string>();
+  for (const text of texts) {
+    for (const match of text.matchAll(/^\s*(?:async\s+)?def\s+(\w+)|^\s*class\s+(\w+)|^([A-Za-z_]\w*)\s*(?::[^=\n]+)?=(?!=)/gm)) out.add((match[1] ?? match[2] ?? match[3])!);
+  }
+  return out;
+}
+
+/** Every `.py` file's text under `root` (a provider's folder), skipping caches. */
+export function pythonTexts(root: string): string[] {
+  const out: string[] = [];
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (entry.name === '__pycache__' || entry.name.startsWith('.')) continue;
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (entry.name.endsWith('.py')) out.push(readFileSync(full, 'utf8'));
+    }
+  };
+  walk(root);
+  return out;
+}
+
+/**
+ * The names a hint cites that some provider defines (`names`) and the judged provider's source does
+ * not hold at all (`own`, its files' texts). The `drift accept '<id>'` command is left out: an id is a
+ * handle, not advice.
+ */
+export function foreignNames(hint: string, names: ReadonlySet<string>, own: readonly string[]): string[] {
+  const advice = hint.replace(/drift accept '[^']*'/g, '');
+  return [...new Set(advice.match(/[A-Za-z_][A-Za-z0-9_]*/g) ?? [])].filter((word) => names.has(word) && !own.some((text) => new RegExp(`\\b${word}\\b`).test(text)));
 }

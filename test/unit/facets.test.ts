@@ -183,4 +183,12 @@ describe('compareAcross: convergence by whether and how, not by step', () => {
     const oscillating = across([converging('a', { step: 2, xrReady: true }), converging('b', null), converging('c', { step: 3, xrReady: true }), converging('d', { step: 2, xrReady: true })]);
     expect(oscillating).toEqual([expect.objectContaining({ id: 'div:converged:converged:b', values: { a: 'ready', b: 'oscillating', c: 'ready', d: 'ready' } })]);
   });
+
+  it('never tells a provider that is Ready where the others stall to become stalled', () => {
+    const stalling = (provider: string) => converging(provider, { step: 1, xrReady: false });
+    const [ready] = across([stalling('a'), stalling('b'), converging('c', { step: 1, xrReady: true }), stalling('d')]);
+    expect(ready).toMatchObject({ id: 'div:converged:converged:c', values: { a: 'stalled', b: 'stalled', c: 'ready', d: 'stalled' } });
+    expect(ready!.hint).toContain('c reports its XR Ready where 3 of 4 providers (a, b, d) do not: becoming stalled is no fix');
+    expect(ready!.hint).not.toMatch(/make c follow it/i);
+  });
 });

@@ -32,7 +32,7 @@ describe('outline: layout and definitions', () => {
     // Def order as a sequence; what each def reads of the composer's state and which of the provider's functions it calls.
     expect(composer.classes.Composer!.order.slice(0, 3)).toEqual(['__init__', 'compose', 'compose_network']);
     expect(composer.order).toEqual(['Composer']);
-    expect(methods._desire!.reads).toContain('desired');
+    expect(methods._desire!.request).toEqual(['desired']);
     expect(methods.compose!.calls).toContain('compose_node_pools');
     expect(Object.keys(methods)).toContain('compose_node_pools');
   });

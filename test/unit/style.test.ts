@@ -2,6 +2,7 @@
  * Style facets across providers on the style fixtures: three providers in one idiom (alpha, beta,
  * gamma, on three made-up clouds) and one seeded drift each, in a provider of its own.
  */
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Finding } from '../../src/compare/findings.js';
 import { syntaxFindings } from '../../src/compare/formatting.js';
@@ -9,7 +10,7 @@ import { compareStyle } from '../../src/compare/style.js';
 import { parserFor } from '../../src/outline/grammar.js';
 import { buildOutline } from '../../src/outline/outline.js';
 import { readSources } from '../../src/outline/read.js';
-import { FIXTURE_KEYS, fixtureAdapter, fixtureOutline, fixtureSubjects, HOUSE } from '../helpers/style.js';
+import { FIXTURE_KEYS, fixtureAdapter, fixtureOutline, fixtureSubjects, foreignNames, HOUSE, pythonNames, pythonTexts, STYLE } from '../helpers/style.js';
 
 const judged = async (drift: string, established?: string[]): Promise<Finding[]> =>
   compareStyle({ subjects: await fixtureSubjects([...HOUSE, drift]), ...(established ? { established: new Set(established) } : {}) });
@@ -29,8 +30,9 @@ describe('compareStyle: seeded drifts, each named on its provider with the file:
     { drift: 'dict-write', ids: ['style:resource-write:idiom:dict-write'], place: /dict-write\/function\/composer\.py:76\b/, convention: 'resource.update(desired.resources[])' },
     { drift: 'moved-helper', ids: ['style:_cloud:module:moved-helper', 'style:package:layout:moved-helper'], place: /moved-helper\/function\/bodies\.py:\d+/, convention: 'function/composer.py' },
     { drift: 'builder', ids: ['style:tests:layout:builder'], place: /builder\/tests\/builder\.py:1\b/, convention: 'tests/builders.py' },
-    // Its own results helper does the job the others' _desire does (returns None, reads the response): a second helper for it.
-    { drift: 'own-results', ids: ['style:_desire:helper-name:own-results', 'style:_desire:helper-signature:own-results', 'style:results:idiom:own-results'], place: /own-results\/function\/composer\.py:71\b/, convention: 'response.<severity>()' },
+    // Its own results helper shares the job of the others' _desire (returns None, writes the response) but is
+    // another helper: paired helper by helper, _desire still matches and the extra one is named, alone.
+    { drift: 'own-results', ids: ['style:_event:helper-presence:own-results', 'style:results:idiom:own-results'], place: /own-results\/function\/composer\.py:71\b/, convention: 'response.<severity>()' },
   ];
   for (const { drift, ids, place, convention } of cases) {
     it(`${drift}: a stylistic finding on ${drift} only`, async () => {
@@ -41,7 +43,10 @@ describe('compareStyle: seeded drifts, each named on its provider with the file:
         expect(finding.scenario).toBeUndefined();
       }
       const first = findings.find((finding) => finding.id === ids[ids.length - 1])!;
-      expect(first.hint).toContain(convention);
+      // The message names the convention's value; the hint only where the provider has the names it uses.
+      expect(first.message).toContain(convention);
+      if (drift === 'renamed-composer') expect(first.hint).toMatch(/^the convention \(3 of 4\) is as alpha writes it \(test\/fixtures\/style\/alpha\/function\/composer\.py:\d+\): change /);
+      else expect(first.hint).toContain(convention);
       expect(first.hint).toMatch(place);
       // where: the differing place first, then a provider that follows the convention.
       expect(first.hint).toContain(`change ${first.where?.[0]}`);
@@ -49,7 +54,17 @@ describe('compareStyle: seeded drifts, each named on its provider with the file:
     });
   }
 
-  it('judges P against the others as established providers (drift diff -p P)', async () => {
+  it('no hint names a Python name the judged provider does not have, on any seeded fixture', async () => {
+    const problems: string[] = [];
+    for (const { drift } of cases) {
+      const texts = new Map([...HOUSE, drift].map((name) => [name, pythonTexts(path.join(STYLE, name))]));
+      const names = pythonNames([...texts.values()].flat());
+      for (const finding of await judged(drift)) problems.push(...foreignNames(finding.hint, names, texts.get(finding.provider!)!).map((name) => `${finding.id}: ${name}`));
+    }
+    expect(problems).toEqual([]);
+  });
+
+    it('judges P against the others as established providers (drift diff -p P)', async () => {
     expect(brief(await judged('renamed-composer', [...HOUSE]))).toEqual(brief(await judged('renamed-composer')));
     // An established provider is never blamed: the drift in an established provider is not P's.
     const findings = compareStyle({ subjects: await fixtureSubjects(['alpha', 'beta', 'camel-constant', 'gamma']), established: new Set(['alpha', 'beta', 'camel-constant']) });
