@@ -10,6 +10,9 @@ export const splitId = (subject: string, facet: string) => `split:${subject}:${f
 /** The id of a rule violation: one rule, provider and subject, whatever scenarios show it. */
 export const ruleId = (rule: string, provider: string, subject: string) => `rule:${rule}:${provider}:${subject}`;
 
+/** The id of a tipped convention: what newcomer `provider` would form, tip or dissolve on a facet. */
+export const tippedId = (subject: string, facet: string, provider: string) => `tip:${subject}:${facet}:${provider}`;
+
 /**
  * Reads back the facts a divergence, split or rule id encodes, so `drift accept` can tell whether an entry
  * already covers the finding without rendering anything:

@@ -1,7 +1,11 @@
 /** What drift found: one golden mismatch, divergence, split, rule violation or rendering error. */
 
 export type FindingClass = 'behavioral' | 'stylistic' | 'contract';
-export type FindingType = 'golden' | 'divergence' | 'split' | 'rule' | 'locked' | 'style' | 'error' | 'accepted-stale' | 'contract-stale';
+/**
+ * `tipped`: on a newcomer's side, a convention it would form, tip or dissolve among the established
+ * providers (id `tip:<subject>:<facet>:<newcomer>`).
+ */
+export type FindingType = 'golden' | 'divergence' | 'split' | 'rule' | 'locked' | 'style' | 'tipped' | 'error' | 'accepted-stale' | 'contract-stale';
 
 export interface Finding {
   /** Stable across runs, so a finding can be accepted by id. */
@@ -25,6 +29,11 @@ export interface Finding {
   groups?: Array<{ value: unknown; providers: string[] }>;
   /** Divergences of a provider that follows none of the established providers' ways (`-p`): those ways. */
   ways?: Array<{ value: unknown; providers: string[] }>;
+  /**
+   * A tipped finding (type `tipped`): what the newcomer does to a convention of the established providers,
+   * the providers it would then blame, and the decision it asks.
+   */
+  tipped?: { effect: 'form' | 'tip' | 'dissolve'; blames: string[]; decision: string };
   /**
    * A provider that left, joined or broke the ways an accepted split pins (src/compare/pinned.ts): the
    * entry (1-based), its ways in this scenario, and the providers of the way it joined.

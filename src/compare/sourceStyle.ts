@@ -22,13 +22,15 @@ export interface SourcesInput {
   outlined: OutlinedProvider[];
   /** Providers the run did not outline (`drift diff -p P`): their outline goldens stand in for them. */
   standIns: Array<{ provider: string; outline: Outline; keys: ReadonlyMap<string, string> }>;
+  /** Judge the stand-ins as the outlined providers are, and blame any of them: a full run's view. */
+  everyone?: true;
 }
 
 /**
  * Everything drift says about the providers' code: syntax errors, the formatting rule, each outline
  * against its golden, and the style facets across providers. Pure; findings in provider order.
  */
-export function judgeSources({ outlined, standIns }: SourcesInput): Finding[] {
+export function judgeSources({ outlined, standIns, everyone }: SourcesInput): Finding[] {
   const ordered = [...outlined].sort((a, b) => (a.provider < b.provider ? -1 : 1));
   const findings = ordered.flatMap((p) => [
     ...syntaxFindings(p.provider, p.result, p.root),
@@ -39,9 +41,10 @@ export function judgeSources({ outlined, standIns }: SourcesInput): Finding[] {
     ...ordered.map((p) => ({ provider: p.provider, outline: p.result.outline, places: p.result.places, root: p.root, keys: p.keys })),
     ...standIns.map((s) => ({ provider: s.provider, outline: s.outline, places: new Map<string, string>(), root: s.provider, keys: s.keys })),
   ];
-  const established = standIns.length > 0 ? { established: new Set(standIns.map((s) => s.provider)) } : {};
+  const established = standIns.length > 0 && !everyone ? { established: new Set(standIns.map((s) => s.provider)) } : {};
   const judged = new Set(ordered.map((p) => p.provider));
-  // Stand-ins form conventions; only what this run outlined is blamed (splits blame nobody).
-  findings.push(...compareStyle({ subjects, ...established }).filter((finding) => finding.provider === undefined || judged.has(finding.provider)));
+  // Stand-ins form conventions; only what this run outlined is blamed (splits blame nobody), unless
+  // every provider is judged alike, as a full run would (what a newcomer does to the others).
+  findings.push(...compareStyle({ subjects, ...established }).filter((finding) => everyone || finding.provider === undefined || judged.has(finding.provider)));
   return findings;
 }

@@ -102,6 +102,10 @@ export async function expectProject(full: Project, name: string, options: { scen
   }
   const project = selectProject(full, [name], only);
   const diff = await diffProject({ full, project, filters: { providers: [name], scenarios: only }, ...(onEvent ? { onEvent } : {}) });
+  // A function that cannot start met nothing and failed nothing: drift could not judge it (exit 2, one
+  // error), rather than a not-met line per scenario beside rules counted as met on no render.
+  const failed = diff.run.providers.find((provider) => provider.error);
+  if (failed?.error) throw new DriftError(failed.error);
   // The facets exactly as the judge collected them (pipeline/judge.ts): the fresh cells beside the others' goldens.
   const requirements = [...common];
   const skeletons: Skeleton[] = [];

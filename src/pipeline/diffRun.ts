@@ -13,6 +13,7 @@ import type { CellResult } from './cell.js';
 import type { OnEvent } from './events.js';
 import { goldensOf, goldenStateFor, isFiltered, type Filters } from './goldens.js';
 import { judgeRun } from './judge.js';
+import { tippedConventions } from '../compare/tipped.js';
 import { runProject, type RunResult } from './run.js';
 import { outlineSources, readProjectSources, type OutlinedSource } from './sourcesRun.js';
 
@@ -98,6 +99,16 @@ export async function diffProject({ full, project, filters, env: given, onEvent,
     sources: { outlined, golden: (provider) => goldens.readOutline(provider), others },
     locked,
   });
+  // What the newcomers do to the established providers, told where the newcomer works: a full run's
+  // view with them and without them (src/compare/tipped.ts).
+  const newcomers = others.length >= 2 ? newProviders(full, filters, goldens) : [];
+  if (newcomers.length > 0) {
+    const view = { standIns, gating: true, accepted, acceptedFile: path.relative(project.config.root, acceptedPath(project)), filtered: true, strict: false, locked, view: 'full' as const };
+    const golden = (provider: string) => goldens.readOutline(provider);
+    const withNewcomers = judgeRun({ ...view, project, cells: run.cells, sources: { outlined, golden, others } }).findings;
+    const without = judgeRun({ ...view, project: { ...project, adapters: [] }, cells: [], sources: { outlined: [], golden, others } }).findings;
+    findings.push(...tippedConventions({ newcomers, withNewcomers, without, reported: new Set(findings.map((finding) => finding.id)) }));
+  }
   for (const obsolete of goldens.obsolete()) findings.push(obsoleteFinding({ ...obsolete, file: goldens.name(obsolete.file) }));
   // A provider named with -p that has no golden at all is new: its goldens are the last step of the
   // loop (drift update -p, which also regenerates the contract), not a finding. Never under CI or

@@ -35,6 +35,11 @@ export interface JudgeInput {
   sources?: SourcesInput;
   /** The conventions the team locked (goldens/conventions.yaml): judged like rules, before accepted entries. */
   locked?: readonly LockedConvention[];
+  /**
+   * `full`: judge as a full run would, every provider voting alike and every one blamable, the stand-ins
+   * included: what the run's providers would do to the others (src/compare/tipped.ts).
+   */
+  view?: 'full';
 }
 
 export interface Judgement {
@@ -60,10 +65,11 @@ const hasNoGolden = (cell: CellResult) => cell.findings.some((finding) => findin
  * entries over all of them; and the candidate conventions the same facets show. Pure: values in,
  * findings out.
  */
-export function judgeRun({ project, cells, standIns, gating, accepted, acceptedFile, filtered, strict, sources, locked = [] }: JudgeInput): Judgement {
+export function judgeRun({ project, cells, standIns, gating, accepted, acceptedFile, filtered, strict, sources, locked = [], view }: JudgeInput): Judgement {
   const findings = cells.flatMap((cell) => cell.findings);
   const rendered = new Set(project.adapters.map((adapter) => adapter.name));
-  const blamable = (finding: Finding) => finding.provider === undefined || rendered.has(finding.provider);
+  const full = view === 'full';
+  const blamable = (finding: Finding) => full || finding.provider === undefined || rendered.has(finding.provider);
   const perScenario: ScenarioFacets[] = [];
   const compared = new Set<string>();
   for (const scenario of project.scenarios) {
@@ -74,13 +80,13 @@ export function judgeRun({ project, cells, standIns, gating, accepted, acceptedF
     const skeletons = [...scenarioCells.map((cell) => cell.skeleton), ...established];
     const facets = collectFacets({ scenario: scenario.name, skeletons, pools: scenario.xr.nodePools.map((pool) => pool.name), ablated: scenario.ablate && gating });
     const newcomers = new Set(scenarioCells.filter(hasNoGolden).map((cell) => cell.provider));
-    const across = judgeFacets(scenario.name, facets, new Set(established.map((skeleton) => skeleton.provider)), newcomers);
+    const across = full ? judgeFacets(scenario.name, facets) : judgeFacets(scenario.name, facets, new Set(established.map((skeleton) => skeleton.provider)), newcomers);
     // Splits blame nobody; divergences count only for the providers this run rendered. A locked
     // facet is judged by its lock alone: the vote on it would only repeat what the lock says.
     const lockedHere = (finding: Finding) => locked.some((convention) => convention.facet === finding.facet && convention.subject === finding.subject && scenario.name in convention.values);
     // A provider that left, joined or broke an accepted split's ways is told so by name; that finding
     // replaces its divergence on the facet, which would say the same less precisely.
-    const pinned = judgePinned({ scenario: scenario.name, facets, entries: accepted, judged: (provider) => rendered.has(provider), file: acceptedFile }).filter((finding) => !lockedHere(finding));
+    const pinned = judgePinned({ scenario: scenario.name, facets, entries: accepted, judged: (provider) => full || rendered.has(provider), file: acceptedFile }).filter((finding) => !lockedHere(finding));
     const told = new Set(pinned.map((finding) => `${finding.subject}\u0000${finding.facet}\u0000${finding.provider}`));
     const superseded = (finding: Finding) => finding.type === 'divergence' && told.has(`${finding.subject}\u0000${finding.facet}\u0000${finding.provider}`);
     findings.push(...across.filter((finding) => blamable(finding) && !lockedHere(finding) && !superseded(finding)), ...pinned);
@@ -95,7 +101,7 @@ export function judgeRun({ project, cells, standIns, gating, accepted, acceptedF
   const outlinesOfOthers = sources ? standInOutlines(sources.others, sources.golden) : [];
   if (sources) {
     // Style findings have no scenario: judged once, on every skeleton the run knows.
-    findings.push(...judgeProjectSources({ project, outlined: sources.outlined, skeletons: known, golden: sources.golden, standIns: outlinesOfOthers }));
+    findings.push(...judgeProjectSources({ project, outlined: sources.outlined, skeletons: known, golden: sources.golden, standIns: outlinesOfOthers, ...(full ? { everyone: true } : {}) }));
   }
   const candidates = candidateConventions(perScenario, providers);
   // A filtered run cannot tell a stale entry; an entry without ways is reported whatever was rendered.
@@ -128,6 +134,8 @@ interface SourceJudgement {
   golden: (provider: string) => string | undefined;
   /** The outline goldens of the providers the run did not render, which stand in for them. */
   standIns: ReadonlyArray<{ provider: string; outline: Outline }>;
+  /** Judge every provider alike and blame any, the stand-ins included (a full run's view). */
+  everyone?: true;
 }
 
 /** A provider's source root as reports show it: relative to the project root, never absolute. */
@@ -155,7 +163,7 @@ function standInOutlines(others: readonly string[], golden: (provider: string) =
   });
 }
 
-function judgeProjectSources({ project, outlined, skeletons, golden, standIns: others }: SourceJudgement): Finding[] {
+function judgeProjectSources({ project, outlined, skeletons, golden, standIns: others, everyone }: SourceJudgement): Finding[] {
   const keys = keysByProvider(skeletons);
   const root = (adapter: Adapter) => rootOf(project, adapter);
   const providers: OutlinedProvider[] = outlined.map(({ adapter, result, formatter }) => ({
@@ -167,5 +175,5 @@ function judgeProjectSources({ project, outlined, skeletons, golden, standIns: o
     keys: keys.get(adapter.name) ?? new Map(),
   }));
   const standIns = others.map(({ provider, outline }) => ({ provider, outline, keys: keys.get(provider) ?? new Map<string, string>() }));
-  return judgeSources({ outlined: providers, standIns });
+  return judgeSources({ outlined: providers, standIns, ...(everyone ? { everyone } : {}) });
 }

@@ -3,7 +3,7 @@ import { sortKeys } from '../util/objects.js';
 import type { ChangedRun, Report } from './model.js';
 
 /** The order every finding's keys are written in: the order of schemas/report.schema.json. */
-const FINDING_KEYS = ['id', 'type', 'class', 'provider', 'scenario', 'scenarios', 'subject', 'facet', 'message', 'values', 'consensus', 'groups', 'diff', 'where', 'hint', 'accepted'] as const;
+const FINDING_KEYS = ['id', 'type', 'class', 'provider', 'scenario', 'scenarios', 'subject', 'facet', 'message', 'values', 'consensus', 'groups', 'tipped', 'diff', 'where', 'hint', 'accepted'] as const;
 
 function orderedFinding(finding: Finding): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -13,6 +13,7 @@ function orderedFinding(finding: Finding): Record<string, unknown> {
     // values and consensus are free-form data: sort their keys so equal data gives equal text.
     if (key === 'values' || key === 'consensus' || key === 'groups') out[key] = sortKeys(value);
     else if (key === 'accepted') out[key] = { reason: finding.accepted!.reason };
+    else if (key === 'tipped') out[key] = { effect: finding.tipped!.effect, blames: [...finding.tipped!.blames], decision: finding.tipped!.decision };
     else out[key] = value;
   }
   return out;

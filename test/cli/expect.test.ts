@@ -93,3 +93,22 @@ describe('drift expect', () => {
     expect(doc.requirements).toContainEqual(expect.objectContaining({ id: 'div:requirements:requires:nobody', expect: expect.stringMatching(/^an accepted entry naming nobody, for one of: /) }));
   });
 });
+
+describe('drift expect for a function that cannot start', () => {
+  it('exits 2 with the one start error, and no requirement lines met or not met', async () => {
+    const { dir, remove } = copyProject({ prefix: 'drift-expect-crash-' });
+    try {
+      cpSync(path.join(REPO, 'test/fixtures/broken/crash'), path.join(dir, 'providers', 'crash'), { recursive: true });
+      const adapter = path.join(dir, 'providers', 'crash', 'provider.yaml');
+      writeFileSync(adapter, readFileSync(adapter, 'utf8').replace('../../../../.venv/', '../../.venv/').replace('../../../../schemas/', '../../schemas/'));
+      const run = await runDrift(['expect', '-p', 'crash'], dir, { DRIFT_NO_CACHE: '1' });
+      expect(run.exitCode, run.all).toBe(2);
+      expect(run.stdout).toBe('');
+      expect(run.stderr.match(/^drift: /gm)).toHaveLength(1);
+      expect(run.stderr).toContain('crash: the function exited (code 1) before answering a call');
+      expect(run.stderr).toContain('cannot load configuration');
+    } finally {
+      remove();
+    }
+  }, 120_000);
+});
