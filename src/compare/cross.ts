@@ -2,12 +2,16 @@ import { CONTRACT_ROLES, keyPattern } from '../roles/catalog.js';
 import { presenceOf, rolesPresent, subjectRole } from '../skeleton/presence.js';
 import type { ResourceSkeleton, SecretEntry, Skeleton, UnknownFacet } from '../skeleton/types.js';
 import { kubeconfigWiring } from '../skeleton/wiring.js';
+import { facetMeta } from '../facets/registry.js';
 import { stableStringify } from '../util/objects.js';
 import { judge, type ValueGroup, type Verdict } from './consensus.js';
 import { INTENT_FIELDS } from './intentCoverage.js';
 import { facetValueInWords } from './summary.js';
 import type { Finding, FindingClass } from './findings.js';
 import { divergenceId, splitId } from './findingId.js';
+
+/** One provider's value of a facet, before the providers are lined up; its class is the registry's. */
+type FacetValue = Omit<Facet, 'values' | 'class'> & { value: unknown };
 
 /** One comparable fact of a provider's cell: a role's facet, or a cell-level facet. */
 export interface Facet {
@@ -67,7 +71,7 @@ function selectedRoles(skeleton: Skeleton, resources: readonly ResourceSkeleton[
 const NETWORKING: ReadonlySet<string> = new Set(['network', 'subnet']);
 
 /** The facts compared for every contract role a provider composes. */
-function roleFacets(skeleton: Skeleton, role: string, keys: Array<[string, ResourceSkeleton]>, pools: string[], ablated: boolean): Array<Omit<Facet, 'values'> & { value: unknown }> {
+function roleFacets(skeleton: Skeleton, role: string, keys: Array<[string, ResourceSkeleton]>, pools: string[], ablated: boolean): Array<FacetValue> {
   // Steps are compared relative to the cluster, except the cluster's own, which are absolute: a
   // provider that holds its cluster back shows there.
   const cluster = role === 'cluster' ? undefined : Object.values(skeleton.resources).find((resource) => resource.role === 'cluster');
@@ -75,35 +79,35 @@ function roleFacets(skeleton: Skeleton, role: string, keys: Array<[string, Resou
   const resources = keys.map(([, resource]) => resource);
   const distinct = <T>(values: T[]) => [...new Map(values.map((value) => [stableStringify(value), value])).entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, value]) => value);
   const patterns = [...new Set(keys.map(([key]) => keyPattern(key, pools)))].sort();
-  const facets: Array<Omit<Facet, 'values'> & { value: unknown }> = [
-    { subject: role, facet: 'key-pattern', class: 'stylistic', value: keyNaming(patterns) },
-    { subject: role, facet: 'instances', class: 'behavioral', value: patterns.length },
-    { subject: role, facet: 'appears', class: 'behavioral', value: Math.min(...resources.map((r) => relative(r.appears, cluster?.appears) ?? 0)) },
-    { subject: role, facet: 'ready', class: 'behavioral', value: resources.some((r) => r.ready === null) ? null : Math.min(...resources.map((r) => relative(r.ready, cluster?.ready) ?? 0)) },
-    { subject: role, facet: 'ready-by', class: 'behavioral', value: [...new Set(resources.map((r) => r.readyBy))].sort() },
-    { subject: role, facet: 'gated-on', class: 'behavioral', value: [...new Set(resources.flatMap((r) => (r.gatedOn ?? []).map((gate) => normalizeGate(gate, skeleton))))].sort() },
+  const facets: Array<FacetValue> = [
+    { subject: role, facet: 'key-pattern', value: keyNaming(patterns) },
+    { subject: role, facet: 'instances', value: patterns.length },
+    { subject: role, facet: 'appears', value: Math.min(...resources.map((r) => relative(r.appears, cluster?.appears) ?? 0)) },
+    { subject: role, facet: 'ready', value: resources.some((r) => r.ready === null) ? null : Math.min(...resources.map((r) => relative(r.ready, cluster?.ready) ?? 0)) },
+    { subject: role, facet: 'ready-by', value: [...new Set(resources.map((r) => r.readyBy))].sort() },
+    { subject: role, facet: 'gated-on', value: [...new Set(resources.flatMap((r) => (r.gatedOn ?? []).map((gate) => normalizeGate(gate, skeleton))))].sort() },
     // Which intent values reach the pool's resources (in INTENT_FIELDS order): one it ignores is lost.
-    { subject: role, facet: 'intent', class: 'behavioral', value: INTENT_FIELDS.filter((field) => resources.some((r) => r.intent?.includes(field))) },
-    { subject: role, facet: 'management-policies', class: 'behavioral', value: distinct(resources.map((r) => r.managementPolicies ?? null)) },
-    { subject: role, facet: 'readiness-policy', class: 'behavioral', value: distinct(resources.map((r) => r.readinessPolicy ?? null)) },
-    { subject: role, facet: 'reads', class: 'behavioral', value: [...new Set(resources.flatMap((r) => r.reads ?? []))].sort() },
+    { subject: role, facet: 'intent', value: INTENT_FIELDS.filter((field) => resources.some((r) => r.intent?.includes(field))) },
+    { subject: role, facet: 'management-policies', value: distinct(resources.map((r) => r.managementPolicies ?? null)) },
+    { subject: role, facet: 'readiness-policy', value: distinct(resources.map((r) => r.readinessPolicy ?? null)) },
+    { subject: role, facet: 'reads', value: [...new Set(resources.flatMap((r) => r.reads ?? []))].sort() },
     // Which composed resource it selects or references (a pool its cluster), by that resource's contract
     // role: which network or subnet a cloud wires its resources to is its own topology.
-    { subject: role, facet: 'selects', class: 'behavioral', value: selectedRoles(skeleton, resources) },
-    { subject: role, facet: 'labels', class: 'behavioral', value: [...new Set(resources.flatMap((r) => r.labels ?? []))].sort() },
-    { subject: role, facet: 'provider-config-ref', class: 'behavioral', value: distinct(resources.map((r) => r.providerConfigRef ?? null)) },
+    { subject: role, facet: 'selects', value: selectedRoles(skeleton, resources) },
+    { subject: role, facet: 'labels', value: [...new Set(resources.flatMap((r) => r.labels ?? []))].sort() },
+    { subject: role, facet: 'provider-config-ref', value: distinct(resources.map((r) => r.providerConfigRef ?? null)) },
     // How the composed object itself is dressed: conventions, not behavior.
-    { subject: role, facet: 'metadata-namespace', class: 'stylistic', value: distinct(resources.map((r) => r.metadata?.namespace ?? null)) },
-    { subject: role, facet: 'metadata-labels', class: 'stylistic', value: [...new Set(resources.flatMap((r) => r.metadata?.labels ?? []))].sort() },
-    { subject: role, facet: 'metadata-annotations', class: 'stylistic', value: [...new Set(resources.flatMap((r) => r.metadata?.annotations ?? []))].sort() },
+    { subject: role, facet: 'metadata-namespace', value: distinct(resources.map((r) => r.metadata?.namespace ?? null)) },
+    { subject: role, facet: 'metadata-labels', value: [...new Set(resources.flatMap((r) => r.metadata?.labels ?? []))].sort() },
+    { subject: role, facet: 'metadata-annotations', value: [...new Set(resources.flatMap((r) => r.metadata?.annotations ?? []))].sort() },
     // What another resource selects or references, and Crossplane's own annotations, act: behavior (docs/precision.md).
-    { subject: role, facet: 'selected-labels', class: 'behavioral', value: [...new Set(resources.flatMap((r) => r.metadata?.selectedLabels ?? []))].sort() },
-    { subject: role, facet: 'behavior-annotations', class: 'behavioral', value: [...new Set(resources.flatMap((r) => r.metadata?.behaviorAnnotations ?? []))].sort() },
+    { subject: role, facet: 'selected-labels', value: [...new Set(resources.flatMap((r) => r.metadata?.selectedLabels ?? []))].sort() },
+    { subject: role, facet: 'behavior-annotations', value: [...new Set(resources.flatMap((r) => r.metadata?.behaviorAnnotations ?? []))].sort() },
   ];
   // Cloud APIs differ by nature; in-cluster APIs (Objects, Releases) and composed ProviderConfigs must not.
   if (resources.every((r) => r.plane !== 'cloud')) {
-    facets.push({ subject: role, facet: 'api', class: 'behavioral', value: distinct(resources.map((r) => `${r.apiVersion} ${r.kind}`)) });
-    facets.push({ subject: role, facet: 'manifest', class: 'behavioral', value: distinct(resources.map((r) => r.manifest ?? null)) });
+    facets.push({ subject: role, facet: 'api', value: distinct(resources.map((r) => `${r.apiVersion} ${r.kind}`)) });
+    facets.push({ subject: role, facet: 'manifest', value: distinct(resources.map((r) => r.manifest ?? null)) });
   }
   // Gates and intent coverage come from the ablation runs, which only ablated scenarios have; intent
   // only for the pool role, the one the contract says the intent reaches.
@@ -126,7 +130,7 @@ function entryShape(entry: SecretEntry): string {
 }
 
 /** The facts compared for every provider's cell as a whole. */
-function cellFacets(skeleton: Skeleton): Array<Omit<Facet, 'values'> & { value: unknown }> {
+function cellFacets(skeleton: Skeleton): Array<FacetValue> {
   const { entry: kubeconfig, writers, readers: readerKeys } = kubeconfigWiring(skeleton);
   const readers = readerKeys.map(([, r]) => r.role).sort();
   const identities = skeleton.status.secrets.filter((entry) => entry.type !== 'Kubeconfig');
@@ -135,25 +139,25 @@ function cellFacets(skeleton: Skeleton): Array<Omit<Facet, 'values'> & { value: 
     .sort((a, b) => (stableStringify(a) < stableStringify(b) ? -1 : 1));
   // Keys that play no contract role are not matched by name: they count by plane (`cloud-resource`, ...).
   const asRoles = (keys: string[]) => [...new Set(keys.map((key) => subjectRole(skeleton, key)))].sort();
-  const facets: Array<Omit<Facet, 'values'> & { value: unknown }> = [
+  const facets: Array<FacetValue> = [
     // Whether and how it converges, not after how many steps: a cloud may wait for more facts.
-    { subject: 'converged', facet: 'converged', class: 'behavioral', value: convergence(skeleton) },
-    { subject: 'status', facet: 'status-appears', class: 'behavioral', value: skeleton.status.appears },
-    { subject: 'status', facet: 'kubeconfig-entry', class: 'behavioral', value: kubeconfig ? { name: kubeconfig.name, key: kubeconfig.key } : null },
-    { subject: 'status', facet: 'identity-entry', class: 'behavioral', value: identities.length > 0 },
+    { subject: 'converged', facet: 'converged', value: convergence(skeleton) },
+    { subject: 'status', facet: 'status-appears', value: skeleton.status.appears },
+    { subject: 'status', facet: 'kubeconfig-entry', value: kubeconfig ? { name: kubeconfig.name, key: kubeconfig.key } : null },
+    { subject: 'status', facet: 'identity-entry', value: identities.length > 0 },
     // Fields beside secrets and cache are part of the XR's API: what consumers can read.
-    { subject: 'status', facet: 'fields', class: 'behavioral', value: skeleton.status.fields ?? [] },
-    { subject: 'status', facet: 'cache', class: 'behavioral', value: skeleton.status.cache?.storageClassName ?? null },
-    { subject: 'kubeconfig', facet: 'writer', class: 'behavioral', value: writers[0]?.[1].role ?? null },
-    { subject: 'kubeconfig', facet: 'readers', class: 'behavioral', value: readers },
+    { subject: 'status', facet: 'fields', value: skeleton.status.fields ?? [] },
+    { subject: 'status', facet: 'cache', value: skeleton.status.cache?.storageClassName ?? null },
+    { subject: 'kubeconfig', facet: 'writer', value: writers[0]?.[1].role ?? null },
+    { subject: 'kubeconfig', facet: 'readers', value: readers },
     // Whether it requires anything at all; what it requires is compared only among those that do.
-    { subject: 'requirements', facet: 'requires', class: 'behavioral', value: [...new Set(requirements.map((r) => r.kind))].sort() },
-    { subject: 'events', facet: 'events', class: 'behavioral', value: skeleton.events.map((event) => `${event.severity}: ${event.message}`).sort() },
+    { subject: 'requirements', facet: 'requires', value: [...new Set(requirements.map((r) => r.kind))].sort() },
+    { subject: 'events', facet: 'events', value: skeleton.events.map((event) => `${event.severity}: ${event.message}`).sort() },
   ];
-  if (requirements.length) facets.push({ subject: 'requirements', facet: 'requirements', class: 'behavioral', value: requirements });
+  if (requirements.length) facets.push({ subject: 'requirements', facet: 'requirements', value: requirements });
   // Identity types and Secret names are the cloud's own; what an entry carries is comparable. Only
   // providers that publish one take part: absence is identity-entry's.
-  if (identities.length) facets.push({ subject: 'status', facet: 'identity-shape', class: 'behavioral', value: identities.map(entryShape).sort() });
+  if (identities.length) facets.push({ subject: 'status', facet: 'identity-shape', value: identities.map(entryShape).sort() });
   skeleton.then.forEach((perturbation, index) => {
     const subject = `then[${index}] ${[perturbation.do, perturbation.role, perturbation.fact].filter(Boolean).join(' ')}`;
     // What it did to the world apart from what it said: a provider that only words it differently
@@ -161,10 +165,9 @@ function cellFacets(skeleton: Skeleton): Array<Omit<Facet, 'values'> & { value: 
     facets.push({
       subject,
       facet: 'outcome',
-      class: 'behavioral',
       value: { dropped: asRoles(perturbation.dropped), unmarked: asRoles(perturbation.unmarked), statusKept: perturbation.statusKept, xrReady: perturbation.xrReady },
     });
-    facets.push({ subject, facet: 'outcome-events', class: 'behavioral', value: perturbation.events.map((event) => `${event.severity}: ${event.message}`).sort() });
+    facets.push({ subject, facet: 'outcome-events', value: perturbation.events.map((event) => `${event.severity}: ${event.message}`).sort() });
   });
   return facets;
 }
@@ -268,10 +271,10 @@ export interface AcrossInput {
  * without a role takes part only in that role's presence. Pure: skeletons in, findings out.
  */
 export function compareAcross({ scenario, skeletons, pools, ablated, established, newcomers }: AcrossInput): Finding[] {
-  return judgeFacets(scenario, collectFacets({ scenario, skeletons, pools, ablated }), established, newcomers);
+  return judgeFacets(scenario, collectFacetValues({ scenario, skeletons, pools, ablated }), established, newcomers);
 }
 
-/** The divergences and splits of one scenario's facets (collectFacets), as compareAcross judges them. */
+/** The divergences and splits of one scenario's facets (collectFacetValues), as compareAcross judges them. */
 export function judgeFacets(scenario: string, facets: readonly Facet[], established?: ReadonlySet<string>, newcomers?: ReadonlySet<string>): Finding[] {
   const findings: Finding[] = [];
   for (const facet of facets) {
@@ -286,13 +289,14 @@ export function judgeFacets(scenario: string, facets: readonly Facet[], establis
 }
 
 /** Every facet of one scenario with each provider's value: what conventions, splits and locked conventions judge. */
-export function collectFacets({ skeletons, pools, ablated }: Omit<AcrossInput, 'established' | 'newcomers'>): Facet[] {
+export function collectFacetValues({ skeletons, pools, ablated }: Omit<AcrossInput, 'established' | 'newcomers'>): Facet[] {
   const usable = skeletons.filter((skeleton) => !skeleton.error).sort((a, b) => (a.provider < b.provider ? -1 : 1));
   if (usable.length < 2) return [];
   const facets = new Map<string, Facet>();
-  const add = (provider: string, facet: Omit<Facet, 'values'> & { value: unknown }) => {
+  const add = (provider: string, facet: FacetValue) => {
     const id = `${facet.subject}:${facet.facet}`;
-    const entry = facets.get(id) ?? { subject: facet.subject, facet: facet.facet, class: facet.class, values: new Map() };
+    // The class a facet is judged in is written once, in the registry.
+    const entry = facets.get(id) ?? { subject: facet.subject, facet: facet.facet, class: facetMeta(facet.facet).class, values: new Map() };
     entry.values.set(provider, facet.value);
     facets.set(id, entry);
   };
@@ -300,12 +304,12 @@ export function collectFacets({ skeletons, pools, ablated }: Omit<AcrossInput, '
   for (const skeleton of usable) {
     const roles = byRole(skeleton);
     for (const role of [...allRoles].sort()) {
-      add(skeleton.provider, { subject: role, facet: 'presence', class: 'behavioral', value: presenceOf(skeleton, role) });
+      add(skeleton.provider, { subject: role, facet: 'presence', value: presenceOf(skeleton, role) });
       const keys = roles.get(role);
       if (keys) for (const facet of roleFacets(skeleton, role, keys, pools, ablated)) add(skeleton.provider, facet);
       // An inline pool has no key of its own (no key facets), but its node labels are its role's.
       const inlineLabels = keys ? undefined : skeleton.inlineLabels?.[role];
-      if (inlineLabels) add(skeleton.provider, { subject: role, facet: 'labels', class: 'behavioral', value: inlineLabels });
+      if (inlineLabels) add(skeleton.provider, { subject: role, facet: 'labels', value: inlineLabels });
     }
     for (const facet of cellFacets(skeleton)) add(skeleton.provider, facet);
   }

@@ -12,7 +12,7 @@ import type { Facet } from './cross.js';
 import type { Finding } from './findings.js';
 import { facetValueInWords } from './summary.js';
 
-/** The facets of one scenario, as `collectFacets` gives them. */
+/** The facets of one scenario, as `collectFacetValues` gives them. */
 export interface ScenarioFacets {
   scenario: string;
   facets: readonly Facet[];

@@ -3,33 +3,8 @@
  * accepted entries are about. Rules describe themselves in src/compare/rules/; facets do here, and
  * the reports, the generated contract and docs/facets.md take their words from this table.
  */
+import type { FacetMeta } from './meta.js';
 import { STYLE_FACETS } from './styleFacets.js';
-
-/** Where a facet's value is read: the rendered skeleton, or the provider's source outline. */
-export type FacetSource = 'skeleton' | 'outline';
-
-/** What one value of the facet belongs to. */
-export type FacetScope = 'role' | 'cell' | 'perturbation' | 'source';
-
-/** A facet's finding class: rules and locks are `contract`; a facet is what behaves or what reads alike. */
-export type FacetClass = 'behavioral' | 'stylistic';
-
-export interface FacetMeta {
-  id: string;
-  class: FacetClass;
-  source: FacetSource;
-  scope: FacetScope;
-  /** One sentence: what the facet is. */
-  description: string;
-  /** What is compared between providers, and what is left out on purpose. */
-  compares: string;
-  /** A value as it appears in a report. */
-  example: string;
-  /** What to do about a provider that differs. */
-  fix: string;
-  /** The module whose code extracts the value. */
-  extractor: string;
-}
 
 const ROLE = 'src/compare/cross.ts (roleFacets)';
 const CELL = 'src/compare/cross.ts (cellFacets)';
@@ -72,10 +47,8 @@ const RENDERED: readonly FacetMeta[] = [
   { id: 'outcome-events', class: 'behavioral', source: 'skeleton', scope: 'perturbation', description: 'What the function said after a perturbation.', compares: 'Severity and templated message.', example: '[Normal: Waiting for {cloud} ClusterProviderConfig default]', fix: 'Say what it waits for, as the others do.', extractor: CELL },
 ];
 
-/** The source facets: their meta lives beside the style judge's other words (styleFacets.ts). */
-const SOURCE: readonly FacetMeta[] = STYLE_FACETS.map((facet) => ({ ...facet, source: 'outline', scope: 'source', extractor: 'src/compare/style.ts' }));
-
-export const FACETS: readonly FacetMeta[] = [...RENDERED, ...SOURCE];
+/** The source facets, with the same meta (styleFacets.ts). */
+export const FACETS: readonly FacetMeta[] = [...RENDERED, ...STYLE_FACETS];
 
 const BY_ID = new Map(FACETS.map((facet) => [facet.id, facet]));
 

@@ -1,23 +1,20 @@
+import type { FacetMeta } from './meta.js';
+
 /**
  * The style facets' meta: what each compares across the providers' outlines, an example of a drift
  * it reports, and the fix. The facet registry (registry.ts) lists these beside the rendered facets;
  * docs/style.md describes them. Every style facet src/compare/style.ts judges has an entry here.
  */
-export interface StyleFacetMeta {
-  /** The `facet` of its findings (`style:<subject>:<id>:<provider>`). */
-  id: string;
-  class: 'stylistic';
-  description: string;
-  /** What each provider's value is. */
-  compares: string;
-  example: string;
-  fix: string;
-}
+/** Read from the outline by the style judge itself (src/compare/style.ts, styleFacets). */
+const JUDGE = { source: 'outline', scope: 'source', extractor: 'src/compare/style.ts (styleFacets)' } as const;
+/** Read from the outline by the code facets (src/compare/styleCode.ts, codeFacets). */
+const CODE = { source: 'outline', scope: 'source', extractor: 'src/compare/styleCode.ts (codeFacets)' } as const;
 
-export const STYLE_FACETS: readonly StyleFacetMeta[] = [
+export const STYLE_FACETS: readonly FacetMeta[] = [
   {
     id: 'composer',
     class: 'stylistic',
+    ...JUDGE,
     description: 'The function that composes each contract role, by name.',
     compares: "the names of the functions whose bodies hold the role's composed keys",
     example: 'gke composes node-pool in _nodepools where the others use compose_node_pools',
@@ -26,6 +23,7 @@ export const STYLE_FACETS: readonly StyleFacetMeta[] = [
   {
     id: 'naming-style',
     class: 'stylistic',
+    ...JUDGE,
     description: 'The naming style of module constants.',
     compares: 'the set of naming styles (UPPER_SNAKE, camelCase, ...) of the module constants',
     example: 'eks names a constant vpcCidr where every other constant is UPPER_SNAKE',
@@ -34,6 +32,7 @@ export const STYLE_FACETS: readonly StyleFacetMeta[] = [
   {
     id: 'idiom',
     class: 'stylistic',
+    ...JUDGE,
     description: 'How composed resources are written, readiness is marked and decided, and results are emitted.',
     compares: 'the forms of each SDK idiom the package uses (`resource.update(desired.resources[])`, `response.<severity>()`, ...)',
     example: 'nebius writes `desired.resources[].resource.update()` where the others call `resource.update(desired.resources[], body)`',
@@ -42,6 +41,7 @@ export const STYLE_FACETS: readonly StyleFacetMeta[] = [
   {
     id: 'readiness-shape',
     class: 'stylistic',
+    ...JUDGE,
     description: 'How readiness marking is laid out.',
     compares: 'a loop over the desired resources or one key at a time, and whether the decision singles out a literal key',
     example: 'acme marks readiness in the loop but special-cases `key == "cluster"` inside it',
@@ -50,6 +50,7 @@ export const STYLE_FACETS: readonly StyleFacetMeta[] = [
   {
     id: 'layout',
     class: 'stylistic',
+    ...JUDGE,
     description: 'The module and test layout.',
     compares: 'the paths of the package modules, and of the test files',
     example: 'gke adds function/refs.py; eks names its test helpers tests/builder.py',
@@ -58,6 +59,7 @@ export const STYLE_FACETS: readonly StyleFacetMeta[] = [
   {
     id: 'module',
     class: 'stylistic',
+    ...JUDGE,
     description: 'The module that defines each helper, by name.',
     compares: 'the file that defines a function or method of that name',
     example: 'gke defines _credentials_ref in function/refs.py where the others keep it in function/composer.py',
@@ -66,6 +68,7 @@ export const STYLE_FACETS: readonly StyleFacetMeta[] = [
   {
     id: 'helper-name',
     class: 'stylistic',
+    ...CODE,
     description: 'The name of the helper doing each job (docs/style.md: helpers matched by job).',
     compares: 'the names (leading underscores aside) of the helpers with that job',
     example: 'acme names the helper that returns bool and reads observed `_is_ready` where the others use `_observed_ready`',
@@ -74,6 +77,7 @@ export const STYLE_FACETS: readonly StyleFacetMeta[] = [
   {
     id: 'helper-visibility',
     class: 'stylistic',
+    ...CODE,
     description: 'Whether the helper doing each job is public or private.',
     compares: 'public or private (a leading underscore) for each helper with that job',
     example: 'acme’s `credentials_ref` is public where the others’ `_credentials_ref` is private',
@@ -82,6 +86,7 @@ export const STYLE_FACETS: readonly StyleFacetMeta[] = [
   {
     id: 'helper-signature',
     class: 'stylistic',
+    ...CODE,
     description: 'The signature shape of the helper doing each job.',
     compares: 'the count of required positional parameters and whether it takes *args or **kwargs (names, annotations and optional parameters aside)',
     example: 'acme’s `_desire(body, key, extra)` takes three where the others take two',
@@ -90,6 +95,7 @@ export const STYLE_FACETS: readonly StyleFacetMeta[] = [
   {
     id: 'helper-docstring',
     class: 'stylistic',
+    ...CODE,
     description: 'Whether the helpers doing each job carry a docstring.',
     compares: 'documented or undocumented',
     example: 'acme’s `_observed_fact` has no docstring where the others’ do',
@@ -98,6 +104,7 @@ export const STYLE_FACETS: readonly StyleFacetMeta[] = [
   {
     id: 'helper-presence',
     class: 'stylistic',
+    ...CODE,
     description: 'A helper that reads the request’s state and that the convention does without.',
     compares: 'whether a provider defines a helper for that job (judged one way: only a helper the convention lacks is a finding)',
     example: 'only acme defines `_dependents_ready`; the others gate in the role composer',
@@ -106,6 +113,7 @@ export const STYLE_FACETS: readonly StyleFacetMeta[] = [
   {
     id: 'data-shape',
     class: 'stylistic',
+    ...CODE,
     description: 'The shape of the data a helper returns for its job.',
     compares: 'dict, tuple, dataclass, NamedTuple or TypedDict, from the return annotation',
     example: 'acme’s `_node_pool` returns a `NodePool` dataclass where the others return a dict',
@@ -114,6 +122,7 @@ export const STYLE_FACETS: readonly StyleFacetMeta[] = [
   {
     id: 'def-order',
     class: 'stylistic',
+    ...CODE,
     description: 'The order of defs in the composer class.',
     compares: 'the runs of public and private defs (role composers count as public; a helper directly after a def calling it counts with that def)',
     example: 'acme puts a shared private helper between two role composers',
@@ -122,6 +131,7 @@ export const STYLE_FACETS: readonly StyleFacetMeta[] = [
   {
     id: 'helper-placement',
     class: 'stylistic',
+    ...CODE,
     description: 'Where a body builder only one role composer calls sits.',
     compares: 'beside its composer (directly after it) or apart from it',
     example: 'eks kept `_node_pool` at the end of the class where the others put it after compose_node_pools',
@@ -130,6 +140,7 @@ export const STYLE_FACETS: readonly StyleFacetMeta[] = [
   {
     id: 'gate-placement',
     class: 'stylistic',
+    ...CODE,
     description: 'Where the gate holding back a role’s composition is checked.',
     compares: '`composer: if`, `composer: early return`, `call site: if`, and whether a helper of the provider decides the condition',
     example: 'acme gates the node pools at the call site in compose() where the others check inside compose_node_pools',
@@ -138,6 +149,7 @@ export const STYLE_FACETS: readonly StyleFacetMeta[] = [
   {
     id: 'constant-literal',
     class: 'stylistic',
+    ...CODE,
     description: 'A value the others name as a module constant, written as a literal (or the reverse).',
     compares: 'named or literal, per string value a provider holds in a module constant',
     example: 'acme writes "modelplane-rwx" where the others use STORAGE_CLASS',
@@ -146,6 +158,7 @@ export const STYLE_FACETS: readonly StyleFacetMeta[] = [
   {
     id: 'constant-name',
     class: 'stylistic',
+    ...CODE,
     description: 'The name of the constant holding the same value (a prefix, an alias).',
     compares: 'the constant’s name, leading underscores aside, per string value and where function bodies use it (`"apiVersion":`, `argument of update`): a value shared by chance, used elsewhere, is another constant; a convention’s outliers only, never a split',
     example: 'acme names it ACME_STORAGE_CLASS where the others use STORAGE_CLASS',
@@ -154,6 +167,7 @@ export const STYLE_FACETS: readonly StyleFacetMeta[] = [
   {
     id: 'constant-annotation',
     class: 'stylistic',
+    ...CODE,
     description: 'Whether a structured constant of the same name carries a type annotation.',
     compares: 'annotated or not, per dict, tuple or list constant name (SYSTEM_POOL, DEFAULT_CREDENTIALS); a convention’s outliers only',
     example: 'gke wrote `SYSTEM_POOL = {...}` where the others write `SYSTEM_POOL: dict[str, Any] = {...}`',
@@ -162,6 +176,7 @@ export const STYLE_FACETS: readonly StyleFacetMeta[] = [
   {
     id: 'type-alias',
     class: 'stylistic',
+    ...CODE,
     description: 'A type the others write out, given an alias (or the reverse).',
     compares: 'the alias’s name, or `written out` where a signature spells the aliased type',
     example: 'acme defines `Body = dict[str, Any]` where the others annotate dict[str, Any]',
@@ -170,6 +185,7 @@ export const STYLE_FACETS: readonly StyleFacetMeta[] = [
   {
     id: 'annotations',
     class: 'stylistic',
+    ...CODE,
     description: 'How container types are annotated in signatures.',
     compares: 'parameterized (`dict[str, Any]`) or bare (`dict`)',
     example: 'gke annotated `pool: dict -> dict` where the others write `dict[str, Any]`',
@@ -178,6 +194,7 @@ export const STYLE_FACETS: readonly StyleFacetMeta[] = [
   {
     id: 'method-kinds',
     class: 'stylistic',
+    ...CODE,
     description: 'The kinds of method in the composer class.',
     compares: 'instance methods, and any staticmethod, classmethod or property beside them',
     example: 'eks made `_assume_role_policy` a @staticmethod where every other composer method is an instance method',
@@ -186,6 +203,7 @@ export const STYLE_FACETS: readonly StyleFacetMeta[] = [
   {
     id: 'comment-sections',
     class: 'stylistic',
+    ...CODE,
     description: 'Comments standing between the composer class’s defs (section banners).',
     compares: 'section comments or none',
     example: 'eks split its composer with `# --- helpers ---` banners where the others order defs without them',
@@ -194,6 +212,7 @@ export const STYLE_FACETS: readonly StyleFacetMeta[] = [
   {
     id: 'docstrings',
     class: 'stylistic',
+    ...CODE,
     description: 'Docstrings on the public and role-composing defs.',
     compares: 'whether every public def and every role composer carries a docstring',
     example: 'acme’s compose_network has no docstring',
@@ -202,4 +221,4 @@ export const STYLE_FACETS: readonly StyleFacetMeta[] = [
 ];
 
 /** The meta of a style facet, by id. */
-export const STYLE_FACET_BY_ID: ReadonlyMap<string, StyleFacetMeta> = new Map(STYLE_FACETS.map((facet) => [facet.id, facet]));
+export const STYLE_FACET_BY_ID: ReadonlyMap<string, FacetMeta> = new Map(STYLE_FACETS.map((facet) => [facet.id, facet]));

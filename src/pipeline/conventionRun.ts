@@ -4,7 +4,7 @@
  * `drift diff -p` holds one provider to (the others' conventions, pinned ways, locks, rules, style).
  */
 import path from 'node:path';
-import { collectFacets } from '../compare/cross.js';
+import { collectFacetValues } from '../compare/cross.js';
 import { cellId, missingGoldenId } from '../compare/golden.js';
 import { acrossRequirements, expectLines, lockedRequirements, ruleRequirements, type ExpectLine } from '../compare/requirements.js';
 import { styleRequirements, type StyleSubject } from '../compare/style.js';
@@ -28,7 +28,7 @@ function facetsOf(full: Project, providers: readonly string[], fresh: readonly S
   const perScenario = full.scenarios.map((scenario) => {
     const skeletons = [...providers.flatMap((provider) => goldens.standIn(provider, scenario.name) ?? []), ...fresh.filter((skeleton) => skeleton.scenario === scenario.name && !skeleton.error)];
     for (const skeleton of skeletons) compared.add(skeleton.provider);
-    return { scenario: scenario.name, facets: collectFacets({ scenario: scenario.name, skeletons, pools: scenario.xr.nodePools.map((pool) => pool.name), ablated: scenario.ablate }) };
+    return { scenario: scenario.name, facets: collectFacetValues({ scenario: scenario.name, skeletons, pools: scenario.xr.nodePools.map((pool) => pool.name), ablated: scenario.ablate }) };
   });
   return { perScenario, compared: [...compared].sort() };
 }
@@ -113,7 +113,7 @@ export async function expectProject(full: Project, name: string, options: { scen
     const cells = diff.run.cells.filter((cell) => cell.scenario === scenario.name);
     const here = [...cells.map((cell) => cell.skeleton), ...others.flatMap((provider) => diff.goldens.standIn(provider, scenario.name) ?? [])];
     skeletons.push(...here);
-    const facets = collectFacets({ scenario: scenario.name, skeletons: here, pools: scenario.xr.nodePools.map((pool) => pool.name), ablated: scenario.ablate });
+    const facets = collectFacetValues({ scenario: scenario.name, skeletons: here, pools: scenario.xr.nodePools.map((pool) => pool.name), ablated: scenario.ablate });
     const newcomer = cells.some((cell) => cell.findings.some((finding) => finding.id === missingGoldenId(cellId(cell.provider, cell.scenario))));
     requirements.push(...acrossRequirements({ scenario: scenario.name, facets, provider: name, newcomer, rendered: true, locked, accepted }));
   }

@@ -1,6 +1,6 @@
 import { applyAccepted, legacyEntries, type AcceptedEntry } from '../compare/acceptance.js';
 import { judgePinned } from '../compare/pinned.js';
-import { collectFacets, judgeFacets } from '../compare/cross.js';
+import { collectFacetValues, judgeFacets } from '../compare/cross.js';
 import { cellId, missingGoldenId } from '../compare/golden.js';
 import type { Finding } from '../compare/findings.js';
 import { groupByCause } from '../compare/grouping.js';
@@ -78,7 +78,7 @@ export function judgeRun({ project, cells, standIns, gating, accepted, acceptedF
     const established = standIns.get(scenario.name) ?? [];
     const scenarioCells = cells.filter((cell) => cell.scenario === scenario.name);
     const skeletons = [...scenarioCells.map((cell) => cell.skeleton), ...established];
-    const facets = collectFacets({ scenario: scenario.name, skeletons, pools: scenario.xr.nodePools.map((pool) => pool.name), ablated: scenario.ablate && gating });
+    const facets = collectFacetValues({ scenario: scenario.name, skeletons, pools: scenario.xr.nodePools.map((pool) => pool.name), ablated: scenario.ablate && gating });
     const newcomers = new Set(scenarioCells.filter(hasNoGolden).map((cell) => cell.provider));
     const across = full ? judgeFacets(scenario.name, facets) : judgeFacets(scenario.name, facets, new Set(established.map((skeleton) => skeleton.provider)), newcomers);
     // Splits blame nobody; divergences count only for the providers this run rendered. A locked

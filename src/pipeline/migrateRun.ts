@@ -3,7 +3,7 @@
  * that names no ways yet, `drift accept` for one provider joining or leaving a pinned entry.
  */
 import { isLegacy, matches, type AcceptedEntry, type PinnedWay } from '../compare/acceptance.js';
-import { collectFacets, judgeFacets, type Facet } from '../compare/cross.js';
+import { collectFacetValues, judgeFacets, type Facet } from '../compare/cross.js';
 import type { Finding } from '../compare/findings.js';
 import { pinnedScenarios, waysOf } from '../compare/pinned.js';
 import { selectProject } from '../config/load.js';
@@ -23,7 +23,7 @@ interface ScenarioFacets {
 function facetsOf(project: Project, skeletons: readonly Skeleton[]): ScenarioFacets[] {
   return project.scenarios.map((scenario) => ({
     scenario: scenario.name,
-    facets: collectFacets({ scenario: scenario.name, skeletons: skeletons.filter((skeleton) => skeleton.scenario === scenario.name), pools: scenario.xr.nodePools.map((pool) => pool.name), ablated: scenario.ablate }),
+    facets: collectFacetValues({ scenario: scenario.name, skeletons: skeletons.filter((skeleton) => skeleton.scenario === scenario.name), pools: scenario.xr.nodePools.map((pool) => pool.name), ablated: scenario.ablate }),
   }));
 }
 

@@ -1,4 +1,4 @@
-import type { FacetMeta } from '../facets/registry.js';
+import type { FacetMeta } from '../facets/meta.js';
 
 /** `drift facets`: each facet's id, class and source, what it is and what is compared. */
 export function facetsText(facets: readonly FacetMeta[]): string {

@@ -1,7 +1,7 @@
 import type { Adapter } from '../config/types.js';
 import type { EventRecord, StepRecord, Trace } from '../world/trace.js';
 import { isObject, stableStringify, type JsonObject } from '../util/objects.js';
-import { dependentsOf, labelKeys, managementPolicies, manifestOf, metadataOf, providerConfigRef, readinessPolicy, readsSecrets, writesSecret, type Dependents } from './facets.js';
+import { dependentsOf, labelKeys, managementPolicies, manifestOf, metadataOf, providerConfigRef, readinessPolicy, readsSecrets, writesSecret, type Dependents } from './bodyFacts.js';
 import { DEFAULT_CREDENTIALS, type Plane } from '../roles/plane.js';
 import { inlinePools, resolveRoles } from '../roles/resolve.js';
 import { selectsOf } from './selects.js';

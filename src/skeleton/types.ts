@@ -1,5 +1,5 @@
 import type { Plane } from '../roles/plane.js';
-import type { MetadataSkeleton } from './facets.js';
+import type { MetadataSkeleton } from './bodyFacts.js';
 
 /**
  * The skeleton format version, written in every golden's header. Bump it when the format changes.

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { compareAcross } from '../../src/compare/cross.js';
 import type { Finding } from '../../src/compare/findings.js';
-import { dependentsOf, labelKeys, metadataOf } from '../../src/skeleton/facets.js';
+import { dependentsOf, labelKeys, metadataOf } from '../../src/skeleton/bodyFacts.js';
 import type { ResourceSkeleton, Skeleton } from '../../src/skeleton/types.js';
 import { goodSkeleton } from '../helpers/fourth.js';
 

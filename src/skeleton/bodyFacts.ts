@@ -1,4 +1,4 @@
-/** Structural facts of one composed resource body, cloud-neutral where the contract is. */
+/** Body facts: structural facts of one composed resource body, cloud-neutral where the contract is ("facets" are what is compared across providers, src/facets/). */
 import { escapeRegExp, isObject, type JsonObject } from '../util/objects.js';
 
 export function providerConfigRef(resource: JsonObject): { kind: string; name: string } | undefined {
