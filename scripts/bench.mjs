@@ -12,7 +12,8 @@
 //             again on an unchanged tree with the caches warm, and with the cell cache emptied; `drift list`; `drift --version`
 //   scale:    synthetic adapters reusing the example functions under many names × a generated scenario set
 //   style:    comparing the providers' code (outline cold, every provider, the style judge), on against off
-// BENCH_REPS (default 9; BENCH_QUICK=1: 3), BENCH_SCALE (default 12x14,24x14,48x14; 0 skips), BENCH_CHANGED=0 skips the --changed line, BENCH_STYLE=0 the style line, BENCH_MARGINAL=0 the isolated per-call line.
+//   ablation: each speed layer turned off, paired with it on (scripts/bench-ablation.mjs)
+// BENCH_REPS (default 9; BENCH_QUICK=1: 3), BENCH_SCALE (default 12x14,24x14,48x14; 0 skips), BENCH_CHANGED=0 skips the --changed line, BENCH_STYLE=0 the style line, BENCH_MARGINAL=0 the isolated per-call line, BENCH_ABLATION=0 the ablation table.
 import './bench-flags.mjs'; // first: drift's V8 flags before any of its modules loads
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import os from 'node:os';
@@ -214,7 +215,7 @@ function syntheticProject(providers, scenarios) {
   return dir;
 }
 
-const project = { ...(await loadProject(undefined, root, process.env)), answerCache: false };
+const project = { ...(await loadProject(undefined, root, process.env)), cache: undefined };
 const machine = `${os.cpus().length} cores (${os.cpus()[0]?.model.trim()}), ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
 console.log(`machine: ${machine}; load average at start ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
 console.log(`bundled set: ${project.adapters.length} providers × ${project.scenarios.length} scenarios, concurrency ${project.config.concurrency}, ${REPS} repetitions, answer cache off but where named; in-process runs under drift's V8 flags: ${driftV8Flags(process.env).join(' ') || 'none (DRIFT_TURBOFAN)'}`);
@@ -325,7 +326,7 @@ if (process.env.BENCH_SCALE !== '0') {
     const [providers, scenarios] = size.split('x').map(Number);
     const dir = syntheticProject(providers, scenarios);
     try {
-      const synthetic = { ...(await loadProject(undefined, dir, process.env)), answerCache: false };
+      const synthetic = { ...(await loadProject(undefined, dir, process.env)), cache: undefined };
       const stopSampling = childMemorySampler();
       const run = await full(synthetic);
       const childPeak = stopSampling();
@@ -348,6 +349,8 @@ if (process.env.BENCH_MARGINAL !== '0') await (await import('./bench-marginal.mj
 // The style line (its own module, scripts/bench-style.mjs): comparing the providers' code, on against off, outline cold.
 if (process.env.BENCH_STYLE !== '0') await (await import('./bench-style.mjs')).benchStyle(root, { reps: REPS });
 if (process.env.BENCH_CHANGED !== '0') await (await import('./bench-changed.mjs')).benchChanged(root, { reps: Math.min(REPS, 5) });
+// The ablation table (its own module, scripts/bench-ablation.mjs): what each speed layer saves, turned off in pairs.
+if (process.env.BENCH_ABLATION !== '0') await (await import('./bench-ablation.mjs')).benchAblation(root, { reps: Math.min(REPS, 7) });
 console.log(
   `ratio  full / floor = ${(med(fulls, total) / med(floors, total)).toFixed(2)} by CPU (per repetition: ${pairedCpu.toFixed(2)}, from ${Math.min(...cpuRatios).toFixed(2)} to ${Math.max(...cpuRatios).toFixed(2)}), ` +
     `${(ms(fulls) / ms(floors)).toFixed(2)} by wall (per repetition: ${paired.toFixed(2)}); load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`,

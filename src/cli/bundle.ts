@@ -4,3 +4,4 @@
  */
 export * as reaper from '../functions/reaper.js';
 export { main } from './main.js';
+export { setSpeedLayers, speedLayersOff } from '../util/speedLayers.js';
