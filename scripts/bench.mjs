@@ -12,8 +12,9 @@
 //             again on an unchanged tree with the caches warm, and with the cell cache emptied; `drift list`; `drift --version`
 //   scale:    synthetic adapters reusing the example functions under many names × a generated scenario set
 //   style:    comparing the providers' code (outline cold, every provider, the style judge), on against off
+//   mcp:      drift mcp after one edit to one provider, its processes kept or not; its V8 flags over 50 calls (scripts/bench-mcp.mjs)
 //   ablation: each speed layer turned off, paired with it on (scripts/bench-ablation.mjs)
-// BENCH_REPS (default 9; BENCH_QUICK=1: 3), BENCH_SCALE (default 12x14,24x14,48x14; 0 skips), BENCH_CHANGED=0 skips the --changed line, BENCH_STYLE=0 the style line, BENCH_MARGINAL=0 the isolated per-call line, BENCH_ABLATION=0 the ablation table.
+// BENCH_REPS (default 9; BENCH_QUICK=1: 3), BENCH_SCALE (default 12x14,24x14,48x14; 0 skips), BENCH_CHANGED=0 skips the --changed line, BENCH_STYLE=0 the style line, BENCH_MARGINAL=0 the isolated per-call line, BENCH_ABLATION=0 the ablation table, BENCH_MCP=0 the MCP lines.
 import './bench-flags.mjs'; // first: drift's V8 flags before any of its modules loads
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import os from 'node:os';
@@ -349,6 +350,8 @@ if (process.env.BENCH_MARGINAL !== '0') await (await import('./bench-marginal.mj
 // The style line (its own module, scripts/bench-style.mjs): comparing the providers' code, on against off, outline cold.
 if (process.env.BENCH_STYLE !== '0') await (await import('./bench-style.mjs')).benchStyle(root, { reps: REPS });
 if (process.env.BENCH_CHANGED !== '0') await (await import('./bench-changed.mjs')).benchChanged(root, { reps: Math.min(REPS, 5) });
+// The warm MCP loop and the server's V8 flags (its own module, scripts/bench-mcp.mjs): edit one provider, diff it over drift mcp.
+if (process.env.BENCH_MCP !== '0') await (await import('./bench-mcp.mjs')).benchMcp(root, { calls: Math.min(REPS, 10), flagCalls: process.env.BENCH_QUICK ? 10 : 50 });
 // The ablation table (its own module, scripts/bench-ablation.mjs): what each speed layer saves, turned off in pairs.
 if (process.env.BENCH_ABLATION !== '0') await (await import('./bench-ablation.mjs')).benchAblation(root, { reps: Math.min(REPS, 7) });
 console.log(
