@@ -5,7 +5,7 @@ import { setFlagsFromString } from 'node:v8';
 import { driftV8Flags } from './v8-flags.js';
 
 // Set before anything else is loaded (bin/v8-flags.js says why these).
-const V8_FLAGS = driftV8Flags(process.env);
+const V8_FLAGS = driftV8Flags(process.env, process.argv.slice(2));
 for (const flag of V8_FLAGS) setFlagsFromString(flag);
 // Ctrl-C, a terminal hang-up or a kill are answered from the first instant, before drift has loaded
 // anything or spawned a function: exit with the shell's 128 + signal number, stopping every function
