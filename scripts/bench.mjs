@@ -3,7 +3,6 @@
 // Its own process runs under drift's V8 flags (scripts/bench-flags.mjs), as `drift diff` does.
 //   floor:    start every bundled provider, answer one RunFunction call each, stop (what no run can avoid)
 //   full:     everything `drift diff` does, in process, answer cache off
-//   ratio:    full / floor by CPU (drift + functions; the goal's measure) and by wall, medians
 //   calls:    by purpose, from runs with determinism and gating switched off and on
 //   marginal: drift's CPU of one more call: (full − full without determinism and gating) / (their calls' difference);
 //             again in an isolated child, under Node's flags and under drift's (scripts/bench-marginal.mjs)
@@ -316,9 +315,6 @@ console.log(`CLI    drift diff again, unchanged tree, caches warm: median ${ms(c
 console.log(`CLI    the same with the cell cache emptied (answers only: every cell simulated against cached answers): median ${ms(answered).toFixed(0)} ms wall, CPU ${med(answered, 'cpu').toFixed(0)} ms`);
 console.log(`CLI    drift list median ${ms(lists).toFixed(0)} ms wall, CPU ${med(lists, 'cpu').toFixed(0)} ms; drift --version CPU ${med(versions, 'cpu').toFixed(0)} ms; node -e 0 CPU ${med(nodes, 'cpu').toFixed(0)} ms`);
 if (fulls.some((run) => run.findings > 0)) console.log('note: the full runs reported findings; the goldens are not current');
-const paired = median(fulls.map((run, i) => run.ms / floors[i].ms));
-const cpuRatios = fulls.map((run, i) => total(run) / total(floors[i]));
-const pairedCpu = median(cpuRatios);
 
 if (process.env.BENCH_SCALE !== '0') {
   // Sizes one after another (smallest first: drift's peak RSS is the process's peak so far), to see
@@ -354,7 +350,4 @@ if (process.env.BENCH_CHANGED !== '0') await (await import('./bench-changed.mjs'
 if (process.env.BENCH_MCP !== '0') await (await import('./bench-mcp.mjs')).benchMcp(root, { calls: Math.min(REPS, 10), flagCalls: process.env.BENCH_QUICK ? 10 : 50 });
 // The ablation table (its own module, scripts/bench-ablation.mjs): what each speed layer saves, turned off in pairs.
 if (process.env.BENCH_ABLATION !== '0') await (await import('./bench-ablation.mjs')).benchAblation(root, { reps: Math.min(REPS, 7) });
-console.log(
-  `ratio  full / floor = ${(med(fulls, total) / med(floors, total)).toFixed(2)} by CPU (per repetition: ${pairedCpu.toFixed(2)}, from ${Math.min(...cpuRatios).toFixed(2)} to ${Math.max(...cpuRatios).toFixed(2)}), ` +
-    `${(ms(fulls) / ms(floors)).toFixed(2)} by wall (per repetition: ${paired.toFixed(2)}); load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`,
-);
+console.log(`load average at the end ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);

@@ -140,7 +140,7 @@ export class DriftTools {
     return this.paged(
       { tool: 'expect', ...query },
       async () => {
-        const result = await this.rendering([name], `expect -p ${name}`, () => expectProject(project, name, input.scenario !== undefined ? { scenarios: [input.scenario] } : {}));
+        const result = await this.rendering([name], `expect -p ${name}`, () => expectProject(project, name, { ...(input.scenario !== undefined ? { scenarios: [input.scenario] } : {}), ...this.kept }));
         const items = result.lines.filter(
           (line) =>
             (input.subject === undefined || line.subject === input.subject) &&
