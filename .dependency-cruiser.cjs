@@ -61,8 +61,8 @@ const MAY_IMPORT = {
 // and returns data, so it is tested without processes or temp folders. Add a module here only when
 // it is where that effect belongs (a new store, a new process runner), never to silence the check.
 
-/** Start, probe and stop the provider functions (processes and their private socket folders). */
-const FUNCTION_PROCESSES = ['^src/functions/process\\.ts$', '^src/functions/reaper\\.ts$', '^src/functions/watchdog\\.ts$'];
+/** Start, probe and stop the provider functions (processes and their private socket folders), and keep them between drift mcp's calls, their sources watched (pool.ts). */
+const FUNCTION_PROCESSES = ['^src/functions/process\\.ts$', '^src/functions/reaper\\.ts$', '^src/functions/watchdog\\.ts$', '^src/functions/pool\\.ts$'];
 
 /** The persistent caches: answers (their files, the source tree and Python environment the key hashes), analysed cells, and outlines with ruff's reports. */
 const ANSWER_CACHE = ['^src/cache/(entry|folder|prune)\\.ts$', '^src/functions/answerCache\\.ts$', '^src/functions/answerKey\\.ts$', '^src/pipeline/cellCache\\.ts$', '^src/pipeline/sourceCache\\.ts$'];

@@ -5,7 +5,7 @@ import { setFlagsFromString } from 'node:v8';
 import { driftV8Flags } from './v8-flags.js';
 
 // Set before anything else is loaded (bin/v8-flags.js says why these).
-const V8_FLAGS = driftV8Flags(process.env);
+const V8_FLAGS = driftV8Flags(process.env, process.argv.slice(2));
 for (const flag of V8_FLAGS) setFlagsFromString(flag);
 // Ctrl-C, a terminal hang-up or a kill are answered from the first instant, before drift has loaded
 // anything or spawned a function: exit with the shell's 128 + signal number, stopping every function
@@ -21,7 +21,11 @@ for (const [signal, code] of Object.entries(SIGNAL_EXIT)) {
 }
 // Any other ending (a normal exit, an error) stops them too; SIGKILL is left to each watchdog.
 process.on('exit', () => reaper?.stopAll());
+// The bench's ablation (scripts/bench-ablation.mjs) switches speed layers off by name, read here once:
+// `codeCache` below, the rest handed to drift (src/util/speedLayers.ts).
+const SPEED_OFF = new Set((process.env.DRIFT_SPEED_OFF ?? '').split(','));
 const drift = await load();
+drift.setSpeedLayers(drift.speedLayersOff(process.env.DRIFT_SPEED_OFF));
 reaper = drift.reaper;
 // Test-only: hold the first spawn so a test can signal drift before anything of its own runs.
 const pause = Number(process.env.DRIFT_TEST_PAUSE_BEFORE_SPAWN_MS);
@@ -38,15 +42,15 @@ drift.keep();
 async function load() {
   const bundle = fileURLToPath(new URL('../dist/bundle/drift.cjs', import.meta.url));
   if (!existsSync(bundle)) {
-    const [reaper, { main }] = await Promise.all([import('../dist/functions/reaper.js'), import('../dist/cli/main.js')]);
-    return { reaper, main, keep: () => {} };
+    const [reaper, { main }, { setSpeedLayers, speedLayersOff }] = await Promise.all([import('../dist/functions/reaper.js'), import('../dist/cli/main.js'), import('../dist/util/speedLayers.js')]);
+    return { reaper, main, setSpeedLayers, speedLayersOff, keep: () => {} };
   }
   refuseStaleBundle(bundle);
   const [{ codeCacheSpot, loadBundle }, { cachePolicy }] = await Promise.all([import('../dist/cli/codeCache.js'), import('../dist/cache/policy.js')]);
   const cache = cachePolicy(process.cwd(), process.env);
-  const spot = cache.enabled ? codeCacheSpot(cache.folder, process.argv.slice(2), [...process.execArgv, ...(V8_FLAGS.length > 0 ? V8_FLAGS : ['turbofan'])]) : undefined;
+  const spot = cache.enabled && !SPEED_OFF.has('codeCache') ? codeCacheSpot(cache.folder, process.argv.slice(2), [...process.execArgv, ...(V8_FLAGS.length > 0 ? V8_FLAGS : ['turbofan'])]) : undefined;
   const { exports, keep } = loadBundle(bundle, spot);
-  return { reaper: exports.reaper, main: exports.main, keep };
+  return { reaper: exports.reaper, main: exports.main, setSpeedLayers: exports.setSpeedLayers, speedLayersOff: exports.speedLayersOff, keep };
 }
 
 /**

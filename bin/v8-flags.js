@@ -1,13 +1,43 @@
 /**
- * The V8 flags drift runs with, in one place: bin/drift.js sets them, its code cache is keyed by
- * them, and the bench's children (scripts/bench-style.mjs) take them to measure drift as it runs.
+ * The V8 flags drift runs with, per kind of process, in one place: bin/drift.js sets them, its code
+ * cache is keyed by them, and the bench's children (scripts/bench-style.mjs) take them to measure
+ * drift as it runs. Each kind's choice is measured (docs/performance.md, "V8 flags"):
  *
- * A drift run is short and runs much of its code a few hundred times: TurboFan's optimising (and
- * re-optimising after deopts) cost it more CPU than the optimised code saved. Likewise for
- * WebAssembly (the Python grammar's parser): its baseline code only, no optimising tier-up, whose
- * background compiles of the parser's large functions cost a short run more than they saved
- * (docs/performance.md). DRIFT_TURBOFAN=1 keeps both, for a very long run.
+ * - A command that renders or outlines (diff, update, render, expect, …): a short run that runs much
+ *   of its code a few hundred times, where TurboFan's optimising (and re-optimising after deopts)
+ *   cost more CPU than the optimised code saved; likewise WebAssembly's optimising tier for the
+ *   Python grammar's parser. Baseline tiers only: `--no-opt --liftoff-only`.
+ * - A command that only reads the project and prints (list, rules, facets, --version, --help):
+ *   nothing runs long enough for either tier to matter, and the flags cost it a little: Node's own.
+ * - `drift mcp`, a long-lived server: its calls repeat the same code for as long as the session
+ *   lasts (MCP_FLAGS below).
+ *
+ * DRIFT_TURBOFAN=1 gives every kind Node's defaults.
  */
-export function driftV8Flags(env) {
-  return env.DRIFT_TURBOFAN ? [] : ['--no-opt', '--liftoff-only'];
+const BASELINE = ['--no-opt', '--liftoff-only'];
+
+/** Commands that neither render nor outline. */
+const READERS = new Set(['none', 'list', 'rules', 'facets', 'help']);
+
+/** The global options that take a value (src/cli/main.ts): what follows them is not the command. */
+const VALUED = new Set(['-c', '--config', '-j', '--concurrency']);
+
+/** drift mcp's flags: the baseline tiers, measured cheaper over 50 calls (docs/performance.md). */
+const MCP_FLAGS = BASELINE;
+
+/** The command of a drift invocation's arguments (after `node drift.js`): `none` when there is none (`--version`, `--help`). */
+export function commandOf(args) {
+  for (let index = 0; index < args.length; index++) {
+    const arg = args[index] ?? '';
+    if (VALUED.has(arg)) index++;
+    else if (!arg.startsWith('-')) return arg;
+  }
+  return 'none';
+}
+
+export function driftV8Flags(env, args = ['diff']) {
+  if (env.DRIFT_TURBOFAN) return [];
+  const command = commandOf(args);
+  if (READERS.has(command)) return [];
+  return command === 'mcp' ? MCP_FLAGS : BASELINE;
 }

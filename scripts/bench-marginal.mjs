@@ -14,7 +14,7 @@ import { median, nodeChild } from './bench-util.mjs';
 const CHILD = `
 const [{ loadProject }, { runProject }] = await Promise.all([import(process.argv[1] + '/dist/config/load.js'), import(process.argv[1] + '/dist/pipeline/run.js')]);
 const reps = Number(process.argv[2]);
-const project = { ...(await loadProject(undefined, process.argv[1], process.env)), answerCache: false };
+const project = { ...(await loadProject(undefined, process.argv[1], process.env)), cache: undefined };
 const modes = { on: {}, off: { determinism: false, gating: false } };
 const cpu = { on: [], off: [] };
 const calls = {};

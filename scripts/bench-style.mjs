@@ -16,7 +16,7 @@ const [{ loadProject }, { readProjectSources }, { parserFor }, { buildOutline },
   import(process.argv[1] + '/dist/outline/outline.js'), import(process.argv[1] + '/dist/compare/style.js'), import('node:fs'), import('node:path'), import('yaml'),
 ]);
 // The source cache off in both modes: a hit would skip the depth check's parse in one mode and not the other.
-const project = { ...(await loadProject(undefined, process.argv[1])), answerCache: false };
+const project = { ...(await loadProject(undefined, process.argv[1])), cache: undefined };
 // Roles by composed key, as the run gets them from its skeletons: read from the goldens before measuring.
 const keys = new Map(project.adapters.map((adapter) => {
   const dir = path.join(project.config.goldens, adapter.name);

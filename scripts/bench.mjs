@@ -3,7 +3,6 @@
 // Its own process runs under drift's V8 flags (scripts/bench-flags.mjs), as `drift diff` does.
 //   floor:    start every bundled provider, answer one RunFunction call each, stop (what no run can avoid)
 //   full:     everything `drift diff` does, in process, answer cache off
-//   ratio:    full / floor by CPU (drift + functions; the goal's measure) and by wall, medians
 //   calls:    by purpose, from runs with determinism and gating switched off and on
 //   marginal: drift's CPU of one more call: (full − full without determinism and gating) / (their calls' difference);
 //             again in an isolated child, under Node's flags and under drift's (scripts/bench-marginal.mjs)
@@ -12,7 +11,9 @@
 //             again on an unchanged tree with the caches warm, and with the cell cache emptied; `drift list`; `drift --version`
 //   scale:    synthetic adapters reusing the example functions under many names × a generated scenario set
 //   style:    comparing the providers' code (outline cold, every provider, the style judge), on against off
-// BENCH_REPS (default 9; BENCH_QUICK=1: 3), BENCH_SCALE (default 12x14,24x14,48x14; 0 skips), BENCH_CHANGED=0 skips the --changed line, BENCH_STYLE=0 the style line, BENCH_MARGINAL=0 the isolated per-call line.
+//   mcp:      drift mcp after one edit to one provider, its processes kept or not; its V8 flags over 50 calls (scripts/bench-mcp.mjs)
+//   ablation: each speed layer turned off, paired with it on (scripts/bench-ablation.mjs)
+// BENCH_REPS (default 9; BENCH_QUICK=1: 3), BENCH_SCALE (default 12x14,24x14,48x14; 0 skips), BENCH_CHANGED=0 skips the --changed line, BENCH_STYLE=0 the style line, BENCH_MARGINAL=0 the isolated per-call line, BENCH_ABLATION=0 the ablation table, BENCH_MCP=0 the MCP lines.
 import './bench-flags.mjs'; // first: drift's V8 flags before any of its modules loads
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import os from 'node:os';
@@ -214,7 +215,7 @@ function syntheticProject(providers, scenarios) {
   return dir;
 }
 
-const project = { ...(await loadProject(undefined, root, process.env)), answerCache: false };
+const project = { ...(await loadProject(undefined, root, process.env)), cache: undefined };
 const machine = `${os.cpus().length} cores (${os.cpus()[0]?.model.trim()}), ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
 console.log(`machine: ${machine}; load average at start ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
 console.log(`bundled set: ${project.adapters.length} providers × ${project.scenarios.length} scenarios, concurrency ${project.config.concurrency}, ${REPS} repetitions, answer cache off but where named; in-process runs under drift's V8 flags: ${driftV8Flags(process.env).join(' ') || 'none (DRIFT_TURBOFAN)'}`);
@@ -314,9 +315,6 @@ console.log(`CLI    drift diff again, unchanged tree, caches warm: median ${ms(c
 console.log(`CLI    the same with the cell cache emptied (answers only: every cell simulated against cached answers): median ${ms(answered).toFixed(0)} ms wall, CPU ${med(answered, 'cpu').toFixed(0)} ms`);
 console.log(`CLI    drift list median ${ms(lists).toFixed(0)} ms wall, CPU ${med(lists, 'cpu').toFixed(0)} ms; drift --version CPU ${med(versions, 'cpu').toFixed(0)} ms; node -e 0 CPU ${med(nodes, 'cpu').toFixed(0)} ms`);
 if (fulls.some((run) => run.findings > 0)) console.log('note: the full runs reported findings; the goldens are not current');
-const paired = median(fulls.map((run, i) => run.ms / floors[i].ms));
-const cpuRatios = fulls.map((run, i) => total(run) / total(floors[i]));
-const pairedCpu = median(cpuRatios);
 
 if (process.env.BENCH_SCALE !== '0') {
   // Sizes one after another (smallest first: drift's peak RSS is the process's peak so far), to see
@@ -325,7 +323,7 @@ if (process.env.BENCH_SCALE !== '0') {
     const [providers, scenarios] = size.split('x').map(Number);
     const dir = syntheticProject(providers, scenarios);
     try {
-      const synthetic = { ...(await loadProject(undefined, dir, process.env)), answerCache: false };
+      const synthetic = { ...(await loadProject(undefined, dir, process.env)), cache: undefined };
       const stopSampling = childMemorySampler();
       const run = await full(synthetic);
       const childPeak = stopSampling();
@@ -348,7 +346,8 @@ if (process.env.BENCH_MARGINAL !== '0') await (await import('./bench-marginal.mj
 // The style line (its own module, scripts/bench-style.mjs): comparing the providers' code, on against off, outline cold.
 if (process.env.BENCH_STYLE !== '0') await (await import('./bench-style.mjs')).benchStyle(root, { reps: REPS });
 if (process.env.BENCH_CHANGED !== '0') await (await import('./bench-changed.mjs')).benchChanged(root, { reps: Math.min(REPS, 5) });
-console.log(
-  `ratio  full / floor = ${(med(fulls, total) / med(floors, total)).toFixed(2)} by CPU (per repetition: ${pairedCpu.toFixed(2)}, from ${Math.min(...cpuRatios).toFixed(2)} to ${Math.max(...cpuRatios).toFixed(2)}), ` +
-    `${(ms(fulls) / ms(floors)).toFixed(2)} by wall (per repetition: ${paired.toFixed(2)}); load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`,
-);
+// The warm MCP loop and the server's V8 flags (its own module, scripts/bench-mcp.mjs): edit one provider, diff it over drift mcp.
+if (process.env.BENCH_MCP !== '0') await (await import('./bench-mcp.mjs')).benchMcp(root, { calls: Math.min(REPS, 10), flagCalls: process.env.BENCH_QUICK ? 10 : 50 });
+// The ablation table (its own module, scripts/bench-ablation.mjs): what each speed layer saves, turned off in pairs.
+if (process.env.BENCH_ABLATION !== '0') await (await import('./bench-ablation.mjs')).benchAblation(root, { reps: Math.min(REPS, 7) });
+console.log(`load average at the end ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);

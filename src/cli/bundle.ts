@@ -6,3 +6,4 @@
 export * as reaper from '../functions/reaper.js';
 export { main } from './main.js';
 export { DriftTools } from '../mcp/tools.js';
+export { setSpeedLayers, speedLayersOff } from '../util/speedLayers.js';

@@ -1,4 +1,5 @@
 import { rememberScalarsFrom, scalarDecisions } from '../util/canonicalYaml.js';
+import { speedLayers } from '../util/speedLayers.js';
 import { YAML_OPTIONS } from '../util/yaml.js';
 import { documentKey, pruneCachedDocuments, readCachedDocument, writeCachedDocument, yamlVersion } from './documentCache.js';
 
@@ -35,11 +36,13 @@ function keptDecisions(): Array<[string, string]> {
 
 /** Decisions come from the cache from now on (loadProject, after it set the document cache): read at the first scalar this process has not decided. */
 export function useScalarCache(): void {
+  if (!speedLayers().scalarCache) return;
   rememberScalarsFrom(keptDecisions);
 }
 
 /** Writes the decisions when the library took new ones in this process. */
 export function keepScalarCache(): void {
+  if (!speedLayers().scalarCache) return;
   const { decisions, asked } = scalarDecisions();
   if (asked === keptAsked || decisions.size > MAX_DECISIONS) return;
   const key = entryKey();

@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Ajv, Options, ValidateFunction } from 'ajv';
 import { readEntry, writeEntry } from '../cache/entry.js';
+import { MemoMap } from '../util/memoMap.js';
 
 /**
  * XRD validators compiled once and kept as ajv standalone code in drift's cache folder, by the hash
@@ -16,7 +17,7 @@ const require = createRequire(import.meta.url);
 const FORMAT = 'drift-validators/1';
 let folder: string | undefined;
 let ajvVersion: string | undefined;
-const compilers = new Map<string, Ajv>();
+const compilers = new MemoMap<string, Ajv>();
 
 /** Where compiled validators are kept; undefined: compiled every time. loadProject sets it. */
 export function useValidatorCache(where: string | undefined): void {

@@ -10,11 +10,12 @@ import { bytes, MAX_ALIASES, MAX_DOCUMENT_BYTES, MAX_DOCUMENT_DEPTH } from '../u
 import { documentKey, readCachedDocument, writeCachedDocument } from './documentCache.js';
 import { cachedValidator } from './validatorCache.js';
 import { yamlLibrary } from '../util/yamlLibrary.js';
+import { MemoMap } from '../util/memoMap.js';
 
 /** How drift's own schemas are compiled, at build (scripts/compile-schemas.mjs) and at run time alike. */
 export const SCHEMA_OPTIONS: Options = { allErrors: false, strict: true };
-const validators = new Map<string, ValidateFunction>();
-const schemaDigests = new Map<string, string>();
+const validators = new MemoMap<string, ValidateFunction>();
+const schemaDigests = new MemoMap<string, string>();
 const require = createRequire(import.meta.url);
 let ajv: Ajv | undefined;
 /** The yaml library, loaded at the first document the cache cannot answer: a warm `drift list` never loads it. */

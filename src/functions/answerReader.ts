@@ -1,5 +1,5 @@
-import { Ready, RunFunctionResponse, Severity } from '@crossplane-org/function-sdk-typescript';
 import { compareText, type JsonObject } from '../util/objects.js';
+import { ProtoSeverity as Severity, Ready } from '../world/protocol.js';
 
 type JsonValue = JsonObject[string];
 import type { Answer } from '../world/protocol.js';
@@ -8,14 +8,15 @@ import type { DesiredResource, EventRecord, ReadyMark, Selector } from '../world
 /**
  * A RunFunctionResponse's wire bytes read straight into drift's Answer, with no generated message
  * objects and no google.protobuf.Struct wrappers in between: object keys come out sorted, as
- * world/protocol.ts's toAnswer sorts them. It reads only what it is sure of; anything unusual (a
- * group, a field under the wrong wire type, a Value with two kinds, a truncated length) throws
- * Unusual, and the caller falls back to the generated decoder, which then decides. So an answer read
- * here equals the generated decoder's read by toAnswer, and a message the generated decoder rejects
- * is never accepted here. The parts drift ignores (meta, context, conditions, output) are checked by
- * the generated decoder itself; they are small.
+ * world/protocol.ts's toAnswer sorts them. It is drift's only decoder (the function SDK's generated
+ * one is a dev dependency, the tests' reference: test/unit/answer-reader.test.ts holds the two to
+ * the same answer on every bundled answer and on hand-made edge cases). It reads what the generated
+ * decoder reads and skips what drift ignores (meta, context, conditions, output, connection details,
+ * extra resources and schemas required) after checking their framing; bytes no protobuf decoder
+ * accepts (a truncated length or varint, a reserved wire type, field number 0, a stray end of group)
+ * throw Malformed, which the client reports as an answer that is not a RunFunctionResponse.
  */
-class Unusual extends Error {}
+export class Malformed extends Error {}
 
 const READY: Record<number, ReadyMark> = { [Ready.READY_TRUE]: 'True', [Ready.READY_FALSE]: 'False', [Ready.READY_UNSPECIFIED]: 'Unspecified' };
 // Crossplane logs an unknown severity as a warning ("assuming warning"), so drift does too (as protocol.ts).
@@ -73,13 +74,13 @@ class Reader {
     let result = 0;
     let shift = 0;
     for (let i = 0; i < 10; i += 1) {
-      if (this.pos >= buf.length) throw new Unusual('truncated varint');
+      if (this.pos >= buf.length) throw new Malformed('truncated varint');
       const byte = buf[this.pos++]!;
       if (shift < 32) result |= (byte & 0x7f) << shift;
       shift += 7;
       if (byte < 0x80) return result >>> 0;
     }
-    throw new Unusual('varint too long');
+    throw new Malformed('varint too long');
   }
 
   /** A varint that is not zero (a bool), any of its 64 bits. */
@@ -87,19 +88,19 @@ class Reader {
     const buf = this.buf;
     let any = false;
     for (let i = 0; i < 10; i += 1) {
-      if (this.pos >= buf.length) throw new Unusual('truncated varint');
+      if (this.pos >= buf.length) throw new Malformed('truncated varint');
       const byte = buf[this.pos++]!;
       if (byte & 0x7f) any = true;
       if (byte < 0x80) return any;
     }
-    throw new Unusual('varint too long');
+    throw new Malformed('varint too long');
   }
 
   /** The end of a length-delimited field whose length comes next. */
   end(): number {
     const length = this.varint();
     const end = this.pos + length;
-    if (end > this.buf.length) throw new Unusual('length beyond the message');
+    if (end > this.buf.length) throw new Malformed('length beyond the message');
     return end;
   }
 
@@ -117,45 +118,61 @@ class Reader {
   }
 
   double(): number {
-    if (this.pos + 8 > this.buf.length) throw new Unusual('truncated double');
+    if (this.pos + 8 > this.buf.length) throw new Malformed('truncated double');
     const value = this.view.getFloat64(this.pos, true);
     this.pos += 8;
     return value;
   }
 
-  /** Skips an unknown field as the generated decoder does; a group or a reserved wire type is unusual. */
-  skip(wireType: number): void {
+  /** Skips a field drift does not read, as the generated decoder does: a group to its end tag; a reserved wire type is malformed. */
+  skip(wireType: number, field = 0, depth = 0): void {
     if (wireType === 0) this.varint();
     else if (wireType === 1) this.pos += 8;
     else if (wireType === 2) this.pos = this.end();
     else if (wireType === 5) this.pos += 4;
-    else throw new Unusual(`wire type ${wireType}`);
-    if (this.pos > this.buf.length) throw new Unusual('field beyond the message');
+    else if (wireType === 3) {
+      if (depth > 90) throw new Malformed('groups nested too deep');
+      for (;;) {
+        const tag = this.varint();
+        if (tag === 0) throw new Malformed('tag 0');
+        if ((tag & 7) === 4) {
+          if (tag >>> 3 !== field) throw new Malformed('invalid end group tag');
+          break;
+        }
+        this.skip(tag & 7, tag >>> 3, depth + 1);
+      }
+    } else throw new Malformed(`cant skip wire type ${wireType}`);
+    if (this.pos > this.buf.length) throw new Malformed('field beyond the message');
   }
 
-  /** The next tag, or unusual when it is zero or ends a group (the generated decoder stops reading there). */
+  /** The next tag; field number 0 and an end of group with no group open are malformed (Go's protobuf, Crossplane's decoder, rejects both). */
   tag(): number {
     const tag = this.varint();
-    if (tag === 0 || (tag & 7) === 4 || (tag & 7) === 3) throw new Unusual(`tag ${tag}`);
+    if (tag < 8 || (tag & 7) === 4) throw new Malformed(`tag ${tag}`);
     return tag;
+  }
+
+  /** Skips the field whose tag was just read. */
+  skipField(tag: number): void {
+    this.skip(tag & 7, tag >>> 3);
   }
 
   /** The enclosing message must end exactly where its length said. */
   done(end: number): void {
-    if (this.pos !== end) throw new Unusual('a field ran past its message');
+    if (this.pos !== end) throw new Malformed('a field ran past its message');
   }
 }
 
 /** google.protobuf.Struct as a plain object, keys sorted (compareText), every nested object too. */
 function struct(r: Reader, end: number, depth: number): JsonObject {
-  if (depth > 90) throw new Unusual('nested too deep');
+  if (depth > 90) throw new Malformed('nested too deep');
   const keys: string[] = [];
   const values: JsonValue[] = [];
   let sorted = true;
   while (r.pos < end) {
     const tag = r.tag();
     if (tag !== 10) {
-      r.skip(tag & 7);
+      r.skipField(tag);
       continue;
     }
     const entryEnd = r.end();
@@ -165,7 +182,7 @@ function struct(r: Reader, end: number, depth: number): JsonObject {
       const entryTag = r.tag();
       if (entryTag === 10) key = r.string();
       else if (entryTag === 18) value = valueOf(r, r.end(), depth + 1);
-      else r.skip(entryTag & 7);
+      else r.skipField(entryTag);
     }
     r.done(entryEnd);
     if (value === undefined || key === PROTO) continue;
@@ -190,17 +207,20 @@ function list(r: Reader, end: number, depth: number): Array<JsonValue | undefine
   while (r.pos < end) {
     const tag = r.tag();
     if (tag === 10) items.push(valueOf(r, r.end(), depth + 1));
-    else r.skip(tag & 7);
+    else r.skipField(tag);
   }
   r.done(end);
   return items;
 }
 
-/** google.protobuf.Value; undefined when it carries no kind (the generated decoder's unwrap gives that too). */
+/**
+ * google.protobuf.Value; undefined when it carries no kind (the generated decoder's unwrap gives that
+ * too). Its kinds are a oneof: of two on the wire the last counts, as Go's protobuf (Crossplane's)
+ * reads it; no encoder writes two.
+ */
 function valueOf(r: Reader, end: number, depth: number): JsonValue | undefined {
-  if (depth > 90) throw new Unusual('nested too deep');
+  if (depth > 90) throw new Malformed('nested too deep');
   let value: JsonValue | undefined;
-  let kinds = 0;
   while (r.pos < end) {
     const tag = r.tag();
     switch (tag) {
@@ -224,14 +244,10 @@ function valueOf(r: Reader, end: number, depth: number): JsonValue | undefined {
         value = list(r, r.end(), depth + 1) as JsonValue;
         break;
       default:
-        r.skip(tag & 7);
-        continue;
+        r.skipField(tag);
     }
-    kinds += 1;
   }
   r.done(end);
-  // Two kinds (or one twice) in one Value: the generated decoder's precedence decides.
-  if (kinds > 1) throw new Unusual('a Value with more than one kind');
   return value;
 }
 
@@ -247,8 +263,7 @@ function resource(r: Reader, end: number): ResourceRead {
     const tag = r.tag();
     if (tag === 10) body = r.body(r.end());
     else if (tag === 24) ready = r.varint() | 0;
-    else if (tag === 18) throw new Unusual('connection details'); // not in a desired state drift reads
-    else r.skip(tag & 7);
+    else r.skipField(tag);
   }
   r.done(end);
   return { resource: body, ready };
@@ -263,7 +278,7 @@ function mapEntry<V>(r: Reader, readValue: (r: Reader) => V): { key: string; val
     const entryTag = r.tag();
     if (entryTag === 10) key = r.string();
     else if (entryTag === 18) value = readValue(r);
-    else r.skip(entryTag & 7);
+    else r.skipField(entryTag);
   }
   r.done(entryEnd);
   return { key, value };
@@ -278,7 +293,7 @@ function state(r: Reader, end: number): { composite: ResourceRead | undefined; r
     else if (tag === 18) {
       const { key, value } = mapEntry(r, (entry) => resource(entry, entry.end()));
       if (value !== undefined && key !== PROTO) resources.set(key, value);
-    } else r.skip(tag & 7);
+    } else r.skipField(tag);
   }
   r.done(end);
   return { composite, resources };
@@ -289,7 +304,7 @@ function labels(r: Reader, end: number): Record<string, string> {
   while (r.pos < end) {
     const tag = r.tag();
     if (tag !== 10) {
-      r.skip(tag & 7);
+      r.skipField(tag);
       continue;
     }
     const { key, value } = mapEntry(r, (entry) => entry.string());
@@ -314,7 +329,7 @@ function selector(r: Reader, end: number): Selector {
     else if (tag === 26) matchName = r.string();
     else if (tag === 34) matchLabels = labels(r, r.end());
     else if (tag === 42) namespace = r.string();
-    else r.skip(tag & 7);
+    else r.skipField(tag);
   }
   r.done(end);
   return {
@@ -333,8 +348,7 @@ function requirements(r: Reader, end: number): Map<string, Selector> {
     if (tag === 18) {
       const { key, value } = mapEntry(r, (entry) => selector(entry, entry.end()));
       if (value !== undefined && key !== PROTO) selectors.set(key, value);
-    } else if (tag === 10 || tag === 26) throw new Unusual('extra resources or schemas required'); // the generated decoder checks them
-    else r.skip(tag & 7);
+    } else r.skipField(tag); // extra resources (deprecated) and schemas required: drift's world answers neither
   }
   r.done(end);
   return selectors;
@@ -350,7 +364,7 @@ function result(r: Reader, end: number): EventRecord {
     else if (tag === 18) message = r.string();
     else if (tag === 26) reason = r.string();
     else if (tag === 32) r.varint();
-    else r.skip(tag & 7);
+    else r.skipField(tag);
   }
   r.done(end);
   return { severity: SEVERITY[severity] ?? 'Warning', message, ...(reason ? { reason } : {}) };
@@ -363,25 +377,24 @@ function sortedObject<T>(map: Map<string, T>): Record<string, T> {
 }
 
 /**
- * Fields the generated decoder accepted, by their bytes (small ones, a bounded number): its verdict
- * depends on nothing else, and every answer of a function carries the same meta and context, whose
- * decoding cost most of reading a small answer.
+ * A message drift does not read, walked to its end so that its framing is checked as the generated
+ * decoder checks it: `nested` names the fields that are messages themselves, read the same way.
  */
-const accepted = new Set<string>();
-const ACCEPTED_BYTES = 512;
-const ACCEPTED_COUNT = 1024;
-
-/** Throws what the generated decoder throws for the field at `[start, end)`; bytes it accepted before pass at once. */
-function checkWithDecoder(bytes: Buffer, start: number, end: number): void {
-  const key = end - start <= ACCEPTED_BYTES ? bytes.toString('latin1', start, end) : undefined;
-  if (key !== undefined && accepted.has(key)) return;
-  RunFunctionResponse.decode(bytes.subarray(start, end));
-  if (key !== undefined && accepted.size < ACCEPTED_COUNT) accepted.add(key);
+function walk(r: Reader, end: number, nested: Record<number, (r: Reader, end: number) => unknown> = {}): void {
+  while (r.pos < end) {
+    const tag = r.tag();
+    const inner = (tag & 7) === 2 ? nested[tag >>> 3] : undefined;
+    if (inner) inner(r, r.end());
+    else r.skipField(tag);
+  }
+  r.done(end);
 }
 
+const duration = (r: Reader, end: number) => walk(r, end);
+const ignoredStruct = (r: Reader, end: number) => struct(r, end, 0);
+
 /**
- * The answer in a RunFunctionResponse's bytes; throws Unusual for what the generated decoder must
- * judge. `bodies` holds the resource bodies read before for the same function: most of an answer's
+ * The answer in a RunFunctionResponse's bytes; throws Malformed for bytes that are not one. `bodies` holds the resource bodies read before for the same function: most of an answer's
  * resources come back byte for byte from one answer to the next, and one read is shared (answers are
  * never mutated), which also lets the request writer reuse the bytes it wrote for that object.
  */
@@ -392,16 +405,15 @@ export function readAnswer(bytes: Uint8Array, bodies?: Map<string, JsonObject>):
   const results: EventRecord[] = [];
   const end = bytes.length;
   while (r.pos < end) {
-    const start = r.pos;
     const tag = r.tag();
     if (tag === 18) desired = state(r, r.end());
     else if (tag === 26) results.push(result(r, r.end()));
     else if (tag === 42) selectors = requirements(r, r.end());
-    else {
-      r.skip(tag & 7);
-      // meta, context, conditions, output and unknown fields: the generated decoder reads each alone, so one it would reject is rejected.
-      checkWithDecoder(r.bytes, start, r.pos);
-    }
+    // meta (its ttl a Duration), context, conditions and output: checked, not kept.
+    else if (tag === 10) walk(r, r.end(), { 2: duration });
+    else if (tag === 34 || tag === 58) ignoredStruct(r, r.end());
+    else if (tag === 50) walk(r, r.end());
+    else r.skipField(tag);
   }
   const resources: Record<string, DesiredResource> = {};
   for (const [key, read] of [...(desired?.resources ?? new Map<string, ResourceRead>())].sort(([a], [b]) => compareText(a, b))) {

@@ -2,6 +2,7 @@ import { GrpcStatus, grpcStatusName } from './grpcStatus.js';
 import type { RunFunctionRequest, RunFunctionResponse } from '@crossplane-org/function-sdk-typescript';
 import { writeRequest } from './requestWriter.js';
 import { UnaryChannel, UnaryError } from './unaryCall.js';
+import { speedLayers, type Channel } from '../util/speedLayers.js';
 import { decodeResponse, readAnswers } from './wireResponse.js';
 
 /** A request, or one already encoded (the memo encodes each request once to key it; the call sends the same bytes). */
@@ -35,11 +36,11 @@ export class CallError extends Error {
 
 /** A gRPC client for one function process (unix socket or loopback address). */
 export class FunctionClient {
-  private readonly channel: UnaryChannel;
+  private readonly channel: Channel;
   private readonly read = readAnswers();
 
   constructor(readonly address: string) {
-    this.channel = new UnaryChannel(address, RUN_FUNCTION);
+    this.channel = speedLayers().channel?.(address, RUN_FUNCTION) ?? new UnaryChannel(address, RUN_FUNCTION);
   }
 
   async run(request: OutgoingRequest, timeoutMs: number): Promise<RunFunctionResponse> {

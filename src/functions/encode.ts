@@ -1,5 +1,6 @@
 import type { RunFunctionRequest } from '@crossplane-org/function-sdk-typescript';
 import { writeRequest } from './requestWriter.js';
+import { MemoWeakMap } from '../util/memoMap.js';
 
 /**
  * A string equal for two requests exactly when their wire bytes are equal: the bytes themselves,
@@ -14,7 +15,7 @@ export function bytesKey(bytes: Uint8Array): string {
  * Each request's bytes, by request: a step's request is keyed by the memo, then replayed, twinned
  * and probed from, and nothing changes a request once it is built.
  */
-const requests = new WeakMap<RunFunctionRequest, Uint8Array>();
+const requests = new MemoWeakMap<RunFunctionRequest, Uint8Array>();
 
 /** The request's wire bytes, written once per request. */
 export function encodeRequest(request: RunFunctionRequest): Uint8Array {

@@ -197,6 +197,16 @@ export class FunctionProcess {
     return this.exit.signal ?? `code ${this.exit.code ?? 'unknown'}`;
   }
 
+  /** The process's id (undefined when it could not be spawned). */
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  /** False once the process has exited (a kept process that died while idle is started anew, functions/pool.ts). */
+  get running(): boolean {
+    return this.exit === undefined;
+  }
+
   describeTail(): string {
     const tail = this.scrub(this.tail).trim();
     return tail ? `\n  output (last lines):\n${tail.split('\n').slice(-12).map((line) => `    ${line}`).join('\n')}` : '';

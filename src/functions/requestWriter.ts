@@ -1,4 +1,6 @@
-import { Resource, RunFunctionRequest, type State } from '@crossplane-org/function-sdk-typescript';
+import type { Resource, RunFunctionRequest, State } from '@crossplane-org/function-sdk-typescript';
+import { MemoWeakMap } from '../util/memoMap.js';
+import { speedLayers } from '../util/speedLayers.js';
 
 /** Strings of at most this many UTF-16 units take the one-byte length path: 3 × 42 = 126 bytes at most. */
 const SHORT = 42;
@@ -17,9 +19,9 @@ const utf8Into = (buf: Buffer, text: string, offset: number): number => (buf as 
  * nested message, which is most of a request's cost. This writes the same bytes, in the same field
  * order (test/unit/request-writer.test.ts holds it to the generated encoder's output), with one
  * buffer reused from request to request; a nested message's length is reserved as one byte and
- * widened in place when the message is longer. What drift never sends (connection details,
- * credentials, required schemas, a readiness that is not an int32) is left to the generated
- * encoder, its bytes copied in.
+ * widened in place when the message is longer. It is drift's only encoder: the function SDK's
+ * generated one is a dev dependency, the tests' reference. What drift's world never sends
+ * (credentials, required schemas, a readiness that is not an int32) is refused, not written.
  */
 class Writer {
   buf = Buffer.allocUnsafe(64 * 1024);
@@ -139,8 +141,8 @@ const PROTO = '__proto__';
  * Two tables: the same object may be an entry's body and another body's field, whose bytes differ.
  */
 type Written = WeakMap<object, { key: string; bytes: Uint8Array }>;
-const entryBytes: Written = new WeakMap();
-const fieldBytes: Written = new WeakMap();
+const entryBytes: Written = new MemoWeakMap();
+const fieldBytes: Written = new MemoWeakMap();
 
 /** What `write` writes for `object` under `key`: written once, then copied from `table`. */
 function reused(w: Writer, table: Written, key: string, object: object, write: () => void): void {
@@ -247,14 +249,28 @@ function valueOf(w: Writer, value: unknown): void {
 
 /** A Resource message's fields, as Resource.encode writes them. */
 function resource(w: Writer, message: Resource): void {
-  if (Object.keys(message.connectionDetails).length > 0 || !Number.isInteger(message.ready) || message.ready > 0x7fffffff || message.ready < -0x80000000) {
-    w.raw(Resource.encode(message).finish());
-    return;
+  if (!Number.isInteger(message.ready) || message.ready > 0x7fffffff || message.ready < -0x80000000) {
+    throw new Error(`a resource's readiness must be an int32 of the Ready enum, not ${String(message.ready)}`);
   }
   if (message.resource !== undefined) {
     w.varint(10);
     const at = w.fork();
     struct(w, message.resource, true);
+    w.join(at);
+  }
+  // Connection details (a map of bytes): the world sends none today, written as Resource.encode would.
+  for (const [key, value] of Object.entries(message.connectionDetails)) {
+    w.varint(18);
+    const at = w.fork();
+    if (key !== '') {
+      w.varint(10);
+      w.string(key);
+    }
+    if (value.length > 0) {
+      w.varint(18);
+      w.varint(value.length);
+      w.raw(value);
+    }
     w.join(at);
   }
   if (message.ready !== 0) {
@@ -302,6 +318,12 @@ function state(w: Writer, message: State, reuse = false): void {
 
 /** RunFunctionRequest.encode(request).finish(), written directly, observed state mostly copied (entryBytes, fieldBytes). */
 export function writeRequest(request: RunFunctionRequest): Uint8Array {
+  const codec = speedLayers().codec;
+  if (codec) return codec.encode(request);
+  // Credentials and required schemas: drift's world sends neither (the writer has no code for them).
+  if (Object.keys(request.credentials).length > 0 || Object.keys(request.requiredSchemas).length > 0) {
+    throw new Error('drift writes no credentials or required schemas into a RunFunctionRequest');
+  }
   const w = writer;
   w.pos = 0;
   const { meta, observed, desired, input, context } = request;
@@ -345,10 +367,6 @@ export function writeRequest(request: RunFunctionRequest): Uint8Array {
     [50, request.extraResources],
     [66, request.requiredResources],
   ] as const) {
-    if (tag === 66 && Object.keys(request.credentials).length > 0) {
-      // Credentials (field 7) come between extra and required resources; drift sends none.
-      w.raw(RunFunctionRequest.encode({ ...EMPTY, credentials: request.credentials }).finish());
-    }
     for (const [name, resources] of Object.entries(map)) {
       entry(
         w,
@@ -367,18 +385,5 @@ export function writeRequest(request: RunFunctionRequest): Uint8Array {
       );
     }
   }
-  if (Object.keys(request.requiredSchemas).length > 0) w.raw(RunFunctionRequest.encode({ ...EMPTY, requiredSchemas: request.requiredSchemas }).finish());
   return w.copy(0);
 }
-
-const EMPTY: RunFunctionRequest = {
-  meta: undefined,
-  observed: undefined,
-  desired: undefined,
-  input: undefined,
-  context: undefined,
-  extraResources: {},
-  credentials: {},
-  requiredResources: {},
-  requiredSchemas: {},
-};

@@ -1,55 +1,47 @@
-import { RunFunctionResponse } from '@crossplane-org/function-sdk-typescript';
+import type { RunFunctionResponse } from '@crossplane-org/function-sdk-typescript';
 import { rememberAnswer, type Answer } from '../world/protocol.js';
 import type { JsonObject } from '../util/objects.js';
 import { readAnswer } from './answerReader.js';
 import { bytesKey } from './encode.js';
+import { MemoMap, MemoWeakMap } from '../util/memoMap.js';
+import { speedLayers } from '../util/speedLayers.js';
 
 /**
  * A response read from its wire bytes: drift's answer is read straight from them (answerReader.ts)
- * and handed to readResponse; the generated message is decoded only if something asks for one of
- * its fields, which no render does.
+ * and handed to readResponse, which is all drift asks of a response. The generated message is not
+ * decoded (the function SDK is a dev dependency): asking for one of its fields is a bug, said so.
  */
 class WireResponse implements RunFunctionResponse {
-  private decoded: RunFunctionResponse | undefined;
-
-  constructor(private readonly bytes: Uint8Array) {}
-
-  private get message(): RunFunctionResponse {
-    this.decoded ??= RunFunctionResponse.decode(this.bytes);
-    return this.decoded;
+  private unread(): never {
+    throw new Error("drift reads a function's answer from its wire bytes (world/protocol.ts readResponse), not the generated message's fields");
   }
 
   get meta() {
-    return this.message.meta;
+    return this.unread();
   }
 
   get desired() {
-    return this.message.desired;
+    return this.unread();
   }
 
   get results() {
-    return this.message.results;
+    return this.unread();
   }
 
   get context() {
-    return this.message.context;
+    return this.unread();
   }
 
   get requirements() {
-    return this.message.requirements;
+    return this.unread();
   }
 
   get conditions() {
-    return this.message.conditions;
+    return this.unread();
   }
 
   get output() {
-    return this.message.output;
-  }
-
-  /** What JSON.stringify would write for the generated message. */
-  toJSON(): unknown {
-    return this.message;
+    return this.unread();
   }
 }
 
@@ -67,31 +59,26 @@ export interface ReadAnswers {
 }
 
 export function readAnswers(): ReadAnswers {
-  return { answers: new Map(), bodies: new Map() };
+  return { answers: new MemoMap(), bodies: new MemoMap() };
 }
 
-/**
- * Decodes a RunFunctionResponse. Bytes the fast reader is unsure of go to the generated decoder,
- * which accepts or rejects them as it always did (a rejection is the caller's parse error).
- */
+/** Decodes a RunFunctionResponse; bytes that are not one throw (the caller's parse error). */
 export function decodeResponse(bytes: Uint8Array, read?: ReadAnswers): RunFunctionResponse {
+  const codec = speedLayers().codec;
+  if (codec) return codec.decode(bytes) as RunFunctionResponse;
   const key = read && bytesKey(bytes);
   let answer = key === undefined ? undefined : read!.answers.get(key);
   if (!answer) {
-    try {
-      answer = readAnswer(bytes, read?.bodies);
-    } catch {
-      return RunFunctionResponse.decode(bytes);
-    }
+    answer = readAnswer(bytes, read?.bodies);
     if (key !== undefined) read!.answers.set(key, answer);
   }
-  const response = new WireResponse(bytes);
+  const response = new WireResponse();
   rememberAnswer(response, answer);
   wires.set(answer, bytes);
   return response;
 }
 
-const wires = new WeakMap<Answer, Uint8Array>();
+const wires = new MemoWeakMap<Answer, Uint8Array>();
 
 /**
  * Whether two answers are equal, judged by their wire bytes when both were read from them: equal

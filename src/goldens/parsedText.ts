@@ -1,5 +1,6 @@
 import { documentKey, readCachedDocument, writeCachedDocument, yamlVersion } from '../config/documentCache.js';
 import { yamlLibrary } from '../util/yamlLibrary.js';
+import { MemoMap } from '../util/memoMap.js';
 
 /**
  * Golden YAML parsed once per content in a process: a test process or the MCP server runs drift many
@@ -16,7 +17,7 @@ import { yamlLibrary } from '../util/yamlLibrary.js';
 
 /** Goldens a project has (five providers' outlines and a few stale ones): more than a run reads, few enough to keep. */
 const KEEP = 64;
-const parsed = new Map<string, { value: unknown } | { failed: true }>();
+const parsed = new MemoMap<string, { value: unknown } | { failed: true }>();
 
 function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {

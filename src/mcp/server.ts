@@ -161,6 +161,7 @@ export async function serveMcp(setup: ServerSetup, version: string, stderr: { wr
   await server.connect(transport);
   stderr.write(`drift mcp: serving ${setup.cwd} over stdio\n`);
   await closed;
+  await tools.close();
   stopAll();
   await server.close().catch(() => undefined);
   process.stdin.pause();

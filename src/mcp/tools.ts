@@ -19,6 +19,7 @@ import { FACETS, isFacet } from '../facets/registry.js';
 import { renderStep } from '../functions/stream.js';
 import { loadAccepted } from '../goldens/acceptedStore.js';
 import { ContractStore } from '../goldens/contractStore.js';
+import { FunctionPool } from '../functions/pool.js';
 import { findChanged, selectChanged } from '../pipeline/changedRun.js';
 import { generatedContract } from '../pipeline/contractRun.js';
 import { expectProject } from '../pipeline/conventionRun.js';
@@ -45,6 +46,8 @@ export interface ServerSetup {
   cache?: CachePolicy;
   /** Milliseconds a rendering call may take before its functions are stopped. */
   deadlineMs: number;
+  /** Milliseconds a provider's function process is kept idle between calls (functions/pool.ts); 0 or absent: one process per call. */
+  keepFunctionsMs?: number;
 }
 
 export interface Paged {
@@ -57,8 +60,21 @@ export class DriftTools {
   private readonly queue = new ProviderQueue();
   /** The findings of this session's diff answers, by id, for explain. */
   private readonly findings = new Map<string, Finding>();
+  /** Each provider's function process, kept between the calls that render it while its code is the same. */
+  readonly pool: FunctionPool | undefined;
 
-  constructor(private readonly setup: ServerSetup) {}
+  constructor(private readonly setup: ServerSetup) {
+    this.pool = setup.keepFunctionsMs ? new FunctionPool(setup.keepFunctionsMs) : undefined;
+  }
+
+  /** Stops the kept function processes: the session is over. */
+  close(): Promise<void> {
+    return this.pool?.stopAll() ?? Promise.resolve();
+  }
+
+  private get kept(): { pool?: FunctionPool } {
+    return this.pool ? { pool: this.pool } : {};
+  }
 
   /** The project as it is on disk now: the agent edits files between calls. */
   async project(): Promise<Project> {
@@ -124,7 +140,7 @@ export class DriftTools {
     return this.paged(
       { tool: 'expect', ...query },
       async () => {
-        const result = await this.rendering([name], `expect -p ${name}`, () => expectProject(project, name, input.scenario !== undefined ? { scenarios: [input.scenario] } : {}));
+        const result = await this.rendering([name], `expect -p ${name}`, () => expectProject(project, name, { ...(input.scenario !== undefined ? { scenarios: [input.scenario] } : {}), ...this.kept }));
         const items = result.lines.filter(
           (line) =>
             (input.subject === undefined || line.subject === input.subject) &&
@@ -161,7 +177,7 @@ export class DriftTools {
           ({ project, filters } = selectChanged(full, changed, scenarios));
         }
         const names = project.adapters.map((adapter) => adapter.name);
-        const { run, findings, candidates, outlined } = await this.rendering(names, `diff of ${names.join(', ') || 'nothing'}`, () => diffProject({ full, project, filters }));
+        const { run, findings, candidates, outlined } = await this.rendering(names, `diff of ${names.join(', ') || 'nothing'}`, () => diffProject({ full, project, filters, ...this.kept }));
         const report = buildReport(names, project.scenarios.map((s) => s.name), findings, {
           sources: outlined.map((source) => source.adapter.name),
           candidates: candidates.map((candidate) => ({ facet: candidate.facet, subject: candidate.subject, value: candidate.words })),
@@ -190,7 +206,7 @@ export class DriftTools {
     const page = await this.paged(
       { tool: 'render', ...query },
       async () => {
-        const { providers, cells } = await this.rendering([name], `render -p ${name} -s ${scenario}`, () => runProject(project, { determinism: false, gating: false }));
+        const { providers, cells } = await this.rendering([name], `render -p ${name} -s ${scenario}`, () => runProject(project, { determinism: false, gating: false, ...this.kept }));
         const startError = providers.find((provider) => provider.error)?.error;
         if (startError) throw new DriftError(startError);
         const trace = cells[0]!.trace;

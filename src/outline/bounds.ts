@@ -1,6 +1,7 @@
 import type { Tree } from 'web-tree-sitter';
 import { MAX_SOURCE_DEPTH } from '../util/limits.js';
 import { binding, handleOf } from './binding.js';
+import { speedLayers } from '../util/speedLayers.js';
 
 /** Words of a cursor in the transfer buffer (web-tree-sitter 0.27: see binding.ts). */
 const CURSOR_WORDS = 4;
@@ -13,6 +14,7 @@ const CURSOR_WORDS = 4;
  * through the module directly (binding.ts): one call per step, the cursor kept in the transfer buffer.
  */
 export function tooDeep(tree: Tree): { line: number; column: number } | undefined {
+  if (!speedLayers().treeSitterInternals) return tooDeepPublic(tree);
   const wasm = binding.module;
   const at = handleOf(tree);
   wasm._ts_tree_root_node_wasm(at);
@@ -45,4 +47,28 @@ function startOf(at: number): { line: number; column: number } {
   const column = wasm.HEAP32[word + 1]!;
   wasm.HEAP32.set(cursor, word);
   return { line: row + 1, column: column + 1 };
+}
+
+/** tooDeep through web-tree-sitter's public TreeCursor. */
+function tooDeepPublic(tree: Tree): { line: number; column: number } | undefined {
+  const cursor = tree.walk();
+  try {
+    let depth = 0;
+    for (;;) {
+      if (depth > MAX_SOURCE_DEPTH) {
+        const { row, column } = cursor.startPosition;
+        return { line: row + 1, column: column + 1 };
+      }
+      if (cursor.gotoFirstChild()) {
+        depth += 1;
+        continue;
+      }
+      while (!cursor.gotoNextSibling()) {
+        if (!cursor.gotoParent()) return undefined;
+        depth -= 1;
+      }
+    }
+  } finally {
+    cursor.delete();
+  }
 }

@@ -1,8 +1,9 @@
 import { toCanonicalText } from '../util/canonicalYaml.js';
 import type { Outline } from './types.js';
+import { MemoWeakMap } from '../util/memoMap.js';
 
 /** Outlines already written, by identity: an outline from the cache comes with the text it was written as. */
-const written = new WeakMap<Outline, string>();
+const written = new MemoWeakMap<Outline, string>();
 
 /**
  * The outline as canonical YAML, as a golden holds it: fields in the order the outline is built in,

@@ -133,7 +133,8 @@ export function parserFor(extension: string): Promise<ParseText> {
       setFlagsFromString('--liftoff-only');
       const { Language, Parser, Query } = await import('web-tree-sitter');
       // Given the object that becomes the WebAssembly module: the outline's hot loops call it directly (binding.ts).
-      initialized ??= Parser.init(moduleFor(Parser)).then(bindingReady);
+      // Its WebAssembly found through its package, not beside the file it runs from: drift's bundle carries web-tree-sitter's code (scripts/bundle.mjs).
+      initialized ??= Parser.init(Object.assign(moduleFor(Parser), { locateFile: (file: string) => (file === 'web-tree-sitter.wasm' ? require.resolve('web-tree-sitter/web-tree-sitter.wasm') : file) })).then(bindingReady);
       await initialized;
       const language = await Language.load(readFileSync(require.resolve(grammar.wasm)));
       // Compiled on the first match, not with the grammar: the sources' depth check parses every file

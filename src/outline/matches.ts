@@ -1,5 +1,6 @@
 import type { Query, Tree } from 'web-tree-sitter';
 import { binding, handleOf } from './binding.js';
+import { speedLayers } from '../util/speedLayers.js';
 import type { QueryFact } from './types.js';
 
 /** A query's text predicates (`#eq?` and kin), as web-tree-sitter compiled them: each reads only its captures' names and texts. */
@@ -15,6 +16,7 @@ const NODE_WORDS = 5;
  * predicates run as `Query.matches` runs them, on the captures' texts sliced from `text`.
  */
 export function matchFacts(query: Query, names: readonly string[], tree: Tree, text: string): QueryFact[] {
+  if (!speedLayers().treeSitterInternals) return matchFactsPublic(query, names, tree);
   const wasm = binding.module;
   const at = handleOf(tree);
   const transfer = binding.transfer >> 2;
@@ -53,4 +55,15 @@ export function matchFacts(query: Query, names: readonly string[], tree: Tree, t
     wasm._free(start);
   }
   return facts;
+}
+
+/** matchFacts through web-tree-sitter's public `Query.matches`, which runs the text predicates itself. */
+function matchFactsPublic(query: Query, names: readonly string[], tree: Tree): QueryFact[] {
+  return query.matches(tree.rootNode).map((match) => {
+    const captures: QueryFact['captures'] = {};
+    for (const { name, node } of match.captures) {
+      if (!(name in captures)) captures[name] = { start: node.startIndex, end: node.endIndex, type: node.type };
+    }
+    return { query: names[match.patternIndex]!, captures };
+  });
 }

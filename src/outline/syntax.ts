@@ -1,5 +1,7 @@
 import type { Language, Tree } from 'web-tree-sitter';
 import { binding, handleOf } from './binding.js';
+import { speedLayers } from '../util/speedLayers.js';
+import { MemoWeakMap } from '../util/memoMap.js';
 
 /** A leaf's children: one frozen empty list for every leaf, not an array each (most nodes are leaves). */
 const NO_CHILDREN: SyntaxNode[] = Object.freeze([]) as unknown as SyntaxNode[];
@@ -141,7 +143,7 @@ export function* descendants(root: SyntaxNode, skip?: (node: SyntaxNode) => bool
 }
 
 /** Which node types are named, per language, learnt as the copies meet them. */
-const namedTypes = new WeakMap<Language, boolean[]>();
+const namedTypes = new MemoWeakMap<Language, boolean[]>();
 
 /**
  * The whole tree as SyntaxNodes; `source` is the text it was parsed from (indices are UTF-16).
@@ -150,6 +152,7 @@ const namedTypes = new WeakMap<Language, boolean[]>();
  * straight to the module (binding.ts), the cursor held in its transfer buffer throughout.
  */
 export function toSyntax(tree: Tree, source: string): SyntaxNode {
+  if (!speedLayers().treeSitterInternals) return toSyntaxPublic(tree, source);
   const { language } = tree;
   const wasm = binding.module;
   const at = handleOf(tree);
@@ -218,5 +221,74 @@ export function toSyntax(tree: Tree, source: string): SyntaxNode {
     }
   } finally {
     wasm._ts_tree_cursor_delete_wasm(at);
+  }
+}
+
+/** toSyntax through web-tree-sitter's public TreeCursor. */
+function toSyntaxPublic(tree: Tree, source: string): SyntaxNode {
+  const { language } = tree;
+  let named = namedTypes.get(language);
+  if (!named) namedTypes.set(language, (named = []));
+  const lines = new SourceLines(source);
+  const rootNode = tree.rootNode;
+  // A missing node exists only in a tree with errors: ask for it only then.
+  const errors = rootNode.hasError;
+  // Asked before the cursor takes the buffer: every property of a web-tree-sitter node goes through it.
+  const { startIndex: rootStart, endIndex: rootEnd } = rootNode;
+  const { types, fields } = language;
+  const { nodes } = lines;
+  const make = (parent: SyntaxNode | null): SyntaxNode => {
+    const id = cursor.nodeTypeId;
+    const isNamed = (named[id] ??= language.nodeTypeIsNamed(id));
+    // An anonymous token's field is not asked: every field the outline reads holds a named node.
+    const field = parent && isNamed ? (fields[cursor.currentFieldId] ?? null) : null;
+    const node = new SyntaxNode(lines, types[id] ?? 'ERROR', isNamed, errors && cursor.nodeIsMissing, field, parent);
+    nodes.push(node);
+    return node;
+  };
+  const cursor = tree.walk();
+  try {
+    const root = make(null);
+    lines.root = root;
+    const stack: SyntaxNode[] = [root];
+    // Depth-first with the cursor: down to the first child, across siblings, up when a level ends.
+    let current = root;
+    for (;;) {
+      if (cursor.gotoFirstChild()) {
+        const child = make(current);
+        current.children = [child];
+        stack.push(child);
+        current = child;
+        continue;
+      }
+      current.startIndex = cursor.startIndex;
+      current.endIndex = cursor.endIndex;
+      for (;;) {
+        const done = stack.pop()!;
+        const { children } = done;
+        if (children.length > 0) {
+          done.startIndex = children[0]!.startIndex;
+          done.endIndex = children[children.length - 1]!.endIndex;
+        }
+        done.hasError = errors && (done.type === 'ERROR' || done.isMissing || children.some((child) => child.hasError));
+        if (stack.length === 0) {
+          // The module alone spans more than its children: the file's trailing whitespace.
+          root.startIndex = rootStart;
+          root.endIndex = rootEnd;
+          return root;
+        }
+        const parent = stack[stack.length - 1]!;
+        if (cursor.gotoNextSibling()) {
+          const sibling = make(parent);
+          parent.children.push(sibling);
+          stack.push(sibling);
+          current = sibling;
+          break;
+        }
+        cursor.gotoParent();
+      }
+    }
+  } finally {
+    cursor.delete();
   }
 }

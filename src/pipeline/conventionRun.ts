@@ -4,6 +4,7 @@
  * `drift diff -p` holds one provider to (the others' conventions, pinned ways, locks, rules, style).
  */
 import path from 'node:path';
+import type { FunctionPool } from '../functions/pool.js';
 import { collectFacetValues } from '../compare/cross.js';
 import { cellId, missingGoldenId } from '../compare/golden.js';
 import { acrossRequirements, expectLines, lockedRequirements, ruleRequirements, type ExpectLine } from '../compare/requirements.js';
@@ -79,8 +80,8 @@ function standInSubjects(others: readonly string[], outline: (provider: string) 
  * and the others' outlines) and each line's status is that run's verdict; otherwise the requirements
  * are read from the others' goldens alone, without a status. `scenarios` narrows both, as `-s` narrows diff.
  */
-export async function expectProject(full: Project, name: string, options: { scenarios?: string[]; onEvent?: OnEvent } = {}): Promise<ExpectResult> {
-  const { scenarios: only = [], onEvent } = options;
+export async function expectProject(full: Project, name: string, options: { scenarios?: string[]; onEvent?: OnEvent; pool?: FunctionPool } = {}): Promise<ExpectResult> {
+  const { scenarios: only = [], onEvent, pool } = options;
   const others = full.adapters.map((adapter) => adapter.name).filter((provider) => provider !== name);
   if (others.length < 2) throw new DriftError(`drift expect needs at least two other providers with goldens; the project has ${others.length}`);
   const rendered = others.length < full.adapters.length;
@@ -101,7 +102,7 @@ export async function expectProject(full: Project, name: string, options: { scen
     return { provider: name, rendered, lines: expectLines({ provider: name, requirements }), notes: [] };
   }
   const project = selectProject(full, [name], only);
-  const diff = await diffProject({ full, project, filters: { providers: [name], scenarios: only }, ...(onEvent ? { onEvent } : {}) });
+  const diff = await diffProject({ full, project, filters: { providers: [name], scenarios: only }, ...(onEvent ? { onEvent } : {}), ...(pool ? { pool } : {}) });
   // A function that cannot start met nothing and failed nothing: drift could not judge it (exit 2, one
   // error), rather than a not-met line per scenario beside rules counted as met on no render.
   const failed = diff.run.providers.find((provider) => provider.error);

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { FunctionPool } from '../functions/pool.js';
 import type { Finding } from '../compare/findings.js';
 import type { CandidateConvention } from '../compare/locked.js';
 import { obsoleteFinding } from '../compare/golden.js';
@@ -27,6 +28,8 @@ export interface DiffInput {
   onEvent?: OnEvent;
   /** `--changed`: a provider without goldens fails as under CI, never gets the new-provider note. */
   changed?: boolean;
+  /** `drift mcp`'s kept function processes (functions/pool.ts). */
+  pool?: FunctionPool;
 }
 
 export interface DiffResult {
@@ -65,7 +68,7 @@ function judgeCell(cell: CellResult, scenario: Scenario, goldens: GoldenState): 
  * contract rules, its golden), then divergences across providers, then accepted entries, then goldens
  * nothing produces any more.
  */
-export async function diffProject({ full, project, filters, env: given, onEvent, changed = false }: DiffInput): Promise<DiffResult> {
+export async function diffProject({ full, project, filters, env: given, onEvent, changed = false, pool }: DiffInput): Promise<DiffResult> {
   // Read before rendering: a bad file fails fast and changes nothing.
   const accepted = loadAccepted(project);
   const locked = ConventionStore.of(project).load();
@@ -78,7 +81,7 @@ export async function diffProject({ full, project, filters, env: given, onEvent,
   // Awaited after the renders: an error of its own (a query of drift's that does not compile) is
   // rethrown there, exit 2, and must not end the process first as an unhandled rejection.
   outlining.catch(() => undefined);
-  const rendered = await runProject(project, onEvent ? { onEvent } : {});
+  const rendered = await runProject(project, { ...(onEvent ? { onEvent } : {}), ...(pool ? { pool } : {}) });
   const outlined = await outlining;
   // Judged in matrix order once every cell is back: the rules and the golden comparison are pure, and
   // judging them while others rendered bought nothing measurable (bench/HISTORY.md).

@@ -4,6 +4,8 @@ import { ProviderAnswers, requestHash } from '../functions/answerCache.js';
 import { answerBytes, type Send } from '../functions/client.js';
 import { encodeRequest } from '../functions/encode.js';
 import { memoize } from '../functions/memo.js';
+import { providerKey } from '../functions/answerKey.js';
+import type { FunctionPool } from '../functions/pool.js';
 import { FunctionProcess, machinePaths } from '../functions/process.js';
 import { redactDeep, redactor, type Redact } from '../util/redact.js';
 import { readResponse, rememberAnswer } from '../world/protocol.js';
@@ -25,6 +27,8 @@ export interface ProviderStart {
   key: string | undefined;
   cellOptions: CellOptions;
   known: ProviderCells | undefined;
+  /** The provider's key for a kept process (options.pool), also when the caches are off. */
+  poolKey?: string | undefined;
 }
 
 /**
@@ -32,14 +36,14 @@ export interface ProviderStart {
  * answer cache cannot answer, every cell the cell cache misses simulated and analysed against it.
  * Loaded by run.ts only then, so a run of unchanged providers loads no gRPC, protobuf or simulator.
  */
-export async function renderProvider(project: Project, adapter: Adapter, options: RunOptions, { folder, key, cellOptions, known }: ProviderStart): Promise<{ provider: ProviderRun; cells: CellResult[] }> {
+export async function renderProvider(project: Project, adapter: Adapter, options: RunOptions, { folder, key, cellOptions, known, poolKey }: ProviderStart): Promise<{ provider: ProviderRun; cells: CellResult[] }> {
   const emit = options.onEvent ?? (() => {});
   const determinism = cellOptions.determinism;
   const cache = key === undefined ? undefined : ProviderAnswers.open(folder!, adapter, key);
   // Every answer and error of the function passes here, cached or live: what it says of drift's
   // secrets and this machine's paths is redacted before the simulation, the goldens or a report see it.
   const redact = redactor(project.env, machinePaths(adapter, project.env, project.config.root, project.config.roots));
-  const fn = new LazyFunction(project, adapter, emit, redact);
+  const fn = new LazyFunction(project, adapter, emit, redact, options.pool && poolKey !== undefined ? { pool: options.pool, key: poolKey } : undefined);
   // What this run's function answered, by answer: the request's hash and the answer's bytes, kept
   // for the cache once a cell that used the answer has shown its replays agree.
   const live = new WeakMap<RunFunctionResponse, { hash: string; bytes: Uint8Array }>();
@@ -137,6 +141,10 @@ function tracked(call: Caller, used: Set<RunFunctionResponse>): Caller {
 class LazyFunction {
   private process: Promise<FunctionProcess> | undefined;
   private started: FunctionProcess | undefined;
+  /** The calls a kept process had answered before this run took it. */
+  private callsBefore = 0;
+  /** This run's first request to the function: the start-up probe of a process started again for the pool. */
+  private firstRequest: Uint8Array | undefined;
   startError: string | undefined;
   startMs = 0;
 
@@ -145,19 +153,20 @@ class LazyFunction {
     private readonly adapter: Adapter,
     private readonly emit: OnEvent,
     private readonly redact: Redact,
+    private readonly kept?: { pool: FunctionPool; key: string },
   ) {}
 
   get calls(): number {
-    return this.started?.calls ?? 0;
+    return (this.started?.calls ?? 0) - this.callsBefore;
   }
 
   async call(bytes: Uint8Array): Promise<RunFunctionResponse> {
     try {
       if (!this.process) {
-        this.process = this.start(bytes);
+        this.process = this.warmOrStart(bytes);
         const fn = await this.process;
         const probed = fn.probed;
-        if (probed) return probed.response;
+        if (probed && probed.request === bytes) return probed.response;
         return await fn.call(bytes);
       }
       return await (await this.process).call(bytes);
@@ -166,15 +175,25 @@ class LazyFunction {
     }
   }
 
+  /** The process kept from an earlier run of the same code (drift mcp), else a new one. */
+  private async warmOrStart(probe: Uint8Array): Promise<FunctionProcess> {
+    this.firstRequest = probe;
+    const warm = this.kept && (await this.kept.pool.take(this.adapter.name, this.kept.key));
+    if (!warm) return this.start(probe);
+    this.started = warm;
+    this.callsBefore = warm.calls;
+    this.emit({ type: 'provider-started', provider: this.adapter.name, ms: 0 });
+    return warm;
+  }
+
+  private startOptions(probe: Uint8Array) {
+    return { startMs: this.project.config.timeouts.startMs, callMs: this.project.config.timeouts.callMs, env: this.project.env, probe };
+  }
+
   private async start(probe: Uint8Array): Promise<FunctionProcess> {
     const began = performance.now();
     try {
-      this.started = await FunctionProcess.start(this.adapter, {
-        startMs: this.project.config.timeouts.startMs,
-        callMs: this.project.config.timeouts.callMs,
-        env: this.project.env,
-        probe,
-      });
+      this.started = await FunctionProcess.start(this.adapter, this.startOptions(probe));
     } catch (error) {
       this.startError = this.redact((error as Error).message);
       this.startMs = performance.now() - began;
@@ -188,7 +207,12 @@ class LazyFunction {
 
   async stop(): Promise<void> {
     if (!this.started) return;
-    await this.started.stop();
-    this.emit({ type: 'provider-stopped', provider: this.adapter.name, calls: this.started.calls });
+    if (this.kept) {
+      const { adapter, project, firstRequest } = this;
+      // Started again with this run's first request as its probe when an edit changes the key while it waits.
+      const restart = firstRequest && { folder: adapter.function.cwd, rekey: () => providerKey(adapter, project.env), start: () => FunctionProcess.start(adapter, this.startOptions(firstRequest)) };
+      await this.kept.pool.keep(adapter.name, this.kept.key, this.started, restart);
+    } else await this.started.stop();
+    this.emit({ type: 'provider-stopped', provider: this.adapter.name, calls: this.calls });
   }
 }

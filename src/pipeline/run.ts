@@ -35,7 +35,8 @@ async function runProvider(project: Project, adapter: Adapter, options: RunOptio
   const emit = options.onEvent ?? (() => {});
   emit({ type: 'provider-starting', provider: adapter.name, scenarios: project.scenarios.length });
   const folder = cacheFolderOf(project);
-  const key = folder === undefined ? undefined : providerKey(adapter, project.env, hashes);
+  // The answer cache's key, which also tells whether a process kept for the provider still runs its code (functions/pool.ts).
+  const key = folder === undefined && !options.pool ? undefined : providerKey(adapter, project.env, hashes);
   const cellOptions: CellOptions = {
     maxSteps: project.config.maxSteps,
     determinism: options.determinism !== false,
@@ -44,7 +45,7 @@ async function runProvider(project: Project, adapter: Adapter, options: RunOptio
     probes: options.probes ?? (project.env.DRIFT_PROBES === 'empty' ? 'empty' : 'converged'),
   };
   // Whole cells only where their answers are kept: a cell cached carries its replays' verdict.
-  const known = key !== undefined && cellOptions.determinism && options.reuseCells !== false ? ProviderCells.open(folder!, adapter, key, cellOptions, project.config.root) : undefined;
+  const known = folder !== undefined && key !== undefined && cellOptions.determinism && options.reuseCells !== false ? ProviderCells.open(folder!, adapter, key, cellOptions, project.config.root) : undefined;
   const hits = known ? project.scenarios.map((scenario) => known.get(scenario)) : [];
   if (known && hits.every((hit) => hit !== undefined)) {
     // An unchanged provider: every cell from the cache, no process, nothing simulated, nothing more loaded.
@@ -55,7 +56,7 @@ async function runProvider(project: Project, adapter: Adapter, options: RunOptio
     return { provider: { provider: adapter.name, startMs: 0, calls: 0, cached: 0, cachedCells: hits.length }, cells: hits };
   }
   const { renderProvider } = await import('./providerRender.js');
-  return renderProvider(project, adapter, options, { folder, key, cellOptions, known });
+  return renderProvider(project, adapter, options, { folder, key: folder === undefined ? undefined : key, poolKey: key, cellOptions, known });
 }
 
 /** Where answers (and, under cells/, analysed cells) are kept, unless the cache is off (`--no-cache`, DRIFT_NO_CACHE=1). */

@@ -1,3 +1,4 @@
+import type { FunctionPool } from '../functions/pool.js';
 import type { ProbeStart } from './coverageProbes.js';
 import type { OnEvent } from './events.js';
 
@@ -17,6 +18,8 @@ export interface RunOptions {
    * analysis itself needs, since a cached cell would only replay an earlier run's analysis.
    */
   reuseCells?: boolean;
+  /** `drift mcp`'s kept function processes (functions/pool.ts): a provider's process is taken from it and put back, not started and stopped. */
+  pool?: FunctionPool;
 }
 
 export interface ProviderRun {

@@ -1,4 +1,4 @@
-import { RunFunctionRequest } from '@crossplane-org/function-sdk-typescript';
+import type { RunFunctionRequest } from '@crossplane-org/function-sdk-typescript';
 import type { Adapter } from '../config/types.js';
 import { xrUid } from '../config/intent.js';
 import { bytesKey, encodeRequest } from '../functions/encode.js';
@@ -82,5 +82,6 @@ export function twinRequest(request: RunFunctionRequest, values: Record<string, 
     if (isObject(value) && Object.getPrototypeOf(value) === Object.prototype) return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, swap(item)]));
     return value;
   };
-  return RunFunctionRequest.fromPartial(swap(request) as Partial<RunFunctionRequest>);
+  // Every field of the request is kept (swap copies plain objects whole), so the copy is a whole message.
+  return swap(request) as RunFunctionRequest;
 }

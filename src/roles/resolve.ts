@@ -1,6 +1,7 @@
 import { CONTRACT_ROLES, overrideRole, type RoleOverrides } from './catalog.js';
 import { escapeRegExp, isObject, type JsonObject } from '../util/objects.js';
 import { apiGroup, appliedThrough, composedProviderConfigs, isKubernetesProviderGroup, isProviderConfig, planeOf, secretsRead, type Credentials, type Plane } from './plane.js';
+import { MemoWeakMap } from '../util/memoMap.js';
 
 /**
  * Which contract role each composed resource plays, inferred from what it is and does. The evidence,
@@ -101,7 +102,7 @@ export function poolLabel(value: unknown): string | undefined {
  * the same bytes and never changed, and each is resolved in every simulation step and skeleton that
  * holds it.
  */
-const bodyLabels = new WeakMap<JsonObject, string | null>();
+const bodyLabels = new MemoWeakMap<JsonObject, string | null>();
 
 function poolLabelOf(body: JsonObject): string | undefined {
   let label = bodyLabels.get(body);

@@ -1,5 +1,6 @@
 /** Body facts: structural facts of one composed resource body, cloud-neutral where the contract is ("facets" are what is compared across providers, src/facets/). */
 import { escapeRegExp, isObject, type JsonObject } from '../util/objects.js';
+import { MemoWeakMap } from '../util/memoMap.js';
 
 export function providerConfigRef(resource: JsonObject): { kind: string; name: string } | undefined {
   const spec = isObject(resource.spec) ? resource.spec : {};
@@ -123,7 +124,7 @@ export function dependentsOf(bodies: Record<string, JsonObject>, except: string)
  * every body for each of its resources, and cells share bodies (answers are read once per function
  * process and never changed).
  */
-const walked = new WeakMap<object, { selected: readonly string[]; mentioned: readonly string[] }>();
+const walked = new MemoWeakMap<object, { selected: readonly string[]; mentioned: readonly string[] }>();
 
 function dependentsIn(spec: unknown): { selected: readonly string[]; mentioned: readonly string[] } {
   const known = isObject(spec) ? walked.get(spec) : undefined;

@@ -1,5 +1,6 @@
 import { toCanonicalText } from '../util/canonicalYaml.js';
 import type { Skeleton } from './types.js';
+import { MemoWeakMap } from '../util/memoMap.js';
 
 /**
  * The skeleton as canonical YAML: the field order the skeleton is built in, short scalar lists and
@@ -17,7 +18,7 @@ export function toCanonicalYaml(skeleton: Skeleton): string {
 }
 
 /** Skeletons already written, by identity: one from the cell cache comes with the text it was written as. */
-const written = new WeakMap<Skeleton, string>();
+const written = new MemoWeakMap<Skeleton, string>();
 
 /** Gives a skeleton read from the cache the text it was written as when it was kept (the bytes toCanonicalYaml writes). */
 export function rememberCanonicalYaml(skeleton: Skeleton, text: string): void {

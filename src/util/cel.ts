@@ -1,6 +1,7 @@
 import { Environment } from '@marcbachmann/cel-js';
 import { CEL_BUDGET_MS, MAX_CEL_RANGE, MAX_CEL_RANGE_TOTAL, MAX_CEL_RESULT_CHARS, MAX_CEL_RESULT_VALUES } from './limits.js';
 import { isObject } from './objects.js';
+import { MemoMap } from './memoMap.js';
 
 /** An evaluation past one of drift's bounds (docs/limits.md): an error like any other CEL error. */
 export class CelLimitError extends Error {
@@ -34,7 +35,7 @@ const environment = new Environment({ unlistedVariablesAreDyn: true, homogeneous
   .registerFunction('range(int): list<int>', range);
 
 type Compiled = ReturnType<Environment['parse']>;
-const compiled = new Map<string, Compiled>();
+const compiled = new MemoMap<string, Compiled>();
 
 /** Parses once per distinct expression: templates are evaluated for every provider × scenario. */
 function compile(expression: string): Compiled {

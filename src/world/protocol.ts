@@ -1,13 +1,15 @@
-import {
-  Capability,
-  Ready,
-  RunFunctionRequest,
-  Severity as ProtoSeverity,
-  type RunFunctionResponse,
-} from '@crossplane-org/function-sdk-typescript';
+import type { RunFunctionRequest, RunFunctionResponse } from '@crossplane-org/function-sdk-typescript';
 import type { K8sObject } from '../config/types.js';
 import { compareText, isObject, sortKeys, type JsonObject } from '../util/objects.js';
 import type { DesiredResource, EventRecord, ReadyMark, Selector } from './trace.js';
+
+/**
+ * The function protocol's enums, as apiextensions.fn.proto.v1 numbers them (run_function.proto);
+ * test/unit/protocol.test.ts holds them to the function SDK's, which drift uses for its types only.
+ */
+export const Ready = { READY_UNSPECIFIED: 0, READY_TRUE: 1, READY_FALSE: 2 } as const;
+export const ProtoSeverity = { SEVERITY_UNSPECIFIED: 0, SEVERITY_FATAL: 1, SEVERITY_WARNING: 2, SEVERITY_NORMAL: 3 } as const;
+export const Capability = { CAPABILITY_CAPABILITIES: 1, CAPABILITY_REQUIRED_RESOURCES: 2, CAPABILITY_CREDENTIALS: 3, CAPABILITY_CONDITIONS: 4 } as const;
 
 const CAPABILITIES = [
   Capability.CAPABILITY_CAPABILITIES,
@@ -16,26 +18,34 @@ const CAPABILITIES = [
   Capability.CAPABILITY_CONDITIONS,
 ];
 
-/** The request Crossplane sends the first function of a pipeline: desired state is empty. */
+/**
+ * The request Crossplane sends the first function of a pipeline: desired state is empty. Every
+ * field of the message is given, as the SDK's `RunFunctionRequest.fromPartial` would fill it (the
+ * protocol test holds the two equal).
+ */
 export function buildRequest(
   xr: K8sObject,
   observed: ReadonlyMap<string, JsonObject>,
   required: Record<string, K8sObject[]> | undefined,
 ): RunFunctionRequest {
-  return RunFunctionRequest.fromPartial({
-    meta: { tag: '', capabilities: CAPABILITIES },
+  return {
+    meta: { tag: '', capabilities: [...CAPABILITIES] },
     observed: {
       composite: { resource: xr, connectionDetails: {}, ready: Ready.READY_UNSPECIFIED },
       resources: Object.fromEntries(
         [...observed].map(([key, resource]) => [key, { resource, connectionDetails: {}, ready: Ready.READY_UNSPECIFIED }]),
       ),
     },
-    desired: { resources: {} },
+    desired: { composite: undefined, resources: {} },
+    input: undefined,
     context: {},
+    extraResources: {},
+    credentials: {},
     requiredResources: Object.fromEntries(
       Object.entries(required ?? {}).map(([name, items]) => [name, { items: items.map((resource) => ({ resource, connectionDetails: {}, ready: Ready.READY_UNSPECIFIED })) }]),
     ),
-  });
+    requiredSchemas: {},
+  };
 }
 
 const READY_MARKS: Record<number, ReadyMark> = {

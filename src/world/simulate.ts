@@ -9,6 +9,7 @@ import { condition, connectionSecret, materialize, stall, type Materialize } fro
 import type { PerturbationRecord, Selector, StepRecord, Trace } from './trace.js';
 import { brokenCredentials } from './credentials.js';
 import { buildXR, worldCredentials } from './xr.js';
+import { MemoWeakMap } from '../util/memoMap.js';
 
 export type { Caller };
 
@@ -231,13 +232,13 @@ function adapterId(adapter: Adapter): number {
 }
 
 /** Materialized bodies by the desired body they came from, then by everything else they depend on. */
-const materializedBodies = new WeakMap<JsonObject, Map<string, JsonObject>>();
+const materializedBodies = new MemoWeakMap<JsonObject, Map<string, JsonObject>>();
 
 /**
  * The roles of an answer's keys, resolved once per answer and context: memoized answers recur in
  * every simulation that reaches them. A resolution is only read.
  */
-const resolutions = new WeakMap<Answer, Map<string, RoleResolution>>();
+const resolutions = new MemoWeakMap<Answer, Map<string, RoleResolution>>();
 
 function rolesOf(answer: Answer, adapter: Adapter, pools: readonly string[], credentials: Credentials): RoleResolution {
   const id = `${adapterId(adapter)}\u0000${credentials.kind}\u0000${credentials.name}\u0000${pools.join('\u0000')}`;
@@ -300,7 +301,7 @@ async function reconcile(
  * suffices; memoized answers recur across scenarios and ablations, so each is serialized once, and
  * each resource's text also tells the world whether that resource changed.
  */
-const answerTexts = new WeakMap<Answer, { rest: string; resources: Map<string, string> }>();
+const answerTexts = new MemoWeakMap<Answer, { rest: string; resources: Map<string, string> }>();
 
 function textsOf(answer: Answer): { rest: string; resources: Map<string, string> } {
   let texts = answerTexts.get(answer);

@@ -1,11 +1,12 @@
 import type { Adapter, K8sObject, Scenario } from '../config/types.js';
 import { intentProblem, mapIntent } from '../config/intent.js';
 import { DriftError } from '../errors.js';
+import { MemoWeakMap } from '../util/memoMap.js';
 
 
 
 // Every simulation of a cell (ablations, replays) starts from the same XR: build it once.
-const built = new WeakMap<Adapter, WeakMap<Scenario, K8sObject>>();
+const built = new MemoWeakMap<Adapter, WeakMap<Scenario, K8sObject>>();
 
 /**
  * The provider's XR for a scenario, a fresh copy each call (a world writes its status). loadProject

@@ -1,7 +1,8 @@
 /** The wire boundary of the world: the request drift sends, and a response read back as plain data. */
-import { Capability, Ready, RunFunctionResponse, Severity } from '@crossplane-org/function-sdk-typescript';
+import { Capability, Ready, RunFunctionRequest, RunFunctionResponse, Severity } from '@crossplane-org/function-sdk-typescript';
 import { describe, expect, it } from 'vitest';
 import { materialize } from '../../src/world/materialize.js';
+import * as protocol from '../../src/world/protocol.js';
 import { buildRequest, readResponse } from '../../src/world/protocol.js';
 
 const xr = { apiVersion: 'example.org/v1', kind: 'Cluster', metadata: { name: 'demo', namespace: 'ml-team', uid: 'u' } };
@@ -28,6 +29,16 @@ describe('buildRequest', () => {
 
   it('sends no required resources on a first call', () => {
     expect(buildRequest(xr, new Map(), undefined).requiredResources).toEqual({});
+  });
+
+  it("builds the whole message, as the function SDK's fromPartial fills it, with the SDK's enum numbers", () => {
+    const request = buildRequest(xr, new Map([['network', { kind: 'Network' }]]), { kubeconfig: [xr], nothing: [] });
+    // Every field present, undefined ones included: toStrictEqual tells a missing key from an undefined one.
+    expect(request).toStrictEqual(RunFunctionRequest.fromPartial(request));
+    expect(buildRequest(xr, new Map(), undefined)).toStrictEqual(RunFunctionRequest.fromPartial(buildRequest(xr, new Map(), undefined)));
+    for (const [name, value] of Object.entries(protocol.Ready)) expect(Ready[name as keyof typeof Ready]).toBe(value);
+    for (const [name, value] of Object.entries(protocol.ProtoSeverity)) expect(Severity[name as keyof typeof Severity]).toBe(value);
+    for (const [name, value] of Object.entries(protocol.Capability)) expect(Capability[name as keyof typeof Capability]).toBe(value);
   });
 });
 

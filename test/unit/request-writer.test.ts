@@ -73,13 +73,20 @@ describe('writeRequest', () => {
       input: { apiVersion: 'in/v1' },
       context: { 'apiextensions.crossplane.io/environment': { a: 1 } },
       extraResources: { extra: { items: [{ resource: { kind: 'E' }, connectionDetails: {}, ready: 0 }] } },
-      credentials: { creds: { credentialData: { data: { key: Buffer.from('v') } } } },
       requiredResources: { req: { items: [] }, other: { items: [{ resource: { kind: 'R' }, connectionDetails: {}, ready: 0 }] } },
-      requiredSchemas: { schema: { openapiV3: { type: 'object' } } },
     });
     expectSameBytes(request);
     expectSameBytes(RunFunctionRequest.fromPartial({}));
     expect(generated(request).length).toBeGreaterThan(200000);
+  });
+
+  it("refuses what drift's world never sends: credentials, required schemas, a readiness that is not an int32", () => {
+    const base = buildRequest(xr, new Map(), undefined);
+    const credentials = RunFunctionRequest.fromPartial({ ...base, credentials: { creds: { credentialData: { data: { key: Buffer.from('v') } } } } });
+    const schemas = RunFunctionRequest.fromPartial({ ...base, requiredSchemas: { schema: { openapiV3: { type: 'object' } } } });
+    for (const request of [credentials, schemas]) expect(() => writeRequest(request)).toThrow('drift writes no credentials or required schemas');
+    const fractional = { ...base, observed: { composite: { resource: xr, connectionDetails: {}, ready: 1.5 as Ready }, resources: {} } };
+    expect(() => writeRequest(fractional)).toThrow("a resource's readiness must be an int32 of the Ready enum, not 1.5");
   });
 
   it('writes an object shared by resources under other keys, or nested, with each place its own key', () => {
