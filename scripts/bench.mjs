@@ -12,7 +12,8 @@
 //             again on an unchanged tree with the caches warm, and with the cell cache emptied; `drift list`; `drift --version`
 //   scale:    synthetic adapters reusing the example functions under many names × a generated scenario set
 //   style:    comparing the providers' code (outline cold, every provider, the style judge), on against off
-// BENCH_REPS (default 9; BENCH_QUICK=1: 3), BENCH_SCALE (default 12x14,24x14,48x14; 0 skips), BENCH_CHANGED=0 skips the --changed line, BENCH_STYLE=0 the style line, BENCH_MARGINAL=0 the isolated per-call line.
+//   page:     the conformance page of the scaled set at 24 × 14: its size, and its load in headless Chromium (scripts/bench-page.mjs)
+// BENCH_REPS (default 9; BENCH_QUICK=1: 3), BENCH_SCALE (default 12x14,24x14,48x14; 0 skips), BENCH_CHANGED=0 skips the --changed line, BENCH_STYLE=0 the style line, BENCH_PAGE=0 the page line, BENCH_MARGINAL=0 the isolated per-call line.
 import './bench-flags.mjs'; // first: drift's V8 flags before any of its modules loads
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import os from 'node:os';
@@ -348,6 +349,8 @@ if (process.env.BENCH_MARGINAL !== '0') await (await import('./bench-marginal.mj
 // The style line (its own module, scripts/bench-style.mjs): comparing the providers' code, on against off, outline cold.
 if (process.env.BENCH_STYLE !== '0') await (await import('./bench-style.mjs')).benchStyle(root, { reps: REPS });
 if (process.env.BENCH_CHANGED !== '0') await (await import('./bench-changed.mjs')).benchChanged(root, { reps: Math.min(REPS, 5) });
+// The page line (its own module, scripts/bench-page.mjs): the conformance page at 24 × 14, its size and its render in headless Chromium.
+if (process.env.BENCH_PAGE !== '0') await (await import('./bench-page.mjs')).benchPage(root, { reps: Math.min(REPS, 5) });
 console.log(
   `ratio  full / floor = ${(med(fulls, total) / med(floors, total)).toFixed(2)} by CPU (per repetition: ${pairedCpu.toFixed(2)}, from ${Math.min(...cpuRatios).toFixed(2)} to ${Math.max(...cpuRatios).toFixed(2)}), ` +
     `${(ms(fulls) / ms(floors)).toFixed(2)} by wall (per repetition: ${paired.toFixed(2)}); load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`,

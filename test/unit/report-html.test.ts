@@ -135,7 +135,9 @@ describe('the page', () => {
     const matrix = /<table id="matrix-table">[\s\S]*?<\/table>/.exec(page)![0];
     const cells = matrix.match(/<td [^>]*>/g)!;
     expect(cells.length).toBe(PROVIDERS.length * 5);
-    expect(matrix.match(/<span class="sr">[a-z]/g)!.length).toBeGreaterThanOrEqual(cells.length);
+    // Each cell's word, visually hidden beside the symbol its class draws.
+    expect(matrix.match(/<td [^>]*>(?:<span class="g"[^>]*>[A-Z]<\/span>)?<i>[a-z]/g)).toHaveLength(cells.length);
+    expect(page).toContain('.k-divergent::before{content:"\\2717 " / ""}');
   });
 });
 

@@ -329,6 +329,8 @@ function expectationsOf(rows: MatrixRow[], provider: string): Expectation[] {
   return out;
 }
 
+const count = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
 /** The page's model of a report. Pure; the order is the report's, then by subject and facet. */
 export function pageModel(report: Report, links: LinkBase): PageModel {
   const rows = new Rows(report.providers);
@@ -350,7 +352,7 @@ export function pageModel(report: Report, links: LinkBase): PageModel {
     };
   });
   return {
-    title: `drift: ${report.providers.length} providers \u00d7 ${report.scenarios.length} scenarios`,
+    title: `drift: ${count(report.providers.length, 'provider')} \u00d7 ${count(report.scenarios.length, 'scenario')}`,
     providers: [...report.providers],
     scenarios: [...report.scenarios],
     summary: report.summary,

@@ -47,10 +47,15 @@ function scenarioWords(scenarios: string[]): string {
   return scenarios.length === 0 ? '' : scenarios.length <= 2 ? scenarios.join(', ') : `${scenarios.length} scenarios`;
 }
 
+/**
+ * One cell, kept small (a page has providers × rows of them): its symbol is drawn by the style sheet
+ * from its class, its word is visually hidden (screen readers and the detail panel read it), its
+ * value is the `var`. The script makes every cell focusable; only the first is a tab stop here.
+ */
 function cellMarkup(cell: MatrixCell, first: boolean): Markup {
   const kind = KIND.get(cell.kind)!;
   const word = cell.group ? `${kind.word}, way ${cell.group}` : kind.word;
-  return html`<td class="k-${cell.kind}" tabindex="${first ? '0' : '-1'}"${cell.reason !== undefined ? html` data-reason="${cell.reason}"` : ''}><span class="sym" aria-hidden="true">${kind.symbol}${cell.group ?? ''}</span><span class="sr">${word}</span> <span class="v">${cell.value}</span>${cell.place ? placeLink(cell.place, shortPlace(cell.place), false) : ''}</td>`;
+  return html`<td class="k-${cell.kind}"${first ? trusted(' tabindex="0"') : ''}${cell.reason !== undefined ? html` data-reason="${cell.reason}"` : ''}>${cell.group ? html`<span class="g" aria-hidden="true">${cell.group}</span>` : ''}<i>${word}</i> <var>${cell.value}</var>${cell.place ? placeLink(cell.place, shortPlace(cell.place), false) : ''}</td>`;
 }
 
 function rowMarkup(subject: string, row: MatrixRow, firstRow: boolean): Markup {
@@ -68,7 +73,7 @@ function filtersMarkup(model: PageModel): Markup {
 }
 
 function legendMarkup(): Markup {
-  return html`<ul class="legend" aria-label="What a cell's symbol means">${CELL_KINDS.map((entry) => html`<li class="k-${entry.kind}"><span class="sym" aria-hidden="true">${entry.symbol}</span> ${entry.word}</li>`)}</ul>`;
+  return html`<ul class="legend" aria-label="What a cell's symbol means">${CELL_KINDS.map((entry) => html`<li class="k-${entry.kind}">${entry.word}</li>`)}</ul>`;
 }
 
 function matrixMarkup(model: PageModel): Markup {

@@ -11,6 +11,9 @@ export const SCRIPT = `(function () {
   var detail = document.getElementById('detail');
   if (!table || !detail) return;
   var current = table.querySelector('td[tabindex="0"]');
+  // Every cell focusable by the arrow keys; one tab stop for the whole matrix.
+  var cells = table.getElementsByTagName('td');
+  for (var i = 0; i < cells.length; i++) if (cells[i] !== current) cells[i].tabIndex = -1;
   function rows() {
     var out = [];
     for (var b = 0; b < table.tBodies.length; b++) {
@@ -40,12 +43,12 @@ export const SCRIPT = `(function () {
       list.appendChild(dt);
       list.appendChild(dd);
     }
-    var value = cell.querySelector('.v');
+    var value = cell.querySelector('var');
     var place = cell.querySelector('a');
     add('provider', provider(cell));
     add('subject', row.parentElement.dataset.subject);
     add('facet', row.dataset.facet);
-    add('state', cell.querySelector('.sr').textContent);
+    add('state', cell.querySelector('i').textContent);
     add('value', value ? value.textContent : '');
     add('accepted because', cell.dataset.reason);
     if (place) add('place', place.title, place.getAttribute('href'));

@@ -1,7 +1,16 @@
 /**
  * The page's style sheet: inline, so the page needs nothing from the network, and allowed by its
- * hash in the page's Content-Security-Policy. Every state has a symbol and a word besides its color.
+ * hash in the page's Content-Security-Policy. Every state has a symbol and a word besides its color:
+ * the symbol drawn here before each cell and legend entry (with empty alternative text, so a screen
+ * reader reads the cell's word instead), the word in the cell's visually hidden `i`.
  */
+import { CELL_KINDS } from './model.js';
+
+/** A CSS string escape of each character, so the style sheet stays ASCII (the bundle must). */
+const cssText = (text: string) => [...text].map((char) => `\\${char.codePointAt(0)!.toString(16)} `).join('');
+
+const SYMBOLS = CELL_KINDS.map(({ kind, symbol }) => `.k-${kind}::before{content:"${cssText(symbol)}" / ""}`).join('\n');
+
 export const STYLE = `
 :root{color-scheme:light;--fg:#1b1f24;--muted:#57606a;--line:#d0d7de;--bg:#fff;--head:#f6f8fa}
 *{box-sizing:border-box}
@@ -11,7 +20,8 @@ h1{font-size:1.4rem;margin:1rem 0 .25rem}h2{font-size:1.15rem;margin:1.5rem 0 .5
 .summary,.note{margin:.25rem 0;color:var(--muted)}
 nav ul{list-style:none;padding:0;margin:.5rem 0;display:flex;flex-wrap:wrap;gap:.25rem .75rem}
 a{color:#0550ae}a:focus-visible,td:focus-visible,input:focus-visible{outline:3px solid #fb8c00;outline-offset:-2px}
-.sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+.sr,td>i{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+td>var{font-style:normal}.g{font-weight:700;margin-right:.2rem}
 fieldset{border:1px solid var(--line);border-radius:6px;display:inline-flex;gap:1rem;padding:.35rem .75rem;margin:.25rem 0}
 legend{padding:0 .25rem;color:var(--muted)}
 .legend{display:flex;flex-wrap:wrap;gap:.35rem .9rem;list-style:none;padding:0;margin:.5rem 0}
@@ -28,11 +38,12 @@ small{color:var(--muted);font-weight:400}
 td a{font-size:11px;margin-left:.3rem}
 .k-convention{background:#dafbe1}.k-split{background:#ddf4ff}.k-divergent{background:#ffebe9}.k-accepted{background:#fff8c5}
 .k-locked{background:#fbefff}.k-broken{background:#ffd8d3;font-weight:600}.k-changed{background:#ffe7c2}.k-error{background:#ff8182}.k-clean{color:var(--muted)}
-.sym{display:inline-block;min-width:1.1em;font-weight:700}
+[class^="k-"]::before{display:inline-block;min-width:1.1em;font-weight:700}
+${SYMBOLS}
 #detail{background:var(--head);border:1px solid var(--line);border-radius:6px;padding:.4rem .75rem;margin:.5rem 0;height:8.5em;overflow:auto}
-#detail dl{display:grid;grid-template-columns:max-content 1fr;gap:.1rem .75rem;margin:0}
-#detail dt{color:var(--muted)}#detail dd{margin:0;white-space:pre-wrap;word-break:break-word}
-section.provider{border-top:1px solid var(--line);margin-top:1.5rem}
+#detail dl{display:flex;flex-wrap:wrap;gap:.15rem .4rem;margin:0}
+#detail dt{color:var(--muted)}#detail dt::after{content:":"}#detail dd{margin:0 .8rem 0 0;white-space:pre-wrap;word-break:break-word}
+section.provider{border-top:1px solid var(--line);margin-top:1.5rem;content-visibility:auto;contain-intrinsic-size:auto 1200px}
 .findings{padding-left:1.1rem}.findings li{margin:.35rem 0}
 .tag{display:inline-block;border:1px solid var(--line);border-radius:10px;padding:0 .4rem;font-size:12px;margin-right:.25rem}
 .c-contract{border-color:#cf222e}.c-behavioral{border-color:#bf8700}.c-stylistic{border-color:#8250df}
