@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Rewrites the generated parts of docs/ (src/report/generatedDocs.ts lists them: the rule list, the
 // facet registry's page, ...)
-// from the built dist/, between their markers, and the conformance page's example with its screenshot. `--check` writes nothing and exits 1 when a page is
+// from the built dist/, between their markers, and (but with --check) the conformance page's example
+// with its screenshot. `--check` writes nothing and exits 1 when a page is
 // not current. Run `npm run build` first (`npm run docs` does).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -33,14 +34,16 @@ for (const page of generatedPages()) {
     process.stdout.write(`${page.file}: rewritten\n`);
   }
 }
-stale += await conformancePage();
+// The page needs a whole run of the bundled set: --check leaves it to the docs test, which has one,
+// and a copy of drift without the bundled project (no drift.config.yaml) has no set to render.
+if (!check && existsSync(`${root}drift.config.yaml`)) await conformancePage();
 process.exit(stale > 0 ? 1 : 0);
 
 /**
  * docs/report-page.example.html: the bundled set's conformance page as `drift diff --format html`
- * writes it (test/unit/docs.test.ts checks it is current), and unless --check a screenshot of it,
+ * writes it (test/unit/docs.test.ts checks it is current), and a screenshot of it,
  * docs/report-page.png, taken in the machine's Chromium through playwright-core (the PNG is not
- * checked: pixels differ between machines). Returns 1 when --check finds the page stale.
+ * checked: pixels differ between machines).
  */
 async function conformancePage() {
   const file = `${root}docs/report-page.example.html`;
@@ -56,15 +59,11 @@ async function conformancePage() {
     }
     const after = readFileSync(rendered, 'utf8');
     if (after === before) process.stdout.write('docs/report-page.example.html: current\n');
-    else if (check) {
-      process.stdout.write('docs/report-page.example.html: not current; run `npm run docs`\n');
-      return 1;
-    } else {
+    else {
       writeFileSync(file, after);
       process.stdout.write('docs/report-page.example.html: rewritten\n');
     }
-    if (!check) await screenshot(file, `${root}docs/report-page.png`);
-    return 0;
+    await screenshot(file, `${root}docs/report-page.png`);
   } finally {
     rmSync(out, { recursive: true, force: true });
   }

@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { Option, type Command } from 'commander';
 import { DriftError } from '../errors.js';
-import type { LinkBase } from '../report/html/links.js';
+import type { LinkBase } from '../report/html/placeLinks.js';
 import type { ReportFormat } from '../report/formats.js';
 import type { Invocation } from './io.js';
 

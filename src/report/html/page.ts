@@ -1,19 +1,19 @@
 /**
- * The conformance page: one self-contained HTML file drawn from the page model (model.ts) by small
+ * The conformance page: one self-contained HTML file drawn from the page model (viewModel.ts) by small
  * pure functions. Its style and script are inline and allowed by their SHA-256 in a strict
  * Content-Security-Policy (nothing else may load: no network request, no other script), and the same
  * report gives the same bytes (no clock, no random).
  */
 import { createHash } from 'node:crypto';
-import { html, trusted, type Markup } from './escape.js';
-import type { LinkBase, Place } from './links.js';
-import { CELL_KINDS, pageModel, type Expectation, type FindingView, type GoldenDiff, type MatrixCell, type MatrixRow, type PageModel, type ProviderSection, type SubjectRows, type TimelineView } from './model.js';
-import { SCRIPT } from './script.js';
-import { STYLE } from './style.js';
+import { html, trusted, type Markup } from './htmlEscape.js';
+import type { LinkBase, Place } from './placeLinks.js';
+import { CELL_KINDS, pageModel, type Expectation, type FindingView, type GoldenDiff, type MatrixCell, type MatrixRow, type PageModel, type ProviderSection, type SubjectRows, type TimelineView } from './viewModel.js';
+import { SCRIPT } from './pageScript.js';
+import { STYLE } from './pageStyle.js';
 import type { Report } from '../model.js';
 
 export interface HtmlOptions {
-  /** Where places link to (links.ts); default: relative to the project root as the page's folder. */
+  /** Where places link to (placeLinks.ts); default: relative to the project root as the page's folder. */
   links?: LinkBase;
 }
 

@@ -4,7 +4,7 @@
  * the symbol drawn here before each cell and legend entry (with empty alternative text, so a screen
  * reader reads the cell's word instead), the word in the cell's visually hidden `i`.
  */
-import { CELL_KINDS } from './model.js';
+import { CELL_KINDS } from './viewModel.js';
 
 /** A CSS string escape of each character, so the style sheet stays ASCII (the bundle must). */
 const cssText = (text: string) => [...text].map((char) => `\\${char.codePointAt(0)!.toString(16)} `).join('');

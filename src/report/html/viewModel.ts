@@ -8,7 +8,7 @@ import { scenariosOf, type Finding, type FindingClass } from '../../compare/find
 import { isFacet, facetMeta } from '../../facets/registry.js';
 import { compareText } from '../../util/objects.js';
 import type { Report, Timeline } from '../model.js';
-import { parseWhere, placeOf, type LinkBase, type Place } from './links.js';
+import { parseWhere, placeOf, type LinkBase, type Place } from './placeLinks.js';
 
 /**
  * What a cell says about its provider on its row. convention: it holds the value most providers
