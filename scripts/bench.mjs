@@ -13,7 +13,8 @@
 //   style:    comparing the providers' code (outline cold, every provider, the style judge), on against off
 //   mcp:      drift mcp after one edit to one provider, its processes kept or not; its V8 flags over 50 calls (scripts/bench-mcp.mjs)
 //   ablation: each speed layer turned off, paired with it on (scripts/bench-ablation.mjs)
-// BENCH_REPS (default 9; BENCH_QUICK=1: 3), BENCH_SCALE (default 12x14,24x14,48x14; 0 skips), BENCH_CHANGED=0 skips the --changed line, BENCH_STYLE=0 the style line, BENCH_MARGINAL=0 the isolated per-call line, BENCH_ABLATION=0 the ablation table, BENCH_MCP=0 the MCP lines.
+//   page:     the conformance page of the scaled set at 24 × 14: its size, and its load in headless Chromium (scripts/bench-page.mjs)
+// BENCH_REPS (default 9; BENCH_QUICK=1: 3), BENCH_SCALE (default 12x14,24x14,48x14; 0 skips), BENCH_CHANGED=0 skips the --changed line, BENCH_STYLE=0 the style line, BENCH_MARGINAL=0 the isolated per-call line, BENCH_ABLATION=0 the ablation table, BENCH_MCP=0 the MCP lines, BENCH_PAGE=0 the page line.
 import './bench-flags.mjs'; // first: drift's V8 flags before any of its modules loads
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import os from 'node:os';
@@ -350,4 +351,6 @@ if (process.env.BENCH_CHANGED !== '0') await (await import('./bench-changed.mjs'
 if (process.env.BENCH_MCP !== '0') await (await import('./bench-mcp.mjs')).benchMcp(root, { calls: Math.min(REPS, 10), flagCalls: process.env.BENCH_QUICK ? 10 : 50 });
 // The ablation table (its own module, scripts/bench-ablation.mjs): what each speed layer saves, turned off in pairs.
 if (process.env.BENCH_ABLATION !== '0') await (await import('./bench-ablation.mjs')).benchAblation(root, { reps: Math.min(REPS, 7) });
+// The page line (its own module, scripts/bench-page.mjs): the conformance page at 24 × 14, its size and its render in headless Chromium.
+if (process.env.BENCH_PAGE !== '0') await (await import('./bench-page.mjs')).benchPage(root, { reps: Math.min(REPS, 5) });
 console.log(`load average at the end ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);

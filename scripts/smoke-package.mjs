@@ -130,6 +130,7 @@ const PLANS = {
   expect: [{ args: ['expect', '-p', 'gke'], code: 0, line: /met/ }],
   explain: [{ args: ['explain', 'split:requirements:requires'], code: 0, line: /requires/ }],
   'new-provider': [{ args: ['new-provider', 'smoke', '--xrd', xrd], code: 0, line: /provider\.yaml/ }, { args: ['list'], code: 0, line: /smoke/ }],
+  report: [{ args: ['report', '--from', report], code: 0, line: /no findings/ }, { args: ['report', '--from', report, '--format', 'html'], code: 0, line: /^<!doctype html>/ }],
   help: [{ args: ['help', 'diff'], code: 0, line: /--changed/ }],
 };
 

@@ -13,6 +13,7 @@ interface CommentOptions {
   author?: string;
   id: string;
   runUrl?: string;
+  pageUrl?: string;
 }
 
 const REPO = /^([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+)$/;
@@ -35,7 +36,7 @@ export function provenance(runUrl: string | undefined): string {
 }
 
 /** The report file, size-capped before it is read: whoever wrote it is not trusted. */
-async function readReportArtifact(given: string, cwd: string): Promise<Report> {
+export async function readReportArtifact(given: string, cwd: string): Promise<Report> {
   const file = path.resolve(cwd, given);
   let size: number;
   try {
@@ -60,6 +61,7 @@ export function registerComment(program: Command, cli: Invocation): void {
     .option('--author <login>', "the login drift's comments are written as (default: asked of GitHub; github-actions[bot] inside Actions when GitHub will not say)")
     .option('--id <id>', 'names the sticky comment: reports with different ids get different comments', DEFAULT_REPORT_ID)
     .option('--run-url <url>', 'the https URL of the run that wrote the report, linked from the comment')
+    .option('--page-url <url>', 'the https URL of the conformance page (drift report --format html), linked from the comment')
     .addHelpText(
       'after',
       '\nEnvironment:\n  GITHUB_TOKEN     a token that may write pull-request comments (required; never printed)\n  GITHUB_API_URL   the API to talk to (default https://api.github.com; https, or http on loopback only)',
@@ -70,6 +72,7 @@ export function registerComment(program: Command, cli: Invocation): void {
       if (!/^[1-9][0-9]{0,9}$/.test(options.pr)) throw new DriftError(`--pr must be a pull request number, got ${JSON.stringify(options.pr)}`);
       if (options.author !== undefined && !LOGIN.test(options.author)) throw new DriftError(`--author must be a GitHub login (an app's bot ends in [bot]), got ${JSON.stringify(options.author)}`);
       if (options.runUrl !== undefined && !RUN_URL.test(options.runUrl)) throw new DriftError(`--run-url must be a plain https URL, got ${JSON.stringify(options.runUrl)}`);
+      if (options.pageUrl !== undefined && !RUN_URL.test(options.pageUrl)) throw new DriftError(`--page-url must be a plain https URL, got ${JSON.stringify(options.pageUrl)}`);
       let marker: string;
       try {
         marker = markerFor(options.id);
@@ -81,7 +84,8 @@ export function registerComment(program: Command, cli: Invocation): void {
 
       // The report is data, never text to post: drift renders it, so every string in it is escaped.
       const report = await readReportArtifact(options.report, cli.io.cwd);
-      const body = renderMarkdown(report, { id: options.id, note: provenance(options.runUrl) });
+      const page = options.pageUrl ? `**[The conformance page](${options.pageUrl})**: every provider × facet, with places linked. ` : '';
+      const body = renderMarkdown(report, { id: options.id, note: `${page}${provenance(options.runUrl)}` });
 
       const token = cli.io.env.GITHUB_TOKEN ?? '';
       if (!token.trim()) throw new DriftError('GITHUB_TOKEN is not set: drift comment needs a token that may write pull-request comments (in a workflow: `env: GITHUB_TOKEN: ${{ github.token }}` with `permissions: pull-requests: write`).');

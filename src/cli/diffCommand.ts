@@ -3,6 +3,7 @@ import { appendFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { Option, type Command } from 'commander';
 import { buildReport } from '../report/model.js';
+import { timelinesOf } from '../report/timeline.js';
 import { renderMarkdown } from '../report/markdown.js';
 import { REPORT_FORMATS, renderReport, type ReportFormat } from '../report/formats.js';
 import type { Filters } from '../pipeline/goldens.js';
@@ -11,8 +12,9 @@ import type { ChangedRun } from '../report/model.js';
 import { DriftError } from '../errors.js';
 import { collect, fullProject, globalOptions } from './context.js';
 import { progressFor, reportSwept } from './progress.js';
+import { addPageOptions, pageLinks, type PageOptions } from './pageLinks.js';
 
-interface DiffOptions {
+interface DiffOptions extends PageOptions {
   provider: string[];
   scenario: string[];
   format: ReportFormat;
@@ -22,7 +24,7 @@ interface DiffOptions {
 }
 
 export function registerDiff(program: Command, cli: Invocation): void {
-  program
+  const diff = program
     .command('diff', { isDefault: false })
     .description('render every provider × scenario and compare the skeletons with their goldens')
     .option('-p, --provider <name>', 'only this provider (repeatable)', collect, [])
@@ -34,13 +36,15 @@ export function registerDiff(program: Command, cli: Invocation): void {
         '--changed [REF]',
         'render only the providers whose own files (function folder, adapter, XRD, goldens) changed since the merge base of HEAD with REF, working tree and untracked files included; the others stand in through their goldens, as with -p (not combined with -p). A changed scenario, config, accepted.yaml, shared provider file or drift version renders everyone (default REF: origin/HEAD if set, else main, else master)',
       ).conflicts('provider'),
-    )
+    );
+  addPageOptions(diff)
     .action(async (options: DiffOptions, command: Command) => {
       const globals = globalOptions(command);
       // Checked before anything renders: a report with nowhere to go is bad input, not a late crash.
       const output = options.output === undefined ? undefined : path.resolve(cli.io.cwd, options.output);
       if (output !== undefined) checkOutputFolder(output, options.output!);
       const full = await fullProject(command, cli);
+      const links = pageLinks(options, cli, full.config.root, output);
       const [{ project, filters, changed }, { diffProject }] = await Promise.all([selection(full, options), import('../pipeline/diffRun.js')]);
       const progress = progressFor(cli, project.adapters.map((a) => a.name), globals.verbose);
       const { run, findings, candidates, outlined, swept, notes } = await diffProject({
@@ -61,10 +65,11 @@ export function registerDiff(program: Command, cli: Invocation): void {
           candidates: candidates.map((candidate) => ({ facet: candidate.facet, subject: candidate.subject, value: candidate.words })),
           ...(changed ? { changed } : {}),
           notes,
+          timelines: timelinesOf(run.cells),
         },
       );
       const color = options.output === undefined && cli.io.stdout.isTTY === true && globals.color !== false && !cli.io.env.NO_COLOR;
-      const text = renderReport(report, options.format, { color, verbose: globals.verbose ?? false });
+      const text = renderReport(report, options.format, { color, verbose: globals.verbose ?? false, html: { links } });
       if (output !== undefined) await writeReport(cli, output, options.output!, text);
       else cli.io.stdout.write(text);
       const stepSummary = cli.io.env.GITHUB_STEP_SUMMARY;
@@ -89,7 +94,7 @@ async function selection(full: Project, options: DiffOptions): Promise<{ project
 }
 
 /** The folder `--output` writes into must exist already: drift creates no folders for a report. */
-function checkOutputFolder(output: string, given: string): void {
+export function checkOutputFolder(output: string, given: string): void {
   const folder = path.dirname(output);
   let isFolder = false;
   try {
@@ -100,7 +105,7 @@ function checkOutputFolder(output: string, given: string): void {
   if (!isFolder) throw new DriftError(`--output ${given}: the folder ${folder} does not exist; create it or write the report elsewhere`);
 }
 
-async function writeReport(cli: Invocation, output: string, given: string, text: string): Promise<void> {
+export async function writeReport(cli: Invocation, output: string, given: string, text: string): Promise<void> {
   const { sweepLeftoversOf, writeFileAtomic } = await import('../goldens/atomicFile.js');
   try {
     for (const file of sweepLeftoversOf(output)) cli.io.stderr.write(`drift: removed ${path.relative(cli.io.cwd, file)}, left by an interrupted write\n`);

@@ -19,6 +19,7 @@ import { registerLock } from './lockCommand.js';
 import { registerMigrate } from './migrateCommand.js';
 import { registerNewProvider } from './newProviderCommand.js';
 import { registerRender } from './renderCommand.js';
+import { registerReport } from './reportCommand.js';
 import { registerRules } from './rulesCommand.js';
 import { registerUpdate } from './updateCommand.js';
 
@@ -45,7 +46,7 @@ export function buildProgram(cli: Invocation): Command {
     .configureOutput({ writeOut: (text) => cli.io.stdout.write(text), writeErr: (text) => cli.io.stderr.write(text) })
     .showHelpAfterError()
     .exitOverride();
-  for (const register of [registerList, registerRender, registerDiff, registerUpdate, registerAccept, registerRules, registerFacets, registerContract, registerLock, registerMigrate, registerExpect, registerExplain, registerNewProvider, registerComment]) {
+  for (const register of [registerList, registerRender, registerDiff, registerUpdate, registerAccept, registerRules, registerFacets, registerContract, registerLock, registerMigrate, registerExpect, registerExplain, registerNewProvider, registerComment, registerReport]) {
     register(program, cli);
   }
   registerMcp(program, cli, version());

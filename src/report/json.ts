@@ -31,6 +31,33 @@ function orderedChanged(changed: ChangedRun): Record<string, unknown> {
   };
 }
 
+/** `timelines` in the report's provider and scenario order, each entry's keys in the schema's order. */
+function orderedTimelines(report: Report): Record<string, unknown> {
+  const out: Record<string, Record<string, unknown>> = {};
+  for (const provider of report.providers) {
+    const cells = report.timelines![provider];
+    if (!cells) continue;
+    out[provider] = {};
+    for (const scenario of report.scenarios) {
+      const timeline = cells[scenario];
+      if (!timeline) continue;
+      out[provider][scenario] = {
+        converged: timeline.converged,
+        xrReady: timeline.xrReady,
+        resources: timeline.resources.map((entry) => ({
+          key: entry.key,
+          role: entry.role,
+          appears: entry.appears,
+          ready: entry.ready,
+          ...(entry.readyBy ? { readyBy: entry.readyBy } : {}),
+          ...(entry.dropped !== undefined ? { dropped: entry.dropped } : {}),
+        })),
+      };
+    }
+  }
+  return out;
+}
+
 /** The report as a plain object whose key order is fixed, whatever order the report was built in. */
 export function reportToJson(report: Report): Record<string, unknown> {
   const cells: Record<string, Record<string, string>> = {};
@@ -55,6 +82,7 @@ export function reportToJson(report: Report): Record<string, unknown> {
     accepted: report.accepted.map(orderedFinding),
     candidates: report.candidates.map(({ facet, subject, value }) => ({ facet, subject, value })),
     ...(report.notes?.length ? { notes: [...report.notes] } : {}),
+    ...(report.timelines ? { timelines: orderedTimelines(report) } : {}),
     summary: {
       findings: summary.findings,
       contract: summary.contract,

@@ -38,6 +38,25 @@ export interface ChangedRun {
   ignored: number;
 }
 
+/** One composed key in one cell's reconcile: the step it appeared, the step it was first marked ready (null: never). */
+export interface TimelineEntry {
+  key: string;
+  role: string;
+  appears: number;
+  ready: number | null;
+  readyBy?: 'composed' | 'observed';
+  /** The step a converging world dropped it, if it did. */
+  dropped?: number;
+}
+
+/** A rendered cell's reconcile steps (report/timeline.ts): what the conformance page draws per provider. */
+export interface Timeline {
+  /** The step the world converged at, or null when it never did. */
+  converged: number | null;
+  xrReady: boolean;
+  resources: TimelineEntry[];
+}
+
 export interface Report {
   /** Bumped when the JSON shape changes incompatibly; see schemas/report.schema.json. */
   schemaVersion: 2;
@@ -58,6 +77,8 @@ export interface Report {
   candidates: Candidate[];
   /** What the run says beside its findings, e.g. a new provider whose goldens are not written yet; never fails the run. */
   notes?: string[];
+  /** timelines[provider][scenario] of the cells this run rendered: the conformance page's reconcile steps. */
+  timelines?: Record<string, Record<string, Timeline>>;
   summary: { findings: number; contract: number; behavioral: number; stylistic: number; accepted: number; clean: boolean };
 }
 
@@ -73,7 +94,7 @@ function stateOf(finding: Finding): CellState {
 }
 
 /** Gathers findings into the report every format renders. Pure; deterministic order. */
-export function buildReport(providers: string[], scenarios: string[], all: Finding[], options: { sources?: string[]; changed?: ChangedRun; candidates?: readonly Candidate[]; notes?: readonly string[] } = {}): Report {
+export function buildReport(providers: string[], scenarios: string[], all: Finding[], options: { sources?: string[]; changed?: ChangedRun; candidates?: readonly Candidate[]; notes?: readonly string[]; timelines?: Report['timelines'] } = {}): Report {
   const findings = sortFindings(all.filter((finding) => !finding.accepted));
   const accepted = sortFindings(all.filter((finding) => finding.accepted));
   const cells: Report['cells'] = {};
@@ -113,6 +134,7 @@ export function buildReport(providers: string[], scenarios: string[], all: Findi
     accepted,
     candidates: [...(options.candidates ?? [])],
     ...(options.notes?.length ? { notes: [...options.notes] } : {}),
+    ...(options.timelines && Object.keys(options.timelines).length ? { timelines: options.timelines } : {}),
     summary: {
       findings: findings.length,
       contract: count('contract'),

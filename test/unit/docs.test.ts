@@ -332,6 +332,21 @@ describe('the numbers the documentation states', () => {
   });
 });
 
+describe('the conformance page in docs/', () => {
+  it('docs/report-page.example.html is the page `drift diff --format html` writes on this repository (npm run docs rewrites it)', async () => {
+    const out = tempDir('drift-docs-page-');
+    try {
+      const page = path.join(out.dir, 'page.html');
+      // From docs/ the project root is ../: what the docs script writes there.
+      const run = await runDrift(['diff', '--format', 'html', '--output', page, '--link-base', '../'], REPO);
+      expect(run.exitCode, run.all).toBe(0);
+      expect(readFileSync(path.join(REPO, 'docs/report-page.example.html'), 'utf8') === readFileSync(page, 'utf8'), 'docs/report-page.example.html is not current: run npm run docs').toBe(true);
+    } finally {
+      out.remove();
+    }
+  });
+});
+
 /** A figure of time: `26 ms`, `1.05 s`, `16.1 s`, `260 CPU-s`, `3½ minutes`. */
 const TIME = /\d[\d,.½]*\s?(?:ms|µs|CPU-s|s|seconds|minutes)(?![\w-])/;
 /** Words that make a figure of time a cost someone measured, not a limit drift sets. */

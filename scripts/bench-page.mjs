@@ -1,0 +1,108 @@
+// The `page` line of `npm run bench`: the conformance page (`drift diff --format html`) of the
+// bench's scaled set, 24 providers × 14 scenarios: its size (issue 40 asks at most 1 MiB) and how
+// long headless Chromium takes to render it (at most 1 s), measured here and not asserted in a test.
+// The scaled set is the `scale` line's: synthetic adapters reusing the bundled example functions
+// under many names, and a generated scenario set; no goldens, so every cell also has its
+// golden-missing finding, as a new set's first run does.
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { stringify } from 'yaml';
+import { median } from './bench-util.mjs';
+
+const run = promisify(execFile);
+
+/** The scale line's synthetic project (scripts/bench.mjs): `providers` adapters over the examples' functions, `scenarios` generated scenarios. */
+function scaledProject(root, providers, scenarios) {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'drift-bench-page-'));
+  const examples = readdirSync(path.join(root, 'providers')).filter((name) => existsSync(path.join(root, 'providers', name, 'provider.yaml'))).sort();
+  for (let i = 0; i < providers; i += 1) {
+    const example = examples[i % examples.length];
+    const adapter = readFileSync(path.join(root, 'providers', example, 'provider.yaml'), 'utf8')
+      .replace(/^name: .*$/m, `name: ${example}-${i}`)
+      .replace('../../.venv/bin/python', path.join(root, '.venv/bin/python'))
+      .replace(/^  cwd: .*$/m, `  cwd: ${path.join(root, 'providers', example)}`)
+      .replace(/^xrd: (\S+)/m, (_line, xrd) => `xrd: ${path.join(root, 'providers', example, xrd)}`);
+    mkdirSync(path.join(dir, 'providers', `${example}-${i}`), { recursive: true });
+    writeFileSync(path.join(dir, 'providers', `${example}-${i}`, 'provider.yaml'), adapter);
+  }
+  mkdirSync(path.join(dir, 'scenarios'));
+  const perturbations = [[], [{ do: 'remove-credentials', steps: 3 }], [{ do: 'unready', role: 'cluster', steps: 3 }], [{ do: 'delete', role: 'node-pool', steps: 3 }]];
+  for (let i = 0; i < scenarios; i += 1) {
+    const pools = Array.from({ length: 1 + (i % 3) }, (_, p) => ({ name: `pool${p}`, gpu: p % 2 ? 'H100' : 'L4', gpuCount: p % 2 ? 1 : 1 + ((p / 2) % 2), nodeCount: 1, minNodeCount: 0, maxNodeCount: 4, zones: 1 + (p % 2) }));
+    const scenario = {
+      description: `synthetic scenario ${i}`,
+      xr: { nodePools: pools },
+      world: { credentials: i % 5 === 4 ? 'missing' : 'present', ready: i % 7 === 6 ? 'none' : 'all' },
+      ...(perturbations[i % 4].length && i % 5 !== 4 && i % 7 !== 6 ? { then: perturbations[i % 4] } : {}),
+      ...(i === 0 ? { ablate: true } : {}),
+    };
+    writeFileSync(path.join(dir, 'scenarios', `s${String(i).padStart(2, '0')}.yaml`), stringify(scenario));
+  }
+  writeFileSync(path.join(dir, 'drift.config.yaml'), `goldens: goldens\nroots: [${JSON.stringify(root)}]\n`);
+  return dir;
+}
+
+/** The browser tests' Chromium and flags (test/browser/chromium.ts). */
+async function launch() {
+  // Required as CommonJS, whose resolution honours NODE_PATH (an install outside the project).
+  const { chromium } = createRequire(import.meta.url)('playwright-core');
+  return chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+/** Prints the `page` line: the page's size, and medians over `reps` fresh tabs of its load and first paint. */
+export async function benchPage(root, { providers = 24, scenarios = 14, reps = 5 } = {}) {
+  const dir = scaledProject(root, providers, scenarios);
+  const cache = mkdtempSync(path.join(os.tmpdir(), 'drift-bench-page-cache-'));
+  try {
+    const file = path.join(dir, 'drift-report.html');
+    const began = performance.now();
+    try {
+      await run(process.execPath, [path.join(root, 'bin/drift.js'), 'diff', '--format', 'html', '--output', file], { cwd: dir, maxBuffer: 64 * 2 ** 20, env: { ...process.env, CI: '', NO_COLOR: '1', DRIFT_CACHE_DIR: cache } });
+    } catch (error) {
+      // Exit 1: findings (every golden is missing), the page written all the same.
+      if (error.code !== 1) throw new Error(`bench: drift diff --format html failed (${error.code}): ${error.stderr}`);
+    }
+    const diffMs = performance.now() - began;
+    const bytes = statSync(file).size;
+    const browser = await launch();
+    const loads = [];
+    const paints = [];
+    const cells = [];
+    try {
+      for (let i = 0; i < reps; i += 1) {
+        const tab = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+        const start = performance.now();
+        await tab.goto(pathToFileURL(file).href, { waitUntil: 'load' });
+        loads.push(performance.now() - start);
+        const timing = await tab.evaluate(() => ({
+          paint: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Number.NaN,
+          cells: document.querySelectorAll('#matrix-table td').length,
+        }));
+        paints.push(timing.paint);
+        cells.push(timing.cells);
+        await tab.close();
+      }
+    } finally {
+      await browser.close();
+    }
+    console.log(
+      `page   the conformance page of ${providers} providers × ${scenarios} scenarios: ${(bytes / 1024).toFixed(0)} KiB (${bytes} bytes; at most 1 MiB: ${bytes <= 2 ** 20 ? 'yes' : 'NO'}), ${cells[0]} matrix cells; ` +
+        `drift diff --format html ${(diffMs / 1000).toFixed(1)} s; headless Chromium, ${reps} fresh tabs: load median ${median(loads).toFixed(0)} ms (runs: ${loads.map((ms) => ms.toFixed(0)).join(', ')}), first contentful paint median ${median(paints).toFixed(0)} ms; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`,
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(cache, { recursive: true, force: true });
+  }
+}
+
+// Run alone: node scripts/bench-page.mjs (after npm run build).
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await benchPage(path.resolve(path.dirname(new URL(import.meta.url).pathname), '..'));

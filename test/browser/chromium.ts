@@ -1,0 +1,45 @@
+/**
+ * The machine's Chromium (Debian's package, which .ci/run installs) driven by playwright-core, pinned
+ * to the release built for that Chromium (1.64.1: Chromium 156). One browser per test file; each
+ * page records what a person would not see go wrong: console errors, page errors and every request.
+ */
+import { existsSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+export const CHROMIUM = '/usr/bin/chromium';
+
+/**
+ * Without the background-networking flags Chromium keeps dialing Google's hosts, which a closed
+ * network refuses; playwright-core gives every launch a fresh, empty profile (--user-data-dir) itself.
+ */
+const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+export async function launchChromium(): Promise<Browser> {
+  if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: install Debian's chromium package (.ci/run does: apt-get install -y chromium)`);
+  return chromium.launch({ executablePath: CHROMIUM, args: FLAGS, headless: true });
+}
+
+export interface OpenedPage {
+  page: Page;
+  url: string;
+  /** Console messages of type error, and uncaught page errors. */
+  errors: string[];
+  /** Every request the page made, its own document included. */
+  requests: string[];
+}
+
+/** Opens a page file the way a person does (file://), listening before it loads. */
+export async function openPage(browser: Browser, file: string, viewport = { width: 1400, height: 900 }): Promise<OpenedPage> {
+  const page = await browser.newPage({ viewport });
+  const url = pathToFileURL(file).href;
+  const errors: string[] = [];
+  const requests: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(error.message));
+  page.on('request', (request) => requests.push(request.url()));
+  await page.goto(url, { waitUntil: 'load' });
+  return { page, url, errors, requests };
+}
