@@ -1,4 +1,5 @@
-import { scenariosOf, sortFindings, type Finding } from '../compare/findings.js';
+import { consequencesOf, scenariosOf, sortFindings, type Finding } from '../compare/findings.js';
+import { groupByPlace } from '../compare/grouping.js';
 
 /** A candidate convention as a report shows it: a facet every provider agrees on, the value in words. */
 export interface Candidate {
@@ -40,7 +41,7 @@ export interface ChangedRun {
 
 export interface Report {
   /** Bumped when the JSON shape changes incompatibly; see schemas/report.schema.json. */
-  schemaVersion: 2;
+  schemaVersion: 3;
   tool: 'drift';
   providers: string[];
   scenarios: string[];
@@ -50,7 +51,7 @@ export interface Report {
   sources?: Record<string, CellState>;
   /** With `--changed`: what changed since which commit, and which providers were rendered for it. */
   changed?: ChangedRun;
-  /** Findings that fail the run. */
+  /** Findings that fail the run: several that one place in a provider's code causes are one `cause`, listing them. */
   findings: Finding[];
   /** Findings goldens/accepted.yaml accepts, with their reasons. */
   accepted: Finding[];
@@ -58,11 +59,28 @@ export interface Report {
   candidates: Candidate[];
   /** What the run says beside its findings, e.g. a new provider whose goldens are not written yet; never fails the run. */
   notes?: string[];
-  summary: { findings: number; contract: number; behavioral: number; stylistic: number; accepted: number; clean: boolean };
+  /** findings counts causes once; consequences counts what they hold (each finding of a cause, and every other finding). */
+  summary: { findings: number; consequences: number; contract: number; behavioral: number; stylistic: number; accepted: number; clean: boolean };
 }
 
 // A split blames nobody, so it ranks below anything that names this provider.
 const RANK: Record<CellState, number> = { clean: 0, split: 1, divergent: 2, changed: 3, contract: 4, error: 5 };
+
+/**
+ * The providers a split colors: those on a way smaller than the largest. A split blames nobody, and one
+ * about everyone (every provider on some way) would otherwise mark every cell of its scenario.
+ */
+function minorityOf(finding: Finding): Set<string> {
+  const sizes = (finding.groups ?? []).map((group) => group.providers.length);
+  const largest = Math.max(0, ...sizes);
+  return new Set((finding.groups ?? []).filter((group) => group.providers.length < largest).flatMap((group) => group.providers));
+}
+
+/** The providers whose cell a finding colors among `row`'s. */
+function targetsOf(finding: Finding, row: Record<string, CellState>): string[] {
+  if (finding.type === 'split') return [...minorityOf(finding)].filter((provider) => provider in row);
+  return finding.provider && finding.provider in row ? [finding.provider] : [];
+}
 
 function stateOf(finding: Finding): CellState {
   if (finding.type === 'error') return 'error';
@@ -74,35 +92,35 @@ function stateOf(finding: Finding): CellState {
 
 /** Gathers findings into the report every format renders. Pure; deterministic order. */
 export function buildReport(providers: string[], scenarios: string[], all: Finding[], options: { sources?: string[]; changed?: ChangedRun; candidates?: readonly Candidate[]; notes?: readonly string[] } = {}): Report {
-  const findings = sortFindings(all.filter((finding) => !finding.accepted));
-  const accepted = sortFindings(all.filter((finding) => finding.accepted));
+  const findings = sortFindings(groupByPlace(all.filter((finding) => !finding.accepted)));
+  // What was accepted for one reason at one place reads as one cause too.
+  const accepted = sortFindings(groupByPlace(all.filter((finding) => finding.accepted)));
+  // Cells are colored by what each consequence of a cause is about, as if it stood alone.
+  const parts = findings.flatMap(consequencesOf);
   const cells: Report['cells'] = {};
   for (const scenario of scenarios) cells[scenario] = Object.fromEntries(providers.map((provider) => [provider, 'clean' as CellState]));
-  for (const finding of findings) {
+  for (const finding of parts) {
     // One cause shown by several scenarios colors each of their rows.
     for (const scenario of scenariosOf(finding)) {
       const row = cells[scenario];
       if (!row) continue;
-      // A split is about the whole scenario: every provider's cell shows it.
-      const targets = finding.type === 'split' ? Object.keys(row) : finding.provider && finding.provider in row ? [finding.provider] : [];
       const state = stateOf(finding);
-      for (const provider of targets) if (RANK[state] > RANK[row[provider]!]) row[provider] = state;
+      for (const provider of targetsOf(finding, row)) if (RANK[state] > RANK[row[provider]!]) row[provider] = state;
     }
   }
   // Findings about a provider's code belong to no scenario: they color its `source` cell.
   const sources = options.sources ? Object.fromEntries(providers.filter((p) => options.sources!.includes(p)).map((p) => [p, 'clean' as CellState])) : undefined;
   if (sources) {
-    for (const finding of findings) {
+    for (const finding of parts) {
       if (scenariosOf(finding).length) continue;
       // A style split is about every provider's code, as a scenario's split is about its cells.
-      const targets = finding.type === 'split' ? Object.keys(sources) : finding.provider && finding.provider in sources ? [finding.provider] : [];
       const state = stateOf(finding);
-      for (const provider of targets) if (RANK[state] > RANK[sources[provider]!]) sources[provider] = state;
+      for (const provider of targetsOf(finding, sources)) if (RANK[state] > RANK[sources[provider]!]) sources[provider] = state;
     }
   }
   const count = (cls: Finding['class']) => findings.filter((finding) => finding.class === cls).length;
   return {
-    schemaVersion: 2,
+    schemaVersion: 3,
     tool: 'drift',
     providers,
     scenarios,
@@ -115,6 +133,7 @@ export function buildReport(providers: string[], scenarios: string[], all: Findi
     ...(options.notes?.length ? { notes: [...options.notes] } : {}),
     summary: {
       findings: findings.length,
+      consequences: parts.length,
       contract: count('contract'),
       behavioral: count('behavioral'),
       stylistic: count('stylistic'),

@@ -1,15 +1,13 @@
 import { styleText } from 'node:util';
-import type { Finding } from '../compare/findings.js';
 import { describeScenarios, groupAccepted } from './acceptedGroups.js';
 import { describeChanged } from './changedText.js';
-import { placeOf, type CellState, type Report } from './model.js';
+import { collapseMissingGoldens, consequenceWords, headlineOf, placeWords, wayLines } from './findingWords.js';
+import { type CellState, type Report } from './model.js';
 
 type Style = Parameters<typeof styleText>[0];
 
 const CELL_LABEL: Record<CellState, string> = { clean: 'clean', split: 'split', divergent: 'divergent', changed: 'changed', contract: 'contract', error: 'error' };
 const CELL_STYLE: Record<CellState, Style> = { clean: 'green', split: 'yellow', divergent: 'yellow', changed: 'yellow', contract: 'red', error: 'red' };
-
-const where = (finding: Finding) => placeOf(finding, '/', 'all');
 
 function indent(text: string, by = '    '): string {
   return text
@@ -43,24 +41,24 @@ export function renderText(report: Report, options: { color: boolean; verbose?: 
     });
     out.push(('source'.padEnd(nameWidth) + cells.join('')).trimEnd());
   }
+  const total = report.scenarios.length;
+  const shown = collapseMissingGoldens(report.findings);
   for (const cls of ['contract', 'behavioral', 'stylistic'] as const) {
-    const group = report.findings.filter((finding) => finding.class === cls);
+    const group = shown.filter((finding) => finding.class === cls);
     if (group.length === 0) continue;
-    out.push('', paint('bold', `${cls} (${group.length})`));
+    const count = report.findings.filter((finding) => finding.class === cls).length;
+    out.push('', paint('bold', `${cls} (${count})`));
     for (const finding of group) {
-      // A rendering error carries the function's output on further lines: the id stays on the first.
-      const [headline, ...more] = finding.message.split('\n');
-      out.push(`  ${paint(cls === 'stylistic' ? 'yellow' : 'red', '✗')} ${where(finding)}  ${headline}  ${paint('dim', `[${finding.id}]`)}`);
+      // One line says who, in which scenarios, what and its id; then where, the values in words, the fix.
+      const [, ...more] = finding.message.split('\n');
+      out.push(`  ${paint(cls === 'stylistic' ? 'yellow' : 'red', '✗')} ${placeWords(finding, total)}  ${headlineOf(finding)}  ${paint('dim', `[${finding.id}]`)}`);
+      // A rendering error carries the function's output on further lines.
       if (more.length) out.push(indent(more.join('\n'), '    '));
-      if (finding.groups) {
-        for (const group of finding.groups) out.push(`      ${group.providers.join(', ')}: ${JSON.stringify(group.value)}`);
-      } else if (finding.values) {
-        for (const [provider, value] of Object.entries(finding.values)) out.push(`      ${provider}: ${JSON.stringify(value)}`);
-      }
-      if (finding.consensus !== undefined) out.push(`      convention: ${JSON.stringify(finding.consensus)}`);
-      if ((finding.scenarios?.length ?? 0) > 1) out.push(`      in ${finding.scenarios!.join(', ')}`);
-      // The cause's file:line, then one provider's that follows the convention.
+      // The cause's file:line, then one provider's that follows the convention. A divergence's values
+      // are in its hint, in words.
       if (finding.where?.length) out.push(`      at ${finding.where.join('; ')}`);
+      for (const way of wayLines(finding)) out.push(`      ${way}`);
+      for (const consequence of finding.consequences ?? []) out.push(`      · ${consequenceWords(consequence, finding, total)}  ${paint('dim', `[${consequence.id}]`)}`);
       if (finding.diff) out.push(indent(finding.diff, '      '));
       out.push(paint('dim', `      → ${finding.hint}`));
     }
