@@ -150,7 +150,7 @@ async function expandCauses(cli: Invocation, command: Command, project: Project,
   });
   if (!causes.length) return { ids: [...ids], said: [] };
   const consequences = new Map<string, string[]>();
-  for (const provider of [...new Set(causes.map((cause) => cause.provider))]) {
+  for (const provider of new Set(causes.map((cause) => cause.provider))) {
     if (!project.adapters.some((adapter) => adapter.name === provider)) throw new DriftError(`${causes.find((cause) => cause.provider === provider)!.id} names ${provider}, which is not a provider of this project. Nothing changed.`);
     const selected = selectProject(project, [provider], scope);
     const progress = progressFor(cli, [provider], globalOptions(command).verbose);

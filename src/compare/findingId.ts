@@ -10,9 +10,6 @@ export const splitId = (subject: string, facet: string) => `split:${subject}:${f
 /** The id of a rule violation: one rule, provider and subject, whatever scenarios show it. */
 export const ruleId = (rule: string, provider: string, subject: string) => `rule:${rule}:${provider}:${subject}`;
 
-/** The id of a tipped convention: what newcomer `provider` would form, tip or dissolve on a facet. */
-export const tippedId = (subject: string, facet: string, provider: string) => `tip:${subject}:${facet}:${provider}`;
-
 /**
  * The id of a cause: one place in a provider's code, `file:line` relative to the project root, that
  * several findings come from. Deterministic for the same code; it moves with the line, so accepting a

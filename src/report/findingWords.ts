@@ -3,7 +3,7 @@
  * split's ways one line each with their places, a cause's consequences one line each, values in words
  * (never JSON). The JSON report keeps the full detail. Pure; the formatters escape what these return.
  */
-import { consequencesOf, scenariosOf, type Finding } from '../compare/findings.js';
+import { scenariosOf, type Finding } from '../compare/findings.js';
 import { facetValueInWords } from '../compare/summary.js';
 import { describeScenarios } from './acceptedGroups.js';
 
@@ -27,9 +27,14 @@ export function headlineOf(finding: Finding): string {
   return at < 0 ? line : line.slice(0, at + NO_CONVENTION.length);
 }
 
-/** `provider (scenarios)`, `provider`, `all (scenarios)` or `all`: who and where, the scenarios said once. */
-export function placeWords(finding: Finding, total: number, all = 'all'): string {
+/**
+ * Who and where, the scenarios said once: `gke/converge` for one cell (`converge` for a split, which
+ * blames nobody), `gke (2 scenarios: converge, two-pools)` or `all (every scenario)` for several, the
+ * provider alone (or `all`) for findings of no scenario.
+ */
+export function placeWords(finding: Finding, total: number, all = 'all', separator = '/'): string {
   const scenarios = scenariosOf(finding);
+  if (scenarios.length === 1) return finding.provider ? `${finding.provider}${separator}${scenarios[0]}` : scenarios[0]!;
   const who = finding.provider ?? all;
   return scenarios.length ? `${who} (${describeScenarios(scenarios, total)})` : who;
 }
@@ -58,11 +63,9 @@ export function consequenceWords(consequence: Finding, cause: Finding, total: nu
   if (consequence.type === 'divergence' && consequence.provider && consequence.values && consequence.consensus !== undefined) {
     return `${about}: ${words(consequence, consequence.values[consequence.provider])}, convention ${words(consequence, consequence.consensus)}${where}`;
   }
-  return `${consequence.type === 'rule' ? `rule ${consequence.facet ?? ''}: ` : ''}${headlineOf(consequence)}${where}`;
+  // A rule's message starts with the rule's id already.
+  return `${headlineOf(consequence)}${where}`;
 }
-
-/** How many findings a list holds, each consequence of a cause counted. */
-export const consequenceCount = (findings: readonly Finding[]) => findings.reduce((sum, finding) => sum + consequencesOf(finding).length, 0);
 
 /**
  * Missing goldens of one provider, one line instead of one per scenario: a new provider's cells all say

@@ -182,8 +182,8 @@ const DROP_ADVICE = "run `drift diff` locally or see the job's artifact";
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
-/** Who and in which scenarios, said once: `gke (converge)`, `all providers (every scenario)`. */
-const placeIn = (finding: Finding, total: number) => placeWords(finding, total, 'all providers');
+/** Who and in which scenarios, said once: `gke / converge`, `all providers (every scenario)`. */
+const placeIn = (finding: Finding, total: number) => placeWords(finding, total, 'all providers', ' / ');
 
 function clipDiff(diff: string, max: number, what = 'diff'): string {
   if (diff.length <= max) return diff;

@@ -142,15 +142,3 @@ export function buildReport(providers: string[], scenarios: string[], all: Findi
     },
   };
 }
-
-/**
- * Where a finding is: `provider<separator>scenario`, or whichever of them it names, or `all`. A cause
- * several scenarios show names them without a space (`converge,two-pools`; beyond three, the first two
- * and how many more: `a,b,+3`); its message lists them all.
- */
-export function placeOf(finding: Finding, separator: string, all: string): string {
-  const scenarios = scenariosOf(finding);
-  const scenario = scenarios.length === 0 ? undefined : scenarios.length <= 3 ? scenarios.join(',') : `${scenarios.slice(0, 2).join(',')},+${scenarios.length - 2}`;
-  if (finding.provider && scenario) return `${finding.provider}${separator}${scenario}`;
-  return finding.provider ?? scenario ?? all;
-}

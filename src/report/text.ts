@@ -1,4 +1,5 @@
 import { styleText } from 'node:util';
+import type { Finding } from '../compare/findings.js';
 import { describeScenarios, groupAccepted } from './acceptedGroups.js';
 import { describeChanged } from './changedText.js';
 import { collapseMissingGoldens, consequenceWords, headlineOf, placeWords, wayLines } from './findingWords.js';
@@ -14,6 +15,19 @@ function indent(text: string, by = '    '): string {
     .split('\n')
     .map((line) => (line ? by + line : line))
     .join('\n');
+}
+
+/** What the accepted findings are about, per provider (`all` for those about no provider), in report order. */
+function acceptedByProvider(accepted: readonly Finding[]): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const finding of accepted) {
+    const provider = finding.provider ?? 'all';
+    const about = finding.type === 'cause' ? `${finding.subject} (one place)` : [finding.subject, finding.facet !== finding.subject ? finding.facet : undefined].filter(Boolean).join(' ');
+    const list = out.get(provider) ?? [];
+    if (!list.includes(about)) list.push(about);
+    out.set(provider, list);
+  }
+  return out;
 }
 
 /** The terminal report: summary matrix first (scenarios × providers), then details by class. */
@@ -49,25 +63,30 @@ export function renderText(report: Report, options: { color: boolean; verbose?: 
     const count = report.findings.filter((finding) => finding.class === cls).length;
     out.push('', paint('bold', `${cls} (${count})`));
     for (const finding of group) {
-      // One line says who, in which scenarios, what and its id; then where, the values in words, the fix.
+      // One line says who, in which scenarios, what and its id; the last one where and the fix.
       const [, ...more] = finding.message.split('\n');
       out.push(`  ${paint(cls === 'stylistic' ? 'yellow' : 'red', '✗')} ${placeWords(finding, total)}  ${headlineOf(finding)}  ${paint('dim', `[${finding.id}]`)}`);
       // A rendering error carries the function's output on further lines.
       if (more.length) out.push(indent(more.join('\n'), '    '));
-      // The cause's file:line, then one provider's that follows the convention. A divergence's values
-      // are in its hint, in words.
-      if (finding.where?.length) out.push(`      at ${finding.where.join('; ')}`);
+      // In words, one line each: a split's ways, a cause's consequences. A divergence's values are in its hint.
       for (const way of wayLines(finding)) out.push(`      ${way}`);
       for (const consequence of finding.consequences ?? []) out.push(`      · ${consequenceWords(consequence, finding, total)}  ${paint('dim', `[${consequence.id}]`)}`);
       if (finding.diff) out.push(indent(finding.diff, '      '));
-      out.push(paint('dim', `      → ${finding.hint}`));
+      // The cause's file:line, then one provider's that follows the convention (a place the hint names already is not repeated).
+      const places = (finding.where ?? []).filter((place) => !finding.hint.includes(place));
+      out.push(`      ${places.length ? `at ${places.join('; ')} ` : ''}${paint('dim', `→ ${finding.hint}`)}`);
     }
   }
   if (report.accepted.length) {
-    out.push('', paint('bold', `accepted (${report.accepted.length})`));
-    for (const group of groupAccepted(report.accepted)) {
-      const id = group.ids.length === 1 ? group.ids[0]! : `${group.ids[0]!} and ${group.ids.length - 1} more`;
-      out.push(`  ~ ${group.provider ?? 'all'} (${describeScenarios(group.scenarios, report.scenarios.length)})  ${group.message}  ${paint('dim', `[${id}]`)}\n      reason: ${group.reason}`);
+    out.push('', paint('bold', `accepted (${report.accepted.length})${options.verbose ? '' : ': --verbose lists each with its reason'}`));
+    if (options.verbose) {
+      for (const group of groupAccepted(report.accepted)) {
+        const id = group.ids.length === 1 ? group.ids[0]! : `${group.ids[0]!} and ${group.ids.length - 1} more`;
+        out.push(`  ~ ${group.provider ?? 'all'} (${describeScenarios(group.scenarios, report.scenarios.length)})  ${group.message}  ${paint('dim', `[${id}]`)}\n      reason: ${group.reason}`);
+      }
+    } else {
+      // Accepted findings fail nothing: one line per provider says what they are about.
+      for (const [provider, about] of acceptedByProvider(report.accepted)) out.push(`  ~ ${provider}: ${about.join(', ')}`);
     }
   }
   if (report.candidates.length) {
@@ -82,7 +101,7 @@ export function renderText(report: Report, options: { color: boolean; verbose?: 
   const { summary } = report;
   const verdict = summary.clean
     ? paint('green', `no findings`)
-    : paint('red', `${summary.findings} finding${summary.findings === 1 ? '' : 's'} (${summary.contract} contract, ${summary.behavioral} behavioral, ${summary.stylistic} stylistic)`);
+    : paint('red', `${summary.findings} finding${summary.findings === 1 ? '' : 's'} (${summary.contract} contract, ${summary.behavioral} behavioral, ${summary.stylistic} stylistic${summary.consequences > summary.findings ? `; ${summary.consequences} counting each consequence of a cause` : ''})`);
   const count = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
   out.push('', `${count(report.providers.length, 'provider')} × ${count(report.scenarios.length, 'scenario')}: ${verdict}${summary.accepted ? `, ${summary.accepted} accepted` : ''}`);
   return `${out.join('\n')}\n`;

@@ -207,7 +207,7 @@ describe('renderMarkdown', () => {
     expect(behavioral).toBeGreaterThan(contract);
     expect(stylistic).toBeGreaterThan(behavioral);
     expect(accepted).toBeGreaterThan(stylistic);
-    expect(out).toContain('<summary>eks (default): 1 finding</summary>');
+    expect(out).toContain('<summary>eks / default: 1 finding</summary>');
     expect(out).toContain('```diff\n- golden\n+ rendered');
     // Values are in words where the hint says them, in full in the JSON report: never a JSON table.
     expect(out).not.toContain('| provider | value |');
@@ -259,7 +259,7 @@ describe('renderMarkdown', () => {
     expect(out).toContain('````text\n  output (last lines):\n    Traceback (most recent call last):\n    **not bold** <b>x</b> ``` https://x.y\n````');
     // A one-line listing (when details are dropped) shows the first line only.
     const tight = renderMarkdown(buildReport(PROVIDERS, SCENARIOS, [error, ...syntheticReport(400, 0, { diffLines: 40 }).findings]), { budget: 20_000 });
-    expect(tight).toMatch(/^- eks \\\(default\\\): crash: the function exited \\\(code 1\\\) before answering a call\. Command: python main\.py --address \{address\} `error:eks\/default`$/m);
+    expect(tight).toMatch(/^- eks \/ default: crash: the function exited \\\(code 1\\\) before answering a call\. Command: python main\.py --address \{address\} `error:eks\/default`$/m);
   });
 
   it('fits a report with thousands of findings in the budget and says what it dropped', () => {

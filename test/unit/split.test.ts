@@ -52,7 +52,7 @@ describe('a split in the report', () => {
 
   it('the text report lists its groups once, one line each in words, and its scenario once', () => {
     const text = renderText(buildReport(PROVIDERS, SCENARIOS, splitFindings()), { color: false });
-    expect(text).toContain('✗ all (converge)  node-pool key-pattern has no convention  [split:node-pool:key-pattern]');
+    expect(text).toContain('✗ converge  node-pool key-pattern has no convention  [split:node-pool:key-pattern]');
     expect(text).toContain('      eks, gke: [nodepool-{pool}]\n');
     expect(text).toContain('      nebius, vultr: [node-pool-{pool}]\n');
     // Said once: no JSON of the groups, and the hint does not list them again.

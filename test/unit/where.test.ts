@@ -116,7 +116,7 @@ describe('reports', () => {
     const report = buildReport(['a', 'b'], ['converge', 'two-pools', 'never-ready'], [finding]);
     expect(report.cells).toEqual({ converge: { a: 'clean', b: 'divergent' }, 'two-pools': { a: 'clean', b: 'divergent' }, 'never-ready': { a: 'clean', b: 'clean' } });
     const text = renderText(report, { color: false });
-    expect(text).toContain('  ✗ b (2 scenarios: converge, two-pools)  m  [div:node-pool:labels:b]\n      at providers/b/function/composer.py:50; a: providers/a/function/composer.py:30\n');
+    expect(text).toContain('  ✗ b (2 scenarios: converge, two-pools)  m  [div:node-pool:labels:b]\n      at providers/b/function/composer.py:50; a: providers/a/function/composer.py:30 → ');
     expect(text.split('two-pools').length - 1).toBe(2); // the matrix row, and the finding's line
     const markdown = renderMarkdown(report);
     expect(markdown).toContain('<summary>b (2 scenarios: converge, two-pools): 1 finding</summary>');
