@@ -13,7 +13,7 @@ import { stableStringify } from '../util/objects.js';
 import { collect, fullProject, globalOptions, shownPath } from './context.js';
 
 /** The finding types an entry can accept: golden changes are updated, errors fixed, stale entries edited. */
-const ACCEPTABLE = /^(div|split|rule|style|locked):.+$/;
+const ACCEPTABLE = /^(div|split|rule|style|locked|cause):.+$/;
 
 /** Why an id drift prints is not accepted, and what closes it instead; undefined when it is acceptable. */
 function notAcceptable(id: string): string | undefined {
@@ -24,7 +24,7 @@ function notAcceptable(id: string): string | undefined {
   if (legacy) return `"${id}" is entry ${Number(legacy[1]) + 1} of goldens/accepted.yaml, which pins no ways: run \`drift migrate\` to record them`;
   if (id.startsWith('golden')) return `"${id}" is a golden change, which is never accepted: if it is intended, run \`drift update\``;
   if (id.startsWith('error:')) return `"${id}" is a rendering error: fix the provider so it renders`;
-  return `"${id}" is not a divergence, split or rule finding id, nor a style or locked one (div:…, split:…, rule:…, style:…, locked:…); copy it from drift diff's output`;
+  return `"${id}" is not a divergence, split or rule finding id, nor a style, locked or cause one (div:…, split:…, rule:…, style:…, locked:…, cause:…); copy it from drift diff's output`;
 }
 
 const readIfThere = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8') : undefined);
@@ -131,15 +131,53 @@ async function pinnedSplits(cli: Invocation, command: Command, project: Project,
   });
 }
 
+/**
+ * The ids a cause id stands for: its consequences, as a run of its provider (the scenarios of `-s`, else
+ * all) reports them today. A cause id names a line, which moves with the code; its consequences' ids do
+ * not, so those are what the entries record. Other ids pass through; order is kept, duplicates dropped.
+ */
+async function expandCauses(cli: Invocation, command: Command, project: Project, ids: readonly string[], scope: string[]): Promise<{ ids: string[]; said: string[] }> {
+  const [{ placeOfCauseId }, { selectProject }, { diffProject }, { buildReport }, { progressFor }] = await Promise.all([
+    import('../compare/findingId.js'),
+    import('../config/load.js'),
+    import('../pipeline/diffRun.js'),
+    import('../report/model.js'),
+    import('./progress.js'),
+  ]);
+  const causes = ids.flatMap((id) => {
+    const cause = placeOfCauseId(id);
+    return cause ? [{ id, ...cause }] : [];
+  });
+  if (!causes.length) return { ids: [...ids], said: [] };
+  const consequences = new Map<string, string[]>();
+  for (const provider of new Set(causes.map((cause) => cause.provider))) {
+    if (!project.adapters.some((adapter) => adapter.name === provider)) throw new DriftError(`${causes.find((cause) => cause.provider === provider)!.id} names ${provider}, which is not a provider of this project. Nothing changed.`);
+    const selected = selectProject(project, [provider], scope);
+    const progress = progressFor(cli, [provider], globalOptions(command).verbose);
+    const { run, findings } = await diffProject({ full: project, project: selected, filters: { providers: [provider], scenarios: scope } }).finally(() => progress.done());
+    const failed = run.providers.find((one) => one.error);
+    if (failed) throw new DriftError(`cannot tell the consequences of a cause from a render that failed: ${failed.error}. Nothing changed.`);
+    const report = buildReport(selected.adapters.map((adapter) => adapter.name), selected.scenarios.map((scenario) => scenario.name), findings);
+    for (const cause of causes.filter((one) => one.provider === provider)) {
+      const found = report.findings.find((finding) => finding.id === cause.id);
+      const where = scope.length ? ` in ${scope.join(', ')}` : '';
+      if (!found?.consequences) throw new DriftError(`${cause.id} is not reported${where} today (its code may have moved or changed): run drift diff and copy the cause id it prints, or accept its findings by their own ids. Nothing changed.`);
+      consequences.set(cause.id, found.consequences.map((finding) => finding.id));
+    }
+  }
+  const expanded = [...new Set(ids.flatMap((id) => consequences.get(id) ?? [id]))];
+  return { ids: expanded, said: [...consequences].map(([id, of]) => `${id} is ${plural(of.length, 'finding')}: ${of.join(', ')}`) };
+}
+
 export function registerAccept(program: Command, cli: Invocation): void {
   program
     .command('accept <finding-id...>')
-    .description('accept divergence, split, rule, style or locked findings by id, with a reason, in goldens/accepted.yaml: every scenario each shows in, or those -s names')
+    .description('accept divergence, split, rule, style or locked findings by id, with a reason, in goldens/accepted.yaml: every scenario each shows in, or those -s names; a cause id accepts each of its consequences')
     .requiredOption('-r, --reason <text>', 'why the difference is intended')
     .option('-s, --scenario <name>', 'only in this scenario (repeatable); every scenario the finding shows in when absent', collect, [])
     .action(async (given: string[], options: { reason: string; scenario: string[] }, command: Command) => {
-      const ids = [...new Set(given)];
-      for (const id of ids) {
+      const asked = [...new Set(given)];
+      for (const id of asked) {
         const why = notAcceptable(id);
         if (why) throw new DriftError(`${why}. Nothing changed.`);
       }
@@ -151,7 +189,7 @@ export function registerAccept(program: Command, cli: Invocation): void {
       if (unknown.length) throw new DriftError(`-s ${unknown.join(', ')}: no such scenario; the project's are ${[...known].sort().join(', ')}. Nothing changed.`);
       const scope = [...new Set(options.scenario)].sort();
       const { legacyIdOf, factsOfId } = await import('../compare/findingId.js');
-      for (const id of ids) {
+      for (const id of asked) {
         const legacy = legacyIdOf(id, known);
         if (legacy) throw new DriftError(`"${id}" is an id of an older drift, which named the scenario; this drift reports it as ${legacy.id} (one finding for every scenario that shows it): accept that id, or run \`drift migrate\` to rewrite the ids already in goldens/accepted.yaml. Nothing changed.`);
       }
@@ -164,6 +202,8 @@ export function registerAccept(program: Command, cli: Invocation): void {
         import('./contractWrite.js'),
       ]);
       refuseUnless(project.policy.write, 'accepted');
+      // A cause is accepted as its consequences: their ids name no line, so the entries outlive the code moving.
+      const { ids, said: expansions } = await expandCauses(cli, command, project, asked, scope);
       const file = acceptedPath(project);
       const shown = shownPath(cli, file);
       const entries = loadAccepted(project);
@@ -208,6 +248,7 @@ export function registerAccept(program: Command, cli: Invocation): void {
         }
         GoldenStore.of(project).writeAccepted(text!);
       });
+      for (const line of expansions) cli.io.stdout.write(`${line}\n`);
       for (const plan of plans) for (const line of plan.said) cli.io.stdout.write(`${line}\n`);
       // The contract lists accepted entries with their reasons: it changes with them, where the project keeps one.
       for (const written of writeContract(cli, project, { ifAdopted: true })) cli.io.stdout.write(`written ${written}\n`);

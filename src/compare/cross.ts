@@ -235,7 +235,6 @@ function novelty(scenario: string, facet: Facet, texts: Map<string, string>, ver
 
 function split(scenario: string, facet: Facet, groups: ValueGroup[]): Finding {
   const id = splitId(facet.subject, facet.facet);
-  const listed = groups.map((group) => `${group.providers.join(', ')}: ${facetValueInWords(facet.subject, facet.facet, group.value)}`).join('; ');
   return {
     id,
     type: 'split',
@@ -246,7 +245,8 @@ function split(scenario: string, facet: Facet, groups: ValueGroup[]): Finding {
     message: `${label(facet)} has no convention: ${groups.length} groups of ${groups.map((group) => group.providers.length).join('-')} providers`,
     values: Object.fromEntries([...facet.values].sort(([a], [b]) => (a < b ? -1 : 1))),
     groups: groups.map((group) => ({ value: group.value, providers: group.providers })),
-    hint: `${listed}. Decide which is right and align the others, or accept the split with a reason: drift accept '${id}' --reason "..."`,
+    // The groups are in `groups`, which reports print one line each: the hint says only what to do.
+    hint: `Decide which is right and align the others, or accept the split with a reason: drift accept '${id}' --reason "..."`,
   };
 }
 

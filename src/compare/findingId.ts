@@ -14,6 +14,19 @@ export const ruleId = (rule: string, provider: string, subject: string) => `rule
 export const tippedId = (subject: string, facet: string, provider: string) => `tip:${subject}:${facet}:${provider}`;
 
 /**
+ * The id of a cause: one place in a provider's code, `file:line` relative to the project root, that
+ * several findings come from. Deterministic for the same code; it moves with the line, so accepting a
+ * cause writes its consequences' ids, which name no line (src/cli/acceptCommand.ts).
+ */
+export const causeId = (provider: string, place: string) => `cause:${provider}:${place}`;
+
+/** The provider and place a cause id names (`cause:<provider>:<file>:<line>`), or undefined when `id` is not one. */
+export function placeOfCauseId(id: string): { provider: string; place: string } | undefined {
+  const match = /^cause:([^:/\s]+):(.+:\d+)$/.exec(id);
+  return match ? { provider: match[1]!, place: match[2]! } : undefined;
+}
+
+/**
  * Reads back the facts a divergence, split or rule id encodes, so `drift accept` can tell whether an entry
  * already covers the finding without rendering anything:
  *   div:<subject>:<facet>:<provider>       (src/compare/cross.ts)

@@ -2,10 +2,20 @@
 
 export type FindingClass = 'behavioral' | 'stylistic' | 'contract';
 /**
+ * `cause`: several findings of one provider whose `where` is the same place in its code (one gate, one
+ * early return), reported as one (src/compare/grouping.ts); its `consequences` are those findings.
  * `tipped`: on a newcomer's side, a convention it would form, tip or dissolve among the established
  * providers (id `tip:<subject>:<facet>:<newcomer>`).
  */
-export type FindingType = 'golden' | 'divergence' | 'split' | 'rule' | 'locked' | 'style' | 'tipped' | 'error' | 'accepted-stale' | 'contract-stale';
+export type FindingType = 'golden' | 'divergence' | 'split' | 'rule' | 'locked' | 'style' | 'tipped' | 'cause' | 'error' | 'accepted-stale' | 'contract-stale';
+
+/** One way of a split or of the established providers: a value, who holds it, and where each holder's code does. */
+export interface Way {
+  value: unknown;
+  providers: string[];
+  /** `<provider>: file:line` of each holder whose source was read, in `providers` order. */
+  where?: string[];
+}
 
 export interface Finding {
   /** Stable across runs, so a finding can be accepted by id. */
@@ -26,14 +36,16 @@ export interface Finding {
   /** The convention's value (divergences). */
   consensus?: unknown;
   /** Splits: each distinct value and the providers that hold it, largest group first. */
-  groups?: Array<{ value: unknown; providers: string[] }>;
+  groups?: Way[];
   /** Divergences of a provider that follows none of the established providers' ways (`-p`): those ways. */
-  ways?: Array<{ value: unknown; providers: string[] }>;
+  ways?: Way[];
   /**
    * A tipped finding (type `tipped`): what the newcomer does to a convention of the established providers,
    * the providers it would then blame, and the decision it asks.
    */
   tipped?: { effect: 'form' | 'tip' | 'dissolve'; blames: string[]; decision: string };
+  /** A cause (type `cause`): the findings its one place in the code yields, each complete, in report order. */
+  consequences?: Finding[];
   /**
    * A provider that left, joined or broke the ways an accepted split pins (src/compare/pinned.ts): the
    * entry (1-based), its ways in this scenario, and the providers of the way it joined.
@@ -52,6 +64,11 @@ export interface Finding {
   accepted?: { reason: string };
 }
 
+/** A finding as its parts: a cause's consequences, or the finding itself. */
+export function consequencesOf(finding: Finding): Finding[] {
+  return finding.consequences ?? [finding];
+}
+
 /** The scenarios a finding is about: its one scenario, the scenarios of its cause, or none. */
 export function scenariosOf(finding: Finding): string[] {
   return finding.scenario !== undefined ? [finding.scenario] : (finding.scenarios ?? []);
@@ -60,7 +77,7 @@ export function scenariosOf(finding: Finding): string[] {
 const CLASS_ORDER: Record<FindingClass, number> = { contract: 0, behavioral: 1, stylistic: 2 };
 
 /** Contract first, then behavior, then style; then by provider, scenario and id. Deterministic. */
-export function sortFindings(findings: Finding[]): Finding[] {
+export function sortFindings(findings: readonly Finding[]): Finding[] {
   const text = (value: string | undefined) => value ?? '';
   const scenarioOf = (finding: Finding) => finding.scenario ?? finding.scenarios?.[0];
   return [...findings].sort(

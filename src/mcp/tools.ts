@@ -183,7 +183,8 @@ export class DriftTools {
           candidates: candidates.map((candidate) => ({ facet: candidate.facet, subject: candidate.subject, value: candidate.words })),
           ...(changed ? { changed } : {}),
         });
-        for (const finding of [...report.findings, ...report.accepted]) this.findings.set(finding.id, finding);
+        // A cause's consequences can be explained one by one, by the ids the cause lists.
+        for (const finding of [...report.findings, ...report.accepted].flatMap((one) => [one, ...(one.consequences ?? [])])) this.findings.set(finding.id, finding);
         const errors = run.providers.flatMap((provider) => (provider.error ? [`${provider.provider}: ${provider.error}`] : []));
         return { items: report.findings, about: { summary: { rendered: names, ...report.summary, ...(errors.length ? { errors } : {}) } } };
       },

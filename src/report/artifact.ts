@@ -11,9 +11,9 @@ import { DriftError, InputError } from '../errors.js';
 import type { Report } from './model.js';
 
 /** The incompatible report versions this drift reads (schemas/report.schema.json's schemaVersion). */
-// 1 stays readable: the comment job reads with the default branch's drift a report the pull request's
-// drift wrote, and version 1 is version 2 without a finding's `scenarios`.
-export const READABLE_SCHEMA_VERSIONS: readonly number[] = [1, 2];
+// 1 and 2 stay readable: the comment job reads with the default branch's drift a report the pull
+// request's drift wrote; version 2 is version 3 without causes, version 1 version 2 without `scenarios`.
+export const READABLE_SCHEMA_VERSIONS: readonly number[] = [1, 2, 3];
 /** Far above any real report (GitHub's comment limit is 64 KiB), far below what could hurt. */
 export const REPORT_FILE_LIMIT = 8 * 1024 * 1024;
 
@@ -40,9 +40,9 @@ export function parseReportArtifact(file: string, text: string): Report {
     );
   }
   // JSON is YAML: the YAML reader validates it and names the line and column of what is wrong.
-  const report = readYamlFile<Omit<Report, 'candidates'> & { candidates?: Report['candidates'] }>(file, packageFile('schemas/report.schema.json'), text);
-  // A report of an older drift has no candidate conventions: it listed none.
-  return { ...report, candidates: report.candidates ?? [] };
+  const report = readYamlFile<Omit<Report, 'candidates' | 'summary'> & { candidates?: Report['candidates']; summary: Omit<Report['summary'], 'consequences'> & { consequences?: number } }>(file, packageFile('schemas/report.schema.json'), text);
+  // A report of an older drift has no candidate conventions (it listed none) and no causes (each finding is its own).
+  return { ...report, candidates: report.candidates ?? [], summary: { ...report.summary, consequences: report.summary.consequences ?? report.summary.findings } };
 }
 
 /**

@@ -3,7 +3,7 @@ import { sortKeys } from '../util/objects.js';
 import type { ChangedRun, Report } from './model.js';
 
 /** The order every finding's keys are written in: the order of schemas/report.schema.json. */
-const FINDING_KEYS = ['id', 'type', 'class', 'provider', 'scenario', 'scenarios', 'subject', 'facet', 'message', 'values', 'consensus', 'groups', 'tipped', 'diff', 'where', 'hint', 'accepted'] as const;
+const FINDING_KEYS = ['id', 'type', 'class', 'provider', 'scenario', 'scenarios', 'subject', 'facet', 'message', 'values', 'consensus', 'groups', 'ways', 'tipped', 'diff', 'where', 'hint', 'accepted', 'consequences'] as const;
 
 function orderedFinding(finding: Finding): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -11,9 +11,11 @@ function orderedFinding(finding: Finding): Record<string, unknown> {
     const value = finding[key];
     if (value === undefined) continue;
     // values and consensus are free-form data: sort their keys so equal data gives equal text.
-    if (key === 'values' || key === 'consensus' || key === 'groups') out[key] = sortKeys(value);
+    if (key === 'values' || key === 'consensus' || key === 'groups' || key === 'ways') out[key] = sortKeys(value);
     else if (key === 'accepted') out[key] = { reason: finding.accepted!.reason };
     else if (key === 'tipped') out[key] = { effect: finding.tipped!.effect, blames: [...finding.tipped!.blames], decision: finding.tipped!.decision };
+    // A cause's consequences are whole findings, written in the same key order.
+    else if (key === 'consequences') out[key] = finding.consequences!.map(orderedFinding);
     else out[key] = value;
   }
   return out;
@@ -85,6 +87,7 @@ export function reportToJson(report: Report): Record<string, unknown> {
     ...(report.timelines ? { timelines: orderedTimelines(report) } : {}),
     summary: {
       findings: summary.findings,
+      consequences: summary.consequences,
       contract: summary.contract,
       behavioral: summary.behavioral,
       stylistic: summary.stylistic,

@@ -5,9 +5,8 @@
  * nothing in it can close a table cell or a fence, start HTML, or add a link.
  */
 import type { Finding, FindingClass } from '../compare/findings.js';
-import { summarise } from '../compare/summary.js';
-import { sortKeys } from '../util/objects.js';
-import { placeOf, type CellState, type Report } from './model.js';
+import { type CellState, type Report } from './model.js';
+import { collapseMissingGoldens, consequenceWords, headlineOf, placeWords, wayLines } from './findingWords.js';
 import { describeScenarios, groupAccepted, type AcceptedGroup } from './acceptedGroups.js';
 import { describeChanged } from './changedText.js';
 
@@ -168,6 +167,8 @@ const CLASS_TITLE: Record<FindingClass, string> = { contract: '⛔ Contract', be
 const TYPE_LABEL: Partial<Record<string, string>> = {
   golden: '📝 golden',
   divergence: '🔀 divergence',
+  cause: '🎯 cause',
+  tipped: '🗳️ tipped convention',
   split: '⚖️ split',
   rule: '⛔ rule',
   error: '💥 error',
@@ -181,35 +182,8 @@ const DROP_ADVICE = "run `drift diff` locally or see the job's artifact";
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
-const where = (finding: Finding) => placeOf(finding, ' / ', 'all providers');
-
-function valueText(value: unknown): string {
-  if (value === undefined) return 'undefined';
-  try {
-    return JSON.stringify(sortKeys(value)) ?? String(value);
-  } catch {
-    return String(value);
-  }
-}
-
-function valuesTable(finding: Finding, providers: ReadonlySet<string>): string | undefined {
-  const rows: string[] = [];
-  // A long value is summarised structurally (src/compare/summary.ts), never cut in the middle of its JSON.
-  const cell = (value: unknown) => {
-    const text = valueText(value);
-    return codeSpan(text.length <= 1_000 ? text : clip(summarise(value), 1_000), { table: true });
-  };
-  // A split reads best as its groups: who holds which value.
-  if (finding.groups) {
-    for (const group of finding.groups) rows.push(`| ${escapeInline(group.providers.join(', '))} | ${cell(group.value)} |`);
-    return [`| providers | value |`, '| --- | --- |', ...rows].join('\n');
-  }
-  for (const [key, value] of Object.entries(finding.values ?? {})) rows.push(`| ${escapeInline(key)} | ${cell(value)} |`);
-  if (finding.consensus !== undefined) rows.push(`| *convention* | ${cell(finding.consensus)} |`);
-  if (rows.length === 0) return undefined;
-  const byProvider = Object.keys(finding.values ?? {}).every((key) => providers.has(key));
-  return [`| ${byProvider ? 'provider' : ''} | value |`, '| --- | --- |', ...rows].join('\n');
-}
+/** Who and in which scenarios, said once: `gke / converge`, `all providers (every scenario)`. */
+const placeIn = (finding: Finding, total: number) => placeWords(finding, total, 'all providers', ' / ');
 
 function clipDiff(diff: string, max: number, what = 'diff'): string {
   if (diff.length <= max) return diff;
@@ -232,39 +206,49 @@ function splitMessage(message: string): { headline: string; more?: string } {
   return more.trim() === '' ? { headline } : { headline, more };
 }
 
-function findingDetail(finding: Finding, maxDiff: number, providers: ReadonlySet<string>): string {
-  const { headline, more } = splitMessage(finding.message);
+/**
+ * A finding in a few lines: what, where and the fix; then, in words, a divergence's value against the
+ * convention (in its hint), a split's ways (one line each, with their places) or a cause's consequences (one line
+ * each, with their ids); a golden's diff or an error's output in a block. The JSON report has the rest.
+ */
+function findingDetail(finding: Finding, maxDiff: number, total: number): string {
+  const { more } = splitMessage(finding.message);
+  const headline = headlineOf(finding);
+  const subject = finding.type === 'cause' ? (finding.where?.[0] ?? finding.subject) : finding.subject;
   const parts = [
-    `**${typeLabel(finding.type)}** ${codeSpan(clip(finding.subject, 500))}: ${inlineWithCode(clip(headline, 2_000))}<br>\n` +
-      `<sub>→ ${inlineWithCode(clip(finding.hint, 2_000))}${(finding.scenarios?.length ?? 0) > 1 ? ` · in ${escapeInline(clip(finding.scenarios!.join(', '), 500))}` : ''}${finding.where?.length ? ` · at ${finding.where.map((place) => codeSpan(clip(place, 300))).join(', ')}` : ''} · id ${codeSpan(clip(finding.id, 500))}</sub>`,
+    `**${typeLabel(finding.type)}** ${codeSpan(clip(subject, 500))}: ${inlineWithCode(clip(headline, 2_000))}<br>\n` +
+      `<sub>→ ${inlineWithCode(clip(finding.hint, 2_000))}${finding.where?.length && finding.type !== 'cause' ? ` · at ${finding.where.map((place) => codeSpan(clip(place, 300))).join(', ')}` : finding.where && finding.where.length > 1 ? ` · follows it: ${finding.where.slice(1).map((place) => codeSpan(clip(place, 300))).join(', ')}` : ''} · id ${codeSpan(clip(finding.id, 500))}</sub>`,
   ];
   if (more !== undefined) parts.push(fence(clipDiff(more, maxDiff, 'output'), 'text'));
-  const table = valuesTable(finding, providers);
-  if (table) parts.push(table);
+  const lines = [
+    ...wayLines(finding).map((way) => escapeInline(clip(way, 1_000))),
+    ...(finding.consequences ?? []).map((consequence) => `${escapeInline(clip(consequenceWords(consequence, finding, total), 1_000))} · ${codeSpan(clip(consequence.id, 500))}`),
+  ];
+  if (lines.length) parts.push(lines.map((line) => `- ${line}`).join('\n'));
   if (finding.diff) parts.push(fence(clipDiff(finding.diff, maxDiff), 'diff'));
   return parts.join('\n\n');
 }
 
 /** `<details>` per provider/scenario, in the (sorted) order of the findings; `details[i]` renders findings[i]. */
-function detailBlocks(findings: Finding[], details: string[]): string {
+function detailBlocks(findings: Finding[], details: string[], total: number): string {
   const groups: number[][] = [];
   findings.forEach((finding, i) => {
     const previous = groups.at(-1);
     const first = previous ? findings[previous[0]!]! : undefined;
-    if (previous && first && where(first) === where(finding)) previous.push(i);
+    if (previous && first && placeIn(first, total) === placeIn(finding, total)) previous.push(i);
     else groups.push([i]);
   });
   return groups
     .map((group) => {
-      const summary = `<summary>${escapeHtml(where(findings[group[0]!]!))}: ${plural(group.length, 'finding')}</summary>`;
+      const summary = `<summary>${escapeHtml(placeIn(findings[group[0]!]!, total))}: ${plural(group.length, 'finding')}</summary>`;
       return ['<details>', summary, '', group.map((i) => details[i]).join('\n\n'), '', '</details>'].join('\n');
     })
     .join('\n\n');
 }
 
-function compactLine(finding: Finding): string {
-  const { headline } = splitMessage(finding.message);
-  return `- ${escapeInline(where(finding))}: ${inlineWithCode(clip(headline, 300))} ${codeSpan(clip(finding.id, 200))}`;
+function compactLine(finding: Finding, total: number): string {
+  const place = finding.type === 'cause' && finding.where?.[0] ? ` at ${codeSpan(clip(finding.where[0], 300))}` : '';
+  return `- ${escapeInline(placeIn(finding, total))}: ${inlineWithCode(clip(headlineOf(finding), 300))}${place} ${codeSpan(clip(finding.id, 200))}`;
 }
 
 function acceptedLine(group: AcceptedGroup, scenarios: number): string {
@@ -344,7 +328,8 @@ function assemble(report: Report, pieces: Pieces, layout: Layout): string {
   const notes: string[] = [];
   const dropped = pieces.classes.filter((piece) => kept(piece) < piece.findings.length);
   if (dropped.length) notes.push(`details of ${dropped.map((piece) => `${piece.findings.length - kept(piece)} ${piece.cls}`).join(', ')} findings dropped`);
-  const oneLiners = report.findings.length - Math.min(layout.detailed, report.findings.length) + pieces.accepted.length;
+  const entries = pieces.classes.reduce((sum, piece) => sum + piece.findings.length, 0);
+  const oneLiners = entries - Math.min(layout.detailed, entries) + pieces.accepted.length;
   const unlisted = Math.max(0, oneLiners - layout.listed);
   const unlistedAccepted = Math.min(unlisted, pieces.accepted.length);
   const unlistedFindings = unlisted - unlistedAccepted;
@@ -363,9 +348,9 @@ function assemble(report: Report, pieces: Pieces, layout: Layout): string {
   for (const piece of pieces.classes) {
     const count = piece.findings.length;
     if (count === 0) continue;
-    out.push('', `### ${CLASS_TITLE[piece.cls]} (${count})`);
+    out.push('', `### ${CLASS_TITLE[piece.cls]} (${summary[piece.cls]})`);
     const k = kept(piece);
-    if (k > 0) out.push('', detailBlocks(piece.findings.slice(0, k), piece.details));
+    if (k > 0) out.push('', detailBlocks(piece.findings.slice(0, k), piece.details, report.scenarios.length));
     if (k === count) continue;
     out.push('', `*details of ${plural(count - k, `${piece.cls} finding`)} dropped to fit GitHub's comment limit; ${DROP_ADVICE}*`);
     const shown = take(piece.compact.slice(k));
@@ -426,12 +411,14 @@ export function renderMarkdown(report: Report, options: MarkdownOptions = {}): s
   const budget = options.budget ?? DEFAULT_BUDGET;
   if (!Number.isFinite(budget) || budget < MIN_BUDGET) throw new Error(`markdown budget must be at least ${MIN_BUDGET} characters, got ${budget}`);
   const maxDiff = Math.floor(budget / 4);
-  const providers = new Set(report.providers);
+  const scenarioCount = report.scenarios.length;
   // report.findings is sorted contract, behavioral, stylistic (sortFindings); keep that order here.
+  // A new provider's missing goldens are one entry, not one per scenario.
+  const shown = collapseMissingGoldens(report.findings);
   let offset = 0;
   const classes = CLASSES.map((cls) => {
-    const findings = report.findings.filter((finding) => finding.class === cls);
-    const piece: ClassPieces = { cls, findings, offset, details: findings.map((finding) => findingDetail(finding, maxDiff, providers)), compact: findings.map(compactLine) };
+    const findings = shown.filter((finding) => finding.class === cls);
+    const piece: ClassPieces = { cls, findings, offset, details: findings.map((finding) => findingDetail(finding, maxDiff, scenarioCount)), compact: findings.map((finding) => compactLine(finding, scenarioCount)) };
     offset += findings.length;
     return piece;
   });

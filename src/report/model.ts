@@ -1,4 +1,5 @@
-import { scenariosOf, sortFindings, type Finding } from '../compare/findings.js';
+import { consequencesOf, scenariosOf, sortFindings, type Finding } from '../compare/findings.js';
+import { groupByPlace } from '../compare/grouping.js';
 
 /** A candidate convention as a report shows it: a facet every provider agrees on, the value in words. */
 export interface Candidate {
@@ -59,7 +60,7 @@ export interface Timeline {
 
 export interface Report {
   /** Bumped when the JSON shape changes incompatibly; see schemas/report.schema.json. */
-  schemaVersion: 2;
+  schemaVersion: 3;
   tool: 'drift';
   providers: string[];
   scenarios: string[];
@@ -69,7 +70,7 @@ export interface Report {
   sources?: Record<string, CellState>;
   /** With `--changed`: what changed since which commit, and which providers were rendered for it. */
   changed?: ChangedRun;
-  /** Findings that fail the run. */
+  /** Findings that fail the run: several that one place in a provider's code causes are one `cause`, listing them. */
   findings: Finding[];
   /** Findings goldens/accepted.yaml accepts, with their reasons. */
   accepted: Finding[];
@@ -79,11 +80,28 @@ export interface Report {
   notes?: string[];
   /** timelines[provider][scenario] of the cells this run rendered: the conformance page's reconcile steps. */
   timelines?: Record<string, Record<string, Timeline>>;
-  summary: { findings: number; contract: number; behavioral: number; stylistic: number; accepted: number; clean: boolean };
+  /** findings counts causes once; consequences counts what they hold (each finding of a cause, and every other finding). */
+  summary: { findings: number; consequences: number; contract: number; behavioral: number; stylistic: number; accepted: number; clean: boolean };
 }
 
 // A split blames nobody, so it ranks below anything that names this provider.
 const RANK: Record<CellState, number> = { clean: 0, split: 1, divergent: 2, changed: 3, contract: 4, error: 5 };
+
+/**
+ * The providers a split colors: those on a way smaller than the largest. A split blames nobody, and one
+ * about everyone (every provider on some way) would otherwise mark every cell of its scenario.
+ */
+function minorityOf(finding: Finding): Set<string> {
+  const sizes = (finding.groups ?? []).map((group) => group.providers.length);
+  const largest = Math.max(0, ...sizes);
+  return new Set((finding.groups ?? []).filter((group) => group.providers.length < largest).flatMap((group) => group.providers));
+}
+
+/** The providers whose cell a finding colors among `row`'s. */
+function targetsOf(finding: Finding, row: Record<string, CellState>): string[] {
+  if (finding.type === 'split') return [...minorityOf(finding)].filter((provider) => provider in row);
+  return finding.provider && finding.provider in row ? [finding.provider] : [];
+}
 
 function stateOf(finding: Finding): CellState {
   if (finding.type === 'error') return 'error';
@@ -95,35 +113,35 @@ function stateOf(finding: Finding): CellState {
 
 /** Gathers findings into the report every format renders. Pure; deterministic order. */
 export function buildReport(providers: string[], scenarios: string[], all: Finding[], options: { sources?: string[]; changed?: ChangedRun; candidates?: readonly Candidate[]; notes?: readonly string[]; timelines?: Report['timelines'] } = {}): Report {
-  const findings = sortFindings(all.filter((finding) => !finding.accepted));
-  const accepted = sortFindings(all.filter((finding) => finding.accepted));
+  const findings = sortFindings(groupByPlace(all.filter((finding) => !finding.accepted)));
+  // What was accepted for one reason at one place reads as one cause too.
+  const accepted = sortFindings(groupByPlace(all.filter((finding) => finding.accepted)));
+  // Cells are colored by what each consequence of a cause is about, as if it stood alone.
+  const parts = findings.flatMap(consequencesOf);
   const cells: Report['cells'] = {};
   for (const scenario of scenarios) cells[scenario] = Object.fromEntries(providers.map((provider) => [provider, 'clean' as CellState]));
-  for (const finding of findings) {
+  for (const finding of parts) {
     // One cause shown by several scenarios colors each of their rows.
     for (const scenario of scenariosOf(finding)) {
       const row = cells[scenario];
       if (!row) continue;
-      // A split is about the whole scenario: every provider's cell shows it.
-      const targets = finding.type === 'split' ? Object.keys(row) : finding.provider && finding.provider in row ? [finding.provider] : [];
       const state = stateOf(finding);
-      for (const provider of targets) if (RANK[state] > RANK[row[provider]!]) row[provider] = state;
+      for (const provider of targetsOf(finding, row)) if (RANK[state] > RANK[row[provider]!]) row[provider] = state;
     }
   }
   // Findings about a provider's code belong to no scenario: they color its `source` cell.
   const sources = options.sources ? Object.fromEntries(providers.filter((p) => options.sources!.includes(p)).map((p) => [p, 'clean' as CellState])) : undefined;
   if (sources) {
-    for (const finding of findings) {
+    for (const finding of parts) {
       if (scenariosOf(finding).length) continue;
       // A style split is about every provider's code, as a scenario's split is about its cells.
-      const targets = finding.type === 'split' ? Object.keys(sources) : finding.provider && finding.provider in sources ? [finding.provider] : [];
       const state = stateOf(finding);
-      for (const provider of targets) if (RANK[state] > RANK[sources[provider]!]) sources[provider] = state;
+      for (const provider of targetsOf(finding, sources)) if (RANK[state] > RANK[sources[provider]!]) sources[provider] = state;
     }
   }
   const count = (cls: Finding['class']) => findings.filter((finding) => finding.class === cls).length;
   return {
-    schemaVersion: 2,
+    schemaVersion: 3,
     tool: 'drift',
     providers,
     scenarios,
@@ -137,6 +155,7 @@ export function buildReport(providers: string[], scenarios: string[], all: Findi
     ...(options.timelines && Object.keys(options.timelines).length ? { timelines: options.timelines } : {}),
     summary: {
       findings: findings.length,
+      consequences: parts.length,
       contract: count('contract'),
       behavioral: count('behavioral'),
       stylistic: count('stylistic'),
@@ -144,16 +163,4 @@ export function buildReport(providers: string[], scenarios: string[], all: Findi
       clean: findings.length === 0,
     },
   };
-}
-
-/**
- * Where a finding is: `provider<separator>scenario`, or whichever of them it names, or `all`. A cause
- * several scenarios show names them without a space (`converge,two-pools`; beyond three, the first two
- * and how many more: `a,b,+3`); its message lists them all.
- */
-export function placeOf(finding: Finding, separator: string, all: string): string {
-  const scenarios = scenariosOf(finding);
-  const scenario = scenarios.length === 0 ? undefined : scenarios.length <= 3 ? scenarios.join(',') : `${scenarios.slice(0, 2).join(',')},+${scenarios.length - 2}`;
-  if (finding.provider && scenario) return `${finding.provider}${separator}${scenario}`;
-  return finding.provider ?? scenario ?? all;
 }

@@ -2,20 +2,32 @@ import { styleText } from 'node:util';
 import type { Finding } from '../compare/findings.js';
 import { describeScenarios, groupAccepted } from './acceptedGroups.js';
 import { describeChanged } from './changedText.js';
-import { placeOf, type CellState, type Report } from './model.js';
+import { collapseMissingGoldens, consequenceWords, headlineOf, placeWords, wayLines } from './findingWords.js';
+import { type CellState, type Report } from './model.js';
 
 type Style = Parameters<typeof styleText>[0];
 
 const CELL_LABEL: Record<CellState, string> = { clean: 'clean', split: 'split', divergent: 'divergent', changed: 'changed', contract: 'contract', error: 'error' };
 const CELL_STYLE: Record<CellState, Style> = { clean: 'green', split: 'yellow', divergent: 'yellow', changed: 'yellow', contract: 'red', error: 'red' };
 
-const where = (finding: Finding) => placeOf(finding, '/', 'all');
-
 function indent(text: string, by = '    '): string {
   return text
     .split('\n')
     .map((line) => (line ? by + line : line))
     .join('\n');
+}
+
+/** What the accepted findings are about, per provider (`all` for those about no provider), in report order. */
+function acceptedByProvider(accepted: readonly Finding[]): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const finding of accepted) {
+    const provider = finding.provider ?? 'all';
+    const about = finding.type === 'cause' ? `${finding.subject} (one place)` : [finding.subject, finding.facet !== finding.subject ? finding.facet : undefined].filter(Boolean).join(' ');
+    const list = out.get(provider) ?? [];
+    if (!list.includes(about)) list.push(about);
+    out.set(provider, list);
+  }
+  return out;
 }
 
 /** The terminal report: summary matrix first (scenarios × providers), then details by class. */
@@ -43,33 +55,38 @@ export function renderText(report: Report, options: { color: boolean; verbose?: 
     });
     out.push(('source'.padEnd(nameWidth) + cells.join('')).trimEnd());
   }
+  const total = report.scenarios.length;
+  const shown = collapseMissingGoldens(report.findings);
   for (const cls of ['contract', 'behavioral', 'stylistic'] as const) {
-    const group = report.findings.filter((finding) => finding.class === cls);
+    const group = shown.filter((finding) => finding.class === cls);
     if (group.length === 0) continue;
-    out.push('', paint('bold', `${cls} (${group.length})`));
+    const count = report.findings.filter((finding) => finding.class === cls).length;
+    out.push('', paint('bold', `${cls} (${count})`));
     for (const finding of group) {
-      // A rendering error carries the function's output on further lines: the id stays on the first.
-      const [headline, ...more] = finding.message.split('\n');
-      out.push(`  ${paint(cls === 'stylistic' ? 'yellow' : 'red', '✗')} ${where(finding)}  ${headline}  ${paint('dim', `[${finding.id}]`)}`);
+      // One line says who, in which scenarios, what and its id; the last one where and the fix.
+      const [, ...more] = finding.message.split('\n');
+      out.push(`  ${paint(cls === 'stylistic' ? 'yellow' : 'red', '✗')} ${placeWords(finding, total)}  ${headlineOf(finding)}  ${paint('dim', `[${finding.id}]`)}`);
+      // A rendering error carries the function's output on further lines.
       if (more.length) out.push(indent(more.join('\n'), '    '));
-      if (finding.groups) {
-        for (const group of finding.groups) out.push(`      ${group.providers.join(', ')}: ${JSON.stringify(group.value)}`);
-      } else if (finding.values) {
-        for (const [provider, value] of Object.entries(finding.values)) out.push(`      ${provider}: ${JSON.stringify(value)}`);
-      }
-      if (finding.consensus !== undefined) out.push(`      convention: ${JSON.stringify(finding.consensus)}`);
-      if ((finding.scenarios?.length ?? 0) > 1) out.push(`      in ${finding.scenarios!.join(', ')}`);
-      // The cause's file:line, then one provider's that follows the convention.
-      if (finding.where?.length) out.push(`      at ${finding.where.join('; ')}`);
+      // In words, one line each: a split's ways, a cause's consequences. A divergence's values are in its hint.
+      for (const way of wayLines(finding)) out.push(`      ${way}`);
+      for (const consequence of finding.consequences ?? []) out.push(`      · ${consequenceWords(consequence, finding, total)}  ${paint('dim', `[${consequence.id}]`)}`);
       if (finding.diff) out.push(indent(finding.diff, '      '));
-      out.push(paint('dim', `      → ${finding.hint}`));
+      // The cause's file:line, then one provider's that follows the convention (a place the hint names already is not repeated).
+      const places = (finding.where ?? []).filter((place) => !finding.hint.includes(place));
+      out.push(`      ${places.length ? `at ${places.join('; ')} ` : ''}${paint('dim', `→ ${finding.hint}`)}`);
     }
   }
   if (report.accepted.length) {
-    out.push('', paint('bold', `accepted (${report.accepted.length})`));
-    for (const group of groupAccepted(report.accepted)) {
-      const id = group.ids.length === 1 ? group.ids[0]! : `${group.ids[0]!} and ${group.ids.length - 1} more`;
-      out.push(`  ~ ${group.provider ?? 'all'} (${describeScenarios(group.scenarios, report.scenarios.length)})  ${group.message}  ${paint('dim', `[${id}]`)}\n      reason: ${group.reason}`);
+    out.push('', paint('bold', `accepted (${report.accepted.length})${options.verbose ? '' : ': --verbose lists each with its reason'}`));
+    if (options.verbose) {
+      for (const group of groupAccepted(report.accepted)) {
+        const id = group.ids.length === 1 ? group.ids[0]! : `${group.ids[0]!} and ${group.ids.length - 1} more`;
+        out.push(`  ~ ${group.provider ?? 'all'} (${describeScenarios(group.scenarios, report.scenarios.length)})  ${group.message}  ${paint('dim', `[${id}]`)}\n      reason: ${group.reason}`);
+      }
+    } else {
+      // Accepted findings fail nothing: one line per provider says what they are about.
+      for (const [provider, about] of acceptedByProvider(report.accepted)) out.push(`  ~ ${provider}: ${about.join(', ')}`);
     }
   }
   if (report.candidates.length) {
@@ -84,7 +101,7 @@ export function renderText(report: Report, options: { color: boolean; verbose?: 
   const { summary } = report;
   const verdict = summary.clean
     ? paint('green', `no findings`)
-    : paint('red', `${summary.findings} finding${summary.findings === 1 ? '' : 's'} (${summary.contract} contract, ${summary.behavioral} behavioral, ${summary.stylistic} stylistic)`);
+    : paint('red', `${summary.findings} finding${summary.findings === 1 ? '' : 's'} (${summary.contract} contract, ${summary.behavioral} behavioral, ${summary.stylistic} stylistic${summary.consequences > summary.findings ? `; ${summary.consequences} counting each consequence of a cause` : ''})`);
   const count = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
   out.push('', `${count(report.providers.length, 'provider')} × ${count(report.scenarios.length, 'scenario')}: ${verdict}${summary.accepted ? `, ${summary.accepted} accepted` : ''}`);
   return `${out.join('\n')}\n`;

@@ -226,9 +226,9 @@ describe('drift comment', () => {
     expect(ok.exitCode, ok.stderr).toBe(0);
     expect(github.commentsOn(PR)[0]!.body).toContain('**quarantine**');
 
-    const future = await comment([...ARGS, '--report', writeFile('v3.json', JSON.stringify({ ...data, schemaVersion: 3 }))]);
+    const future = await comment([...ARGS, '--report', writeFile('v4.json', JSON.stringify({ ...data, schemaVersion: 4 }))]);
     expect(future.exitCode).toBe(2);
-    expect(future.stderr).toContain('is a drift report of schemaVersion 3, which this drift cannot read (it reads 1, 2): update drift');
+    expect(future.stderr).toContain('is a drift report of schemaVersion 4, which this drift cannot read (it reads 1, 2, 3): update drift');
     expect(writes()).toHaveLength(1);
   });
 

@@ -47,6 +47,15 @@ function findingsIn(report: string): ShownFinding[] {
     if (!current) return;
     const [line, where, message, id] = current.head as unknown as [string, string, string, string];
     const body = current.lines.slice(1);
+    // A cause is its consequences, one line each under it (`· what  [id]`): each read as a finding of the cause's place.
+    if (id.startsWith('cause:')) {
+      for (const consequence of body) {
+        const shown = /^ {6}· (.*) {2}\[([^\]]+)\]$/.exec(consequence);
+        if (shown) out.push({ where, message: shown[1]!, id: shown[2]!, line: consequence, diff: [], block: current.lines.join('\n') });
+      }
+      current = undefined;
+      return;
+    }
     out.push({
       where,
       message,
@@ -58,7 +67,8 @@ function findingsIn(report: string): ShownFinding[] {
     current = undefined;
   };
   for (const line of report.split('\n')) {
-    const head = /^ {2}✗ (\S+) {2}(.*) {2}\[([^\]]+)\]$/.exec(line);
+    // `eks/converge`, or a finding of several scenarios: `eks (2 scenarios: converge, two-pools)`.
+    const head = /^ {2}✗ (\S+(?: \([^)]*\))?) {2}(.*) {2}\[([^\]]+)\]$/.exec(line);
     if (head) {
       flush();
       current = { head, lines: [line] };

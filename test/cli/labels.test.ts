@@ -6,6 +6,7 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { runDrift } from '../helpers/drift.js';
+import { flattened } from '../helpers/consequences.js';
 import { copyProject, mutate, replaceExactly } from '../helpers/project.js';
 
 const SLOW = 180_000;
@@ -26,7 +27,7 @@ interface Report {
 }
 /** What is left unaccepted, as type, subject, facet and provider (ids change shape; these do not). */
 const unaccepted = (stdout: string) =>
-  (JSON.parse(stdout) as Report).findings.filter((finding) => !finding.accepted).map((finding) => [finding.type, finding.subject, finding.facet, finding.provider].join(' '));
+  (flattened(JSON.parse(stdout) as Parameters<typeof flattened>[0]) as unknown as Report).findings.filter((finding) => !finding.accepted).map((finding) => [finding.type, finding.subject, finding.facet, finding.provider].join(' '));
 
 describe('labels under an unlisted field', () => {
   it('nodeLabelList holding the pool labels reads as labels: no finding at all', async () => {

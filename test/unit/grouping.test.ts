@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Finding } from '../../src/compare/findings.js';
 import { factsOfId, legacyIdOf } from '../../src/compare/findingId.js';
-import { groupByCause } from '../../src/compare/grouping.js';
+import { groupByCause, groupByPlace } from '../../src/compare/grouping.js';
 import type { Project } from '../../src/config/types.js';
 import type { CellResult } from '../../src/pipeline/cell.js';
 import { judgeRun } from '../../src/pipeline/judge.js';
@@ -28,7 +28,8 @@ describe('groupByCause', () => {
     expect(rest).toEqual([]);
     expect(merged).toMatchObject({ id: 'div:node-pool:ready:b', scenarios: ['converge', 'two-pools'], values: { a: 1, b: 2 } });
     expect(merged!.scenario).toBeUndefined();
-    expect(merged!.message).toBe('node-pool ready differs from the convention (in 2 scenarios)');
+    // The scenarios are said once, by `scenarios`: the message does not count them again.
+    expect(merged!.message).toBe('node-pool ready differs from the convention');
   });
 
   it('never merges an accepted finding with an unaccepted one, nor two accepted for different reasons', () => {
@@ -45,6 +46,42 @@ describe('groupByCause', () => {
     const golden: Finding = { id: 'golden:b/converge', type: 'golden', class: 'behavioral', provider: 'b', scenario: 'converge', subject: 'golden', message: 'm', hint: 'h' };
     const style: Finding = { id: 'style:x:y:b', type: 'style', class: 'stylistic', provider: 'b', subject: 'x', message: 'm', hint: 'h' };
     expect(groupByCause([golden, style, golden])).toEqual([golden, style, golden]);
+  });
+});
+
+describe('groupByPlace', () => {
+  const GATE = 'providers/b/function/composer.py:88';
+  const at = (finding: Finding, place: string, cls: Finding['class'] = 'behavioral'): Finding => ({ ...finding, class: cls, where: [place, 'a: providers/a/function/composer.py:90'] });
+  const gated = (subject: string, scenario = 'converge'): Finding => ({ ...divergence(scenario), id: `div:${subject}:gated-on:b`, subject, facet: 'gated-on' });
+  const rule: Finding = { id: 'rule:nothing-dropped:b:cluster', type: 'rule', class: 'contract', provider: 'b', scenario: 'cluster-lost', subject: 'cluster', facet: 'nothing-dropped', message: 'cluster dropped', hint: 'keep it' };
+
+  it("makes the findings of one provider at one file:line one cause listing them whole, its class the most serious, its scenarios all of theirs", () => {
+    const findings = [at(gated('network'), GATE), at(rule, GATE, 'contract'), at(gated('cluster', 'two-pools'), GATE), at(gated('subnet'), GATE)];
+    const [cause, ...rest] = groupByPlace(findings);
+    expect(rest).toEqual([]);
+    expect(cause).toMatchObject({ id: `cause:b:${GATE}`, type: 'cause', class: 'contract', provider: 'b', scenarios: ['cluster-lost', 'converge', 'two-pools'], where: [GATE, 'a: providers/a/function/composer.py:90'] });
+    expect(cause!.consequences).toEqual(expect.arrayContaining(findings));
+    expect(cause!.consequences).toHaveLength(4);
+    // Contract first, as reports order findings.
+    expect(cause!.consequences![0]!.id).toBe('rule:nothing-dropped:b:cluster');
+    expect(cause!.message).toBe("4 findings from one place in b's code: rule nothing-dropped of cluster; gated-on of network, subnet, cluster");
+    expect(cause!.hint).toContain(`change ${GATE}, which all 4 come from`);
+    expect(cause!.hint).toContain(`drift accept 'cause:b:${GATE}'`);
+  });
+
+  it('leaves alone a place one finding points at, other providers, other lines, accepted findings and splits', () => {
+    const split: Finding = { id: 'split:system-pool:gated-on', type: 'split', class: 'behavioral', scenario: 'converge', subject: 'system-pool', facet: 'gated-on', message: 'm', hint: 'h', where: [GATE] };
+    const other = { ...at(gated('network'), GATE), provider: 'c', id: 'div:network:gated-on:c' };
+    const accepted = { ...at(gated('subnet'), GATE), accepted: { reason: 'r' } };
+    const findings = [at(gated('network'), GATE), at(gated('cluster'), 'providers/b/function/composer.py:89'), other, accepted, split];
+    expect(groupByPlace(findings)).toEqual(findings);
+  });
+
+  it('is deterministic: the same findings in another order give the same causes', () => {
+    const findings = [at(gated('network'), GATE), at(gated('cluster'), GATE), at(gated('subnet'), 'providers/b/function/composer.py:120'), at(gated('node-pool'), 'providers/b/function/composer.py:120')];
+    const ids = (list: Finding[]) => list.map((finding) => [finding.id, finding.consequences?.map((one) => one.id)]).sort();
+    expect(ids(groupByPlace([...findings].reverse()))).toEqual(ids(groupByPlace(findings)));
+    expect(groupByPlace(findings).map((finding) => finding.id)).toEqual([`cause:b:${GATE}`, 'cause:b:providers/b/function/composer.py:120']);
   });
 });
 

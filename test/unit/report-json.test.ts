@@ -66,7 +66,7 @@ describe('JSON report', () => {
     expect(b).toBe(a);
     const data = JSON.parse(a) as { findings: Array<Record<string, unknown>>; summary: object };
     expect(Object.keys(data)).toEqual(['schemaVersion', 'tool', 'providers', 'scenarios', 'cells', 'findings', 'accepted', 'candidates', 'summary']);
-    expect(Object.keys(data.summary)).toEqual(['findings', 'contract', 'behavioral', 'stylistic', 'accepted', 'clean']);
+    expect(Object.keys(data.summary)).toEqual(['findings', 'consequences', 'contract', 'behavioral', 'stylistic', 'accepted', 'clean']);
     const order = ['id', 'type', 'class', 'provider', 'scenario', 'subject', 'message', 'values', 'consensus', 'diff', 'hint', 'accepted'];
     for (const finding of data.findings) {
       const keys = Object.keys(finding);
@@ -77,13 +77,29 @@ describe('JSON report', () => {
     expect(zones.consensus).toBeNull();
   });
 
+  it('writes a cause with its consequences whole, in the same key order, and validates', () => {
+    const at = (id: string, subject: string): Finding => ({ id, type: 'divergence', class: 'behavioral', provider: 'gke', scenario: 'default', subject, facet: 'gated-on', message: `${subject} gated-on differs`, values: { gke: ['credentials'], eks: [] }, consensus: [], where: ['providers/gke/function/composer.py:88', 'eks: providers/eks/function/composer.py:97'], hint: 'follow it' });
+    const report = buildReport(PROVIDERS, SCENARIOS, [at('div:cluster:gated-on:gke', 'cluster'), at('div:network:gated-on:gke', 'network')]);
+    const data = JSON.parse(renderJson(report)) as { findings: Array<Record<string, unknown> & { consequences: Array<Record<string, unknown>> }>; summary: Record<string, number> };
+    assertValid(data);
+    expect(data.findings).toHaveLength(1);
+    const [cause] = data.findings;
+    expect(cause).toMatchObject({ id: 'cause:gke:providers/gke/function/composer.py:88', type: 'cause', class: 'behavioral', provider: 'gke', scenarios: ['default'], where: ['providers/gke/function/composer.py:88', 'eks: providers/eks/function/composer.py:97'] });
+    expect(Object.keys(cause!).at(-1)).toBe('consequences');
+    expect(cause!.consequences.map((one) => one.id)).toEqual(['div:cluster:gated-on:gke', 'div:network:gated-on:gke']);
+    expect(Object.keys(cause!.consequences[0]!)).toEqual(['id', 'type', 'class', 'provider', 'scenario', 'subject', 'facet', 'message', 'values', 'consensus', 'where', 'hint']);
+    expect(data.summary).toMatchObject({ findings: 1, consequences: 2, behavioral: 1 });
+    // A cause of one consequence is no cause.
+    expect(validate(JSON.parse(JSON.stringify({ ...data, findings: [{ ...cause, consequences: cause!.consequences.slice(0, 1) }] })))).toBe(false);
+  });
+
   it('rejects what is not a report', () => {
     const report = JSON.parse(renderJson(buildReport(PROVIDERS, SCENARIOS, variedFindings()))) as Record<string, unknown> & {
       findings: Array<Record<string, unknown>>;
       accepted: Array<Record<string, unknown>>;
     };
     const broken = [
-      { ...report, schemaVersion: 3 },
+      { ...report, schemaVersion: 4 },
       { ...report, tool: 'other' },
       { ...report, findings: [{ ...report.findings[0], accepted: { reason: 'x' } }] },
       { ...report, accepted: [{ ...report.accepted[0], accepted: undefined }] },

@@ -30,13 +30,17 @@ const blamed = (provider: string, scenario = 'two-pools'): Finding => ({
 });
 
 describe('a split in the report', () => {
-  it('shows as `split` in every cell of its scenario, below anything that names a provider', () => {
+  it('colors only the cells of providers on a smaller way, below anything that names a provider: a tie marks nobody', () => {
     const report = buildReport(PROVIDERS, SCENARIOS, [...splitFindings(), blamed('gke'), blamed('gke', 'converge')]);
+    // 2-2: a split about everyone, no way smaller than the largest.
     expect(report.cells).toEqual({
-      converge: { eks: 'split', gke: 'divergent', nebius: 'split', vultr: 'split' },
+      converge: { eks: 'clean', gke: 'divergent', nebius: 'clean', vultr: 'clean' },
       'two-pools': { eks: 'clean', gke: 'divergent', nebius: 'clean', vultr: 'clean' },
     });
     expect(report.summary).toMatchObject({ findings: 3, stylistic: 1, behavioral: 2, clean: false });
+    const [split] = splitFindings();
+    const lopsided = { ...split!, groups: [{ value: ['nodepool-{pool}'], providers: ['eks', 'gke', 'nebius'] }, { value: ['node-pool-{pool}'], providers: ['vultr'] }] };
+    expect(buildReport(PROVIDERS, SCENARIOS, [lopsided]).cells.converge).toEqual({ eks: 'clean', gke: 'clean', nebius: 'clean', vultr: 'split' });
   });
 
   it('an accepted split colors nothing', () => {
@@ -46,21 +50,23 @@ describe('a split in the report', () => {
     expect(report.summary.clean).toBe(true);
   });
 
-  it('the text report lists its groups, not a convention', () => {
+  it('the text report lists its groups once, one line each in words, and its scenario once', () => {
     const text = renderText(buildReport(PROVIDERS, SCENARIOS, splitFindings()), { color: false });
-    expect(text).toMatch(/^converge\s+split\s+split\s+split\s+split$/m);
-    expect(text).toContain('✗ converge  node-pool key-pattern has no convention: 2 groups of 2-2 providers  [split:node-pool:key-pattern]');
-    expect(text).toContain('      eks, gke: ["nodepool-{pool}"]');
-    expect(text).toContain('      nebius, vultr: ["node-pool-{pool}"]');
+    expect(text).toContain('✗ converge  node-pool key-pattern has no convention  [split:node-pool:key-pattern]');
+    expect(text).toContain('      eks, gke: [nodepool-{pool}]\n');
+    expect(text).toContain('      nebius, vultr: [node-pool-{pool}]\n');
+    // Said once: no JSON of the groups, and the hint does not list them again.
+    expect(text).not.toContain('["nodepool-{pool}"]');
+    expect(text.split('nodepool-{pool}').length).toBe(2);
     expect(text).not.toMatch(/^\s+convention: /m);
   });
 
-  it('the Markdown report shows `split` cells and a table of groups', () => {
+  it('the Markdown report lists its groups once, in words', () => {
     const markdown = renderMarkdown(buildReport(PROVIDERS, SCENARIOS, splitFindings()));
-    expect(markdown).toContain('| converge | ⚖️ split | ⚖️ split | ⚖️ split | ⚖️ split |');
-    expect(markdown).toContain('**⚖️ split** `node-pool`');
-    expect(markdown).toContain('| providers | value |');
-    expect(markdown).toContain('| eks, gke | `["nodepool-{pool}"]` |');
+    expect(markdown).toContain('| converge | ✅ clean | ✅ clean | ✅ clean | ✅ clean |');
+    expect(markdown).toContain('**⚖️ split** `node-pool`: node-pool key-pattern has no convention<br>');
+    expect(markdown).toContain('- nebius, vultr: \\[node-pool-{pool}\\]\n- eks, gke: \\[nodepool-{pool}\\]');
+    expect(markdown.split('nodepool-{pool}').length).toBe(2);
   });
 
   it('the JSON report carries type split and its groups, and validates against the schema', () => {

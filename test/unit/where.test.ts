@@ -124,15 +124,17 @@ describe('withWhere', () => {
 });
 
 describe('reports', () => {
-  it('print where and the scenarios of a cause several show; the matrix colors each of them', () => {
+  it('print where and the scenarios of a cause several show, the scenarios once; the matrix colors each of them', () => {
     const finding: Finding = { ...divergence('labels', { a: ['x'], b: [] }, ['x']), scenarios: ['converge', 'two-pools'], where: ['providers/b/function/composer.py:50', 'a: providers/a/function/composer.py:30'] };
     const report = buildReport(['a', 'b'], ['converge', 'two-pools', 'never-ready'], [finding]);
     expect(report.cells).toEqual({ converge: { a: 'clean', b: 'divergent' }, 'two-pools': { a: 'clean', b: 'divergent' }, 'never-ready': { a: 'clean', b: 'clean' } });
     const text = renderText(report, { color: false });
-    expect(text).toContain('  ✗ b/converge,two-pools  m  [div:node-pool:labels:b]');
-    expect(text).toContain('      in converge, two-pools\n      at providers/b/function/composer.py:50; a: providers/a/function/composer.py:30\n');
+    expect(text).toContain('  ✗ b (2 scenarios: converge, two-pools)  m  [div:node-pool:labels:b]\n      at providers/b/function/composer.py:50; a: providers/a/function/composer.py:30 → ');
+    expect(text.split('two-pools').length - 1).toBe(2); // the matrix row, and the finding's line
     const markdown = renderMarkdown(report);
-    expect(markdown).toContain(' · in converge, two-pools · at `providers/b/function/composer.py:50`, `a: providers/a/function/composer.py:30` · id `div:node-pool:labels:b`');
+    expect(markdown).toContain('<summary>b (2 scenarios: converge, two-pools): 1 finding</summary>');
+    expect(markdown).toContain(' · at `providers/b/function/composer.py:50`, `a: providers/a/function/composer.py:30` · id `div:node-pool:labels:b`');
+    expect(markdown.split('two-pools').length - 1).toBe(2);
   });
 });
 

@@ -4,7 +4,7 @@
  * Report, so a change of the report's shape is a change of this adapter alone; the renderers take
  * only what it returns.
  */
-import { scenariosOf, type Finding, type FindingClass } from '../../compare/findings.js';
+import { consequencesOf, scenariosOf, type Finding, type FindingClass } from '../../compare/findings.js';
 import { isFacet, facetMeta } from '../../facets/registry.js';
 import { compareText } from '../../util/objects.js';
 import type { Report, Timeline } from '../model.js';
@@ -336,7 +336,8 @@ export function pageModel(report: Report, links: LinkBase): PageModel {
   const rows = new Rows(report.providers);
   addCandidates(rows, report);
   const all = [...report.findings, ...report.accepted];
-  for (const finding of all) if (finding.provider !== undefined || finding.type === 'split') addFinding(rows, finding, links);
+  // A cause is one place in the code; the matrix shows each of its consequences in its own row.
+  for (const finding of all.flatMap(consequencesOf)) if (finding.provider !== undefined || finding.type === 'split') addFinding(rows, finding, links);
   const subjects = subjectsOf(rows.all());
   const flat = subjects.flatMap((subject) => subject.rows);
   const sections = report.providers.map((provider) => {
