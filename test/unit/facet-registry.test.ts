@@ -30,11 +30,10 @@ describe('the facet registry', () => {
   });
 
   it('names for every facet the module that extracts it', () => {
-    for (const facet of FACETS) {
+    // The facet's id is written where its value is made (a presence value comes from skeleton/presence.ts, its id from cross.ts).
+    for (const facet of FACETS.filter((entry) => entry.id !== 'presence')) {
       const file = facet.extractor.replace(/ \(.*\)$/, '');
-      const code = readFileSync(path.join(REPO, file), 'utf8');
-      // The facet's id is written where its value is made (a presence value comes from skeleton/presence.ts, its id from cross.ts).
-      if (facet.id !== 'presence') expect(code, `${facet.id} in ${file}`).toContain(`'${facet.id}'`);
+      expect(readFileSync(path.join(REPO, file), 'utf8'), `${facet.id} in ${file}`).toContain(`'${facet.id}'`);
     }
   });
 
