@@ -57,9 +57,17 @@ const DECIDED: ReadonlySet<FindingType> = new Set(['divergence', 'rule', 'locked
 
 const SEVERITY: Record<FindingClass, number> = { contract: 0, behavioral: 1, stylistic: 2 };
 
+/** The provider has none of what the facet is about: its `where` is where the thing would go, not a decision. */
+function lacks(finding: Finding): boolean {
+  const values = finding.values as Record<string, unknown> | undefined;
+  if (!values || !finding.provider || !(finding.provider in values)) return false;
+  const own = values[finding.provider];
+  return own === null || own === false || (Array.isArray(own) && own.length === 0);
+}
+
 /** The place a finding's cause is at in its own provider's code, when it is one a cause can group by. */
 function placeOf(finding: Finding): string | undefined {
-  if (!finding.provider || !DECIDED.has(finding.type)) return undefined;
+  if (!finding.provider || !DECIDED.has(finding.type) || lacks(finding)) return undefined;
   const place = finding.where?.[0];
   // A follower's place (`<provider>: file:line`) is never the first; an adapter line or a source line is.
   return place !== undefined && /:\d+$/.test(place) && !place.includes(': ') ? place : undefined;

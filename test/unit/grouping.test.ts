@@ -55,6 +55,13 @@ describe('groupByPlace', () => {
   const gated = (subject: string, scenario = 'converge'): Finding => ({ ...divergence(scenario), id: `div:${subject}:gated-on:b`, subject, facet: 'gated-on' });
   const rule: Finding = { id: 'rule:nothing-dropped:b:cluster', type: 'rule', class: 'contract', provider: 'b', scenario: 'cluster-lost', subject: 'cluster', facet: 'nothing-dropped', message: 'cluster dropped', hint: 'keep it' };
 
+  it('leaves alone what the provider lacks: its place is where the thing would go, not a decision', () => {
+    const missing = (subject: string): Finding => at({ ...divergence('converge', { a: true, b: false }), id: `div:${subject}:presence:b`, subject, facet: 'presence' }, GATE);
+    const none: Finding = at({ ...divergence('converge', { a: ['ClusterProviderConfig'], b: [] }), id: 'div:requirements:requires:b', subject: 'requirements', facet: 'requires' }, GATE);
+    const findings = [missing('network'), missing('subnet'), none];
+    expect(groupByPlace(findings)).toEqual(findings);
+  });
+
   it("makes the findings of one provider at one file:line one cause listing them whole, its class the most serious, its scenarios all of theirs", () => {
     const findings = [at(gated('network'), GATE), at(rule, GATE, 'contract'), at(gated('cluster', 'two-pools'), GATE), at(gated('subnet'), GATE)];
     const [cause, ...rest] = groupByPlace(findings);
