@@ -92,10 +92,13 @@ export interface Perturbation {
   do: PerturbationKind;
   /** The role `unready` and `delete` act on; for `withdraw-fact`, narrows it to that role's resources. */
   role?: string;
-  /** For `withdraw-fact`: the cloud fact (an adapter `observe` entry's `fact`) that disappears. */
+  /** For `withdraw-fact`: the cloud fact (an adapter `observe` entry's `fact`) that disappears, or `every` one. */
   fact?: string;
   steps: number;
 }
+
+/** `withdraw-fact`'s fact that stands for every cloud fact an adapter declares. */
+export const EVERY_FACT = 'every';
 
 export interface Scenario {
   name: string;
