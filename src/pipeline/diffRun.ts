@@ -14,6 +14,7 @@ import type { OnEvent } from './events.js';
 import { goldensOf, goldenStateFor, isFiltered, type Filters } from './goldens.js';
 import { judgeRun } from './judge.js';
 import { tippedConventions } from '../compare/tipped.js';
+import { committedGoldens } from '../git/changes.js';
 import { runProject, type RunResult } from './run.js';
 import { outlineSources, readProjectSources, type OutlinedSource } from './sourcesRun.js';
 
@@ -99,15 +100,33 @@ export async function diffProject({ full, project, filters, env: given, onEvent,
     sources: { outlined, golden: (provider) => goldens.readOutline(provider), others },
     locked,
   });
-  // What the newcomers do to the established providers, told where the newcomer works: a full run's
-  // view with them and without them (src/compare/tipped.ts).
+  // What the newcomers do to the established providers (src/compare/tipped.ts). With -p, told where the
+  // newcomer works: a full run's view with it and without it. In a full run, a provider whose goldens
+  // are not committed yet is a newcomer: what exists only with it is one decision, not N findings on
+  // providers nobody touched.
+  const acceptedFile = path.relative(project.config.root, acceptedPath(project));
+  const golden = (provider: string) => goldens.readOutline(provider);
+  const view = { gating: true, accepted, acceptedFile, filtered: true, strict: false, locked, view: 'full' as const };
   const newcomers = others.length >= 2 ? newProviders(full, filters, goldens) : [];
   if (newcomers.length > 0) {
-    const view = { standIns, gating: true, accepted, acceptedFile: path.relative(project.config.root, acceptedPath(project)), filtered: true, strict: false, locked, view: 'full' as const };
-    const golden = (provider: string) => goldens.readOutline(provider);
-    const withNewcomers = judgeRun({ ...view, project, cells: run.cells, sources: { outlined, golden, others } }).findings;
-    const without = judgeRun({ ...view, project: { ...project, adapters: [] }, cells: [], sources: { outlined: [], golden, others } }).findings;
-    findings.push(...tippedConventions({ newcomers, withNewcomers, without, reported: new Set(findings.map((finding) => finding.id)) }));
+    const withNewcomers = judgeRun({ ...view, project, standIns, cells: run.cells, sources: { outlined, golden, others } }).findings;
+    const without = judgeRun({ ...view, project: { ...project, adapters: [] }, standIns, cells: [], sources: { outlined: [], golden, others } }).findings;
+    findings.push(...tippedConventions({ newcomers, withNewcomers, without, reported: new Set(findings.map((finding) => finding.id)) }).findings);
+  } else if (others.length === 0 && !isFiltered(filters)) {
+    const committed = await committedGoldens(path.resolve(project.config.root, project.config.goldens), [...renderedProviders], project.env);
+    const uncommitted = committed ? [...renderedProviders].filter((name) => !committed.has(name)).sort() : [];
+    if (uncommitted.length > 0 && committed!.size >= 2) {
+      const stays = (name: string) => !uncommitted.includes(name);
+      const without = judgeRun({
+        ...view,
+        project: { ...project, adapters: project.adapters.filter((adapter) => stays(adapter.name)) },
+        standIns,
+        cells: run.cells.filter((cell) => stays(cell.provider)),
+        sources: { outlined: outlined.filter((source) => stays(source.adapter.name)), golden, others },
+      }).findings;
+      const tipped = tippedConventions({ newcomers: uncommitted, withNewcomers: findings, without, reported: new Set() });
+      findings.splice(0, findings.length, ...findings.filter((finding) => !tipped.consumed.has(finding.id)), ...tipped.findings);
+    }
   }
   for (const obsolete of goldens.obsolete()) findings.push(obsoleteFinding({ ...obsolete, file: goldens.name(obsolete.file) }));
   // A provider named with -p that has no golden at all is new: its goldens are the last step of the
