@@ -17,6 +17,7 @@ import { readIntentVerdict, writeIntentVerdict } from './intentVerdict.js';
 import { useScalarCache } from './scalarCache.js';
 import { useValidatorCache } from './validatorCache.js';
 import { readLocatedYamlFile, type Locator } from './yamlFile.js';
+import { placeholdersIn } from './placeholders.js';
 
 export { CONFIG_FILE };
 
@@ -184,11 +185,18 @@ function adapterFrom(file: string, raw: RawAdapter, locate: Locator): Adapter {
     inline: raw.inline ?? {},
     values: raw.values ?? {},
     ...(raw.labelFields ? { labelFields: raw.labelFields } : {}),
+    ...placeholdersOf(raw, locate),
     source: {
       root: raw.source?.root !== undefined ? path.resolve(dir, raw.source.root) : path.resolve(dir, raw.function.cwd ?? '.'),
       include: raw.source?.include ?? DEFAULT_SOURCE_INCLUDE,
     },
   };
+}
+
+/** The draft's placeholders the adapter still holds, when it holds any. */
+function placeholdersOf(raw: RawAdapter, locate: Locator): Pick<Adapter, 'placeholders'> {
+  const found = placeholdersIn(raw, locate);
+  return found.length ? { placeholders: found } : {};
 }
 
 type RawScenario = {

@@ -69,6 +69,8 @@ export interface Adapter {
   values: Record<string, string>;
   /** Fields that hold node labels beside `labels` and `nodeLabels`, e.g. `kubernetesLabels`. */
   labelFields?: string[];
+  /** Values still holding a `drift new-provider` draft's placeholder (`TODO`), with their lines. */
+  placeholders?: Array<{ path: string; line: number }>;
   /** Where the function's source is, for its outline: a folder (absolute) and globs inside it (absent: see read.ts). */
   source?: { root: string; include: string[] };
 }

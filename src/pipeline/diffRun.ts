@@ -133,8 +133,20 @@ export async function diffProject({ full, project, filters, env: given, onEvent,
   // loop (drift update -p, which also regenerates the contract), not a finding. Never under CI or
   // --changed, where a missing golden fails.
   const fresh = project.policy.run.strict || changed ? [] : newProviders(full, filters, goldens);
-  if (fresh.length === 0) return { run, findings, candidates, goldens, outlined, swept, notes: [] };
+  const drafts = placeholderNotes(project);
+  if (fresh.length === 0) return { run, findings, candidates, goldens, outlined, swept, notes: drafts };
   const isFresh = (finding: Finding) => finding.provider !== undefined && fresh.includes(finding.provider) && finding.id.startsWith('golden-missing:');
   const notes = [`new provider: goldens not written yet (${fresh.join(', ')}). When the rest is clean, \`drift update ${fresh.map((name) => `-p ${name}`).join(' ')}\` writes its goldens and the contract; commit them with the function.`];
-  return { run, findings: findings.filter((finding) => !isFresh(finding)), candidates, goldens, outlined, swept, notes };
+  return { run, findings: findings.filter((finding) => !isFresh(finding)), candidates, goldens, outlined, swept, notes: [...drafts, ...notes] };
+}
+
+/** One note per rendered adapter that still holds a draft's placeholders: its findings may be the adapter's. */
+function placeholderNotes(project: Project): string[] {
+  return project.adapters.flatMap((adapter) => {
+    const found = adapter.placeholders ?? [];
+    if (!found.length) return [];
+    const file = path.relative(project.config.root, adapter.file);
+    const shown = found.slice(0, 3).map((placeholder) => `${file}:${placeholder.line} (${placeholder.path})`).join(', ') + (found.length > 3 ? ` and ${found.length - 3} more` : '');
+    return [`adapter draft: ${shown} still hold TODO placeholders; fill them in first, since what ${adapter.name} is judged on may be the adapter's, not its function's.`];
+  });
 }

@@ -119,6 +119,24 @@ describe('a growing set: the newcomer loop ending clean means the full run is cl
     expect(committed.findings.filter((finding) => finding.type === 'tipped')).toEqual([]);
   }, SLOW);
 
+  it("says when an adapter still holds a draft's TODO placeholders, naming each line, in diff and expect", async () => {
+    const { dir, remove } = copyProject({ prefix: 'drift-growing-todo-' });
+    copies.push(remove);
+    const adapter = path.join(dir, 'providers', 'gke', 'provider.yaml');
+    const text = readFileSync(adapter, 'utf8');
+    writeFileSync(adapter, text.replace(/^values: \{/m, 'values: {zone: TODO, '));
+    const line = text.split('\n').findIndex((row) => row.startsWith('values: {')) + 1;
+    const note = `adapter draft: providers/gke/provider.yaml:${line} (values.zone) still hold TODO placeholders`;
+    const diff = await runDrift(['diff', '-p', 'gke', '-s', 'converge', '--format', 'json'], dir);
+    expect((JSON.parse(diff.stdout) as Report).notes, diff.stderr).toEqual([expect.stringContaining(note)]);
+    const expected = await runDrift(['expect', '-p', 'gke', '-s', 'converge'], dir);
+    expect(expected.stdout).toContain(note);
+    // Filled in, nothing is said.
+    writeFileSync(adapter, text);
+    const clean = await runDrift(['diff', '-p', 'gke', '-s', 'converge', '--format', 'json'], dir);
+    expect((JSON.parse(clean.stdout) as Report).notes ?? []).toEqual([]);
+  }, SLOW);
+
   it('an independently styled newcomer (the modular idiom)', async () => {
     const { dir, remove } = copyProject({ prefix: 'drift-growing-modular-' });
     copies.push(remove);
