@@ -109,9 +109,15 @@ export async function diffProject({ full, project, filters, env: given, onEvent,
   const view = { gating: true, accepted, acceptedFile, filtered: true, strict: false, locked, view: 'full' as const };
   const newcomers = others.length >= 2 ? newProviders(full, filters, goldens) : [];
   if (newcomers.length > 0) {
+    const reported = new Set(findings.map((finding) => finding.id));
     const withNewcomers = judgeRun({ ...view, project, standIns, cells: run.cells, sources: { outlined, golden, others } }).findings;
-    const without = judgeRun({ ...view, project: { ...project, adapters: [] }, standIns, cells: [], sources: { outlined: [], golden, others } }).findings;
-    findings.push(...tippedConventions({ newcomers, withNewcomers, without, reported: new Set(findings.map((finding) => finding.id)) }).findings);
+    // The established providers among themselves are judged only when the newcomer's view blames one of
+    // them for something its own run does not report: usually it blames nobody, and that judgement is skipped.
+    const candidates = tippedConventions({ newcomers, withNewcomers, without: [], reported });
+    if (candidates.findings.length > 0) {
+      const without = judgeRun({ ...view, project: { ...project, adapters: [] }, standIns, cells: [], sources: { outlined: [], golden, others } }).findings;
+      findings.push(...tippedConventions({ newcomers, withNewcomers, without, reported }).findings);
+    }
   } else if (others.length === 0 && !isFiltered(filters)) {
     const committed = await committedGoldens(path.resolve(project.config.root, project.config.goldens), [...renderedProviders], project.env);
     const uncommitted = committed ? [...renderedProviders].filter((name) => !committed.has(name)).sort() : [];
