@@ -55,6 +55,8 @@ export interface ExpectLine {
   /** Where not met or accepted: what diff says, and what to do (the first finding's). */
   message?: string;
   hint?: string;
+  /** Where not met or accepted: where the cause is, as the finding says it (its file:line, then one provider's that follows). */
+  where?: string[];
 }
 
 const words = (facet: { subject: string; facet: string }, value: unknown) => facetValueInWords(facet.subject, facet.facet, value);
@@ -193,7 +195,8 @@ export function expectLines({ provider, requirements, findings }: LinesInput): E
       const first = failing ?? found[0];
       const { accepted: pinnedFor, ...rest } = line;
       const reason = first?.accepted?.reason ?? pinnedFor;
-      const notMetIn = [...new Set(found.flatMap((finding) => (finding.accepted ? [] : scenariosOf(finding))))].sort(compareText);
+      // Only the line's own scenarios: a finding one cause makes of several scenarios may hold others on another line.
+      const notMetIn = [...new Set(found.flatMap((finding) => (finding.accepted ? [] : scenariosOf(finding))))].filter((scenario) => sorted.length === 0 || sorted.includes(scenario)).sort(compareText);
       return {
         ...rest,
         scenarios: sorted,
@@ -201,6 +204,7 @@ export function expectLines({ provider, requirements, findings }: LinesInput): E
         ...(status === 'accepted' && reason ? { accepted: reason } : {}),
         ...(notMetIn.length ? { notMetIn } : {}),
         ...(first ? { message: first.message, hint: first.hint } : {}),
+        ...(first?.where?.length ? { where: first.where } : {}),
       };
     })
     .sort((a, b) => compareText(a.id, b.id) || compareText(a.scenarios.join(','), b.scenarios.join(',')) || compareText(a.expect, b.expect));

@@ -27,8 +27,15 @@ const VOTED: ReadonlySet<Finding['type']> = new Set(['divergence', 'split', 'sty
 
 const quoted = (id: string) => `'${id.replaceAll("'", "'\\''")}'`;
 
-export function tippedConventions({ newcomers, withNewcomers, without, reported }: TippedInput): Finding[] {
-  if (newcomers.length === 0) return [];
+export interface Tipped {
+  /** One per subject and facet. */
+  findings: Finding[];
+  /** The ids of the findings on the established providers each stands for. */
+  consumed: Set<string>;
+}
+
+export function tippedConventions({ newcomers, withNewcomers, without, reported }: TippedInput): Tipped {
+  if (newcomers.length === 0) return { findings: [], consumed: new Set() };
   const isNew = new Set(newcomers);
   const before = new Set(without.map((finding) => finding.id));
   const facetKey = (finding: Finding) => `${finding.subject}\u0000${finding.facet ?? ''}`;
@@ -42,6 +49,7 @@ export function tippedConventions({ newcomers, withNewcomers, without, reported 
   for (const finding of added) groups.set(facetKey(finding), [...(groups.get(facetKey(finding)) ?? []), finding]);
   const newcomer = newcomers[0]!;
   const out: Finding[] = [];
+  const consumed = new Set(added.map((finding) => finding.id));
   for (const [key, consequences] of [...groups].sort(([a], [b]) => compareText(a, b))) {
     const first = consequences[0]!;
     const subject = first.subject;
@@ -80,7 +88,7 @@ export function tippedConventions({ newcomers, withNewcomers, without, reported 
       hint,
     });
   }
-  return out;
+  return { findings: out, consumed };
 }
 
 /** A value in a few characters, for a message: the whole when short. */

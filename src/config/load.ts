@@ -7,7 +7,7 @@ import { DriftError, InputError } from '../errors.js';
 import { checkName, isName, NAME_RULE } from './names.js';
 import { isInside, outsideProblem, packageFile, rootsOf, type Roots } from './paths.js';
 import { CONTRACT_ROLES } from '../roles/catalog.js';
-import type { Adapter, DriftConfig, Perturbation, Project, Scenario, ScenarioPool } from './types.js';
+import { EVERY_FACT, type Adapter, type DriftConfig, type Perturbation, type Project, type Scenario, type ScenarioPool } from './types.js';
 import { loadXrd } from './xrd.js';
 import { cachePolicy, type CachePolicy } from '../cache/policy.js';
 import { CONFIG_FILE, projectRoot } from './projectRoot.js';
@@ -17,6 +17,7 @@ import { readIntentVerdict, writeIntentVerdict } from './intentVerdict.js';
 import { useScalarCache } from './scalarCache.js';
 import { useValidatorCache } from './validatorCache.js';
 import { readLocatedYamlFile, type Locator } from './yamlFile.js';
+import { placeholdersIn } from './placeholders.js';
 
 export { CONFIG_FILE };
 
@@ -184,11 +185,18 @@ function adapterFrom(file: string, raw: RawAdapter, locate: Locator): Adapter {
     inline: raw.inline ?? {},
     values: raw.values ?? {},
     ...(raw.labelFields ? { labelFields: raw.labelFields } : {}),
+    ...placeholdersOf(raw, locate),
     source: {
       root: raw.source?.root !== undefined ? path.resolve(dir, raw.source.root) : path.resolve(dir, raw.function.cwd ?? '.'),
       include: raw.source?.include ?? DEFAULT_SOURCE_INCLUDE,
     },
   };
+}
+
+/** The draft's placeholders the adapter still holds, when it holds any. */
+function placeholdersOf(raw: RawAdapter, locate: Locator): Pick<Adapter, 'placeholders'> {
+  const found = placeholdersIn(raw, locate);
+  return found.length ? { placeholders: found } : {};
 }
 
 type RawScenario = {
@@ -322,9 +330,9 @@ export async function loadProject(configPath: string | undefined, cwd = process.
     };
     scenario.then.forEach((perturbation, index) => {
       if (perturbation.role !== undefined) unknown(perturbation.role, ['then', index, 'role'], `then.${index}.role`);
-      if (perturbation.fact !== undefined && !facts.has(perturbation.fact)) {
+      if (perturbation.fact !== undefined && perturbation.fact !== EVERY_FACT && !facts.has(perturbation.fact)) {
         const { line, col } = locate(['then', index, 'fact']);
-        throw new InputError(scenario.file, line, col, `then.${index}.fact: "${perturbation.fact}" is no adapter's cloud fact; use one an adapter's world.observe declares: ${[...facts].sort().join(', ') || '(none)'}`);
+        throw new InputError(scenario.file, line, col, `then.${index}.fact: "${perturbation.fact}" is no adapter's cloud fact; use one an adapter's world.observe declares (${[...facts].sort().join(', ') || 'none'}), or ${EVERY_FACT} for all of them`);
       }
     });
     const ready = scenario.world.ready;

@@ -70,6 +70,8 @@ export interface Adapter {
   values: Record<string, string>;
   /** Fields that hold node labels beside `labels` and `nodeLabels`, e.g. `kubernetesLabels`. */
   labelFields?: string[];
+  /** Values still holding a `drift new-provider` draft's placeholder (`TODO`), with their lines. */
+  placeholders?: Array<{ path: string; line: number }>;
   /** Where the function's source is, for its outline: a folder (absolute) and globs inside it (absent: see read.ts). */
   source?: { root: string; include: string[] };
 }
@@ -93,10 +95,13 @@ export interface Perturbation {
   do: PerturbationKind;
   /** The role `unready` and `delete` act on; for `withdraw-fact`, narrows it to that role's resources. */
   role?: string;
-  /** For `withdraw-fact`: the cloud fact (an adapter `observe` entry's `fact`) that disappears. */
+  /** For `withdraw-fact`: the cloud fact (an adapter `observe` entry's `fact`) that disappears, or `every` one. */
   fact?: string;
   steps: number;
 }
+
+/** `withdraw-fact`'s fact that stands for every cloud fact an adapter declares. */
+export const EVERY_FACT = 'every';
 
 export interface Scenario {
   name: string;

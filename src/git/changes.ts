@@ -115,3 +115,21 @@ export async function changesSince(dir: string, ref: string | undefined, env: En
   const paths = [...new Set([...nulSeparated(tracked.stdout), ...nulSeparated(untracked.stdout)])].sort();
   return { top, ref: chosen, base, paths };
 }
+
+/**
+ * Which of `providers` have goldens committed at HEAD: a file under `<goldens>/<provider>/` in HEAD's
+ * tree. Those are the established providers; a provider whose goldens are not committed yet is a
+ * newcomer (src/compare/tipped.ts). Undefined where git cannot tell (no git, not a checkout, no commit
+ * yet): then every provider with goldens counts as established.
+ */
+export async function committedGoldens(goldens: string, providers: readonly string[], env: Environment): Promise<Set<string> | undefined> {
+  let listed: GitResult;
+  try {
+    listed = await git(goldens, ['ls-tree', '-r', '--name-only', '-z', 'HEAD', '--', '.'], env);
+  } catch {
+    return undefined;
+  }
+  if (!listed.ok) return undefined;
+  const folders = new Set(nulSeparated(listed.stdout).map((file) => file.split('/')[0]!));
+  return new Set(providers.filter((provider) => folders.has(provider)));
+}

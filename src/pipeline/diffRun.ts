@@ -15,6 +15,7 @@ import type { OnEvent } from './events.js';
 import { goldensOf, goldenStateFor, isFiltered, type Filters } from './goldens.js';
 import { judgeRun } from './judge.js';
 import { tippedConventions } from '../compare/tipped.js';
+import { committedGoldens } from '../git/changes.js';
 import { runProject, type RunResult } from './run.js';
 import { outlineSources, readProjectSources, type OutlinedSource } from './sourcesRun.js';
 
@@ -102,23 +103,59 @@ export async function diffProject({ full, project, filters, env: given, onEvent,
     sources: { outlined, golden: (provider) => goldens.readOutline(provider), others },
     locked,
   });
-  // What the newcomers do to the established providers, told where the newcomer works: a full run's
-  // view with them and without them (src/compare/tipped.ts).
+  // What the newcomers do to the established providers (src/compare/tipped.ts). With -p, told where the
+  // newcomer works: a full run's view with it and without it. In a full run, a provider whose goldens
+  // are not committed yet is a newcomer: what exists only with it is one decision, not N findings on
+  // providers nobody touched.
+  const acceptedFile = path.relative(project.config.root, acceptedPath(project));
+  const golden = (provider: string) => goldens.readOutline(provider);
+  const view = { gating: true, accepted, acceptedFile, filtered: true, strict: false, locked, view: 'full' as const };
   const newcomers = others.length >= 2 ? newProviders(full, filters, goldens) : [];
   if (newcomers.length > 0) {
-    const view = { standIns, gating: true, accepted, acceptedFile: path.relative(project.config.root, acceptedPath(project)), filtered: true, strict: false, locked, view: 'full' as const };
-    const golden = (provider: string) => goldens.readOutline(provider);
-    const withNewcomers = judgeRun({ ...view, project, cells: run.cells, sources: { outlined, golden, others } }).findings;
-    const without = judgeRun({ ...view, project: { ...project, adapters: [] }, cells: [], sources: { outlined: [], golden, others } }).findings;
-    findings.push(...tippedConventions({ newcomers, withNewcomers, without, reported: new Set(findings.map((finding) => finding.id)) }));
+    const reported = new Set(findings.map((finding) => finding.id));
+    const withNewcomers = judgeRun({ ...view, project, standIns, cells: run.cells, sources: { outlined, golden, others } }).findings;
+    // The established providers among themselves are judged only when the newcomer's view blames one of
+    // them for something its own run does not report: usually it blames nobody, and that judgement is skipped.
+    const candidates = tippedConventions({ newcomers, withNewcomers, without: [], reported });
+    if (candidates.findings.length > 0) {
+      const without = judgeRun({ ...view, project: { ...project, adapters: [] }, standIns, cells: [], sources: { outlined: [], golden, others } }).findings;
+      findings.push(...tippedConventions({ newcomers, withNewcomers, without, reported }).findings);
+    }
+  } else if (others.length === 0 && !isFiltered(filters)) {
+    const committed = await committedGoldens(path.resolve(project.config.root, project.config.goldens), [...renderedProviders], project.env);
+    const uncommitted = committed ? [...renderedProviders].filter((name) => !committed.has(name)).sort() : [];
+    if (uncommitted.length > 0 && committed!.size >= 2) {
+      const stays = (name: string) => !uncommitted.includes(name);
+      const without = judgeRun({
+        ...view,
+        project: { ...project, adapters: project.adapters.filter((adapter) => stays(adapter.name)) },
+        standIns,
+        cells: run.cells.filter((cell) => stays(cell.provider)),
+        sources: { outlined: outlined.filter((source) => stays(source.adapter.name)), golden, others },
+      }).findings;
+      const tipped = tippedConventions({ newcomers: uncommitted, withNewcomers: findings, without, reported: new Set() });
+      findings.splice(0, findings.length, ...findings.filter((finding) => !tipped.consumed.has(finding.id)), ...tipped.findings);
+    }
   }
   for (const obsolete of goldens.obsolete()) findings.push(obsoleteFinding({ ...obsolete, file: goldens.name(obsolete.file) }));
   // A provider named with -p that has no golden at all is new: its goldens are the last step of the
   // loop (drift update -p, which also regenerates the contract), not a finding. Never under CI or
   // --changed, where a missing golden fails.
   const fresh = project.policy.run.strict || changed ? [] : newProviders(full, filters, goldens);
-  if (fresh.length === 0) return { run, findings, candidates, goldens, outlined, swept, notes: [] };
+  const drafts = placeholderNotes(project);
+  if (fresh.length === 0) return { run, findings, candidates, goldens, outlined, swept, notes: drafts };
   const isFresh = (finding: Finding) => finding.provider !== undefined && fresh.includes(finding.provider) && finding.id.startsWith('golden-missing:');
   const notes = [`new provider: goldens not written yet (${fresh.join(', ')}). When the rest is clean, \`drift update ${fresh.map((name) => `-p ${name}`).join(' ')}\` writes its goldens and the contract; commit them with the function.`];
-  return { run, findings: findings.filter((finding) => !isFresh(finding)), candidates, goldens, outlined, swept, notes };
+  return { run, findings: findings.filter((finding) => !isFresh(finding)), candidates, goldens, outlined, swept, notes: [...drafts, ...notes] };
+}
+
+/** One note per rendered adapter that still holds a draft's placeholders: its findings may be the adapter's. */
+function placeholderNotes(project: Project): string[] {
+  return project.adapters.flatMap((adapter) => {
+    const found = adapter.placeholders ?? [];
+    if (!found.length) return [];
+    const file = path.relative(project.config.root, adapter.file);
+    const shown = found.slice(0, 3).map((placeholder) => `${file}:${placeholder.line} (${placeholder.path})`).join(', ') + (found.length > 3 ? ` and ${found.length - 3} more` : '');
+    return [`adapter draft: ${shown} still hold TODO placeholders; fill them in first, since what ${adapter.name} is judged on may be the adapter's, not its function's.`];
+  });
 }

@@ -98,6 +98,32 @@ export function labelKeys(resource: JsonObject, extraFields: readonly string[] =
   return found.size ? [...found].sort() : undefined;
 }
 
+/**
+ * The objects under a body's spec that hold a pool's own label set (a map or `{key, value}` list carrying
+ * a contract pool label), each the object the label set sits in: where a pool is declared inside another
+ * resource, whatever the fields are called. Outermost first; one inside another counts once.
+ */
+export function poolDeclarations(resource: JsonObject): JsonObject[] {
+  const out: JsonObject[] = [];
+  const visit = (value: unknown, holder: JsonObject | undefined) => {
+    if (Array.isArray(value)) {
+      value.forEach((item) => visit(item, holder));
+      return;
+    }
+    if (!isObject(value)) return;
+    for (const item of Object.values(value)) {
+      if (carriesPoolLabel(item) && holder !== undefined) {
+        out.push(value);
+        return;
+      }
+    }
+    for (const item of Object.values(value)) visit(item, value);
+  };
+  const spec = isObject(resource.spec) ? resource.spec : {};
+  visit(spec, undefined);
+  return out;
+}
+
 /** What other composed resources' bodies select (`matchLabels` keys) and mention (every string), for telling behavior from style. */
 export interface Dependents {
   /** Label keys some other resource's selector matches. */

@@ -1,7 +1,7 @@
 import type { Adapter } from '../config/types.js';
 import type { EventRecord, StepRecord, Trace } from '../world/trace.js';
 import { isObject, stableStringify, type JsonObject } from '../util/objects.js';
-import { dependentsOf, labelKeys, managementPolicies, manifestOf, metadataOf, providerConfigRef, readinessPolicy, readsSecrets, writesSecret, type Dependents } from './bodyFacts.js';
+import { dependentsOf, labelKeys, managementPolicies, manifestOf, metadataOf, poolDeclarations, providerConfigRef, readinessPolicy, readsSecrets, writesSecret, type Dependents } from './bodyFacts.js';
 import { DEFAULT_CREDENTIALS, type Plane } from '../roles/plane.js';
 import { inlinePools, resolveRoles } from '../roles/resolve.js';
 import { selectsOf } from './selects.js';
@@ -159,6 +159,15 @@ export function skeletonize({ trace, adapter, pools, gates, coverage, derived, u
   // A pool declared inside the cluster is its pool's: its labels are the pool role's, not the cluster's.
   const hosted = new Map<string, Array<{ role: string; body: JsonObject }>>();
   for (const host of new Set(Object.values(inline))) hosted.set(host, inlinePools(bodies[host]!, pools).filter((pool) => inline[pool.role] === host));
+  // A role the adapter says its host plays inline (`inline: {system-pool: cluster}`) under a field drift
+  // does not know as a pool's: its declaration is the object in the host holding the pool's own labels.
+  for (const role of Object.keys(adapter.inline ?? {}).sort()) {
+    const host = inline[role];
+    const declared = host === undefined ? [] : (hosted.get(host) ?? []);
+    if (host === undefined || declared.some((pool) => pool.role === role) || !bodies[host]) continue;
+    const holders = poolDeclarations(bodies[host]!).filter((body) => !declared.some((pool) => pool.body === body));
+    if (holders.length) hosted.set(host, [...declared, ...holders.map((body) => ({ role, body }))]);
+  }
   const inlineLabels: Record<string, string[]> = {};
   for (const declared of hosted.values()) {
     for (const pool of declared) {

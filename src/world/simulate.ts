@@ -1,5 +1,5 @@
 import type { RunFunctionRequest } from '@crossplane-org/function-sdk-typescript';
-import type { Adapter, K8sObject, Perturbation, Scenario } from '../config/types.js';
+import { EVERY_FACT, type Adapter, type K8sObject, type Perturbation, type Scenario } from '../config/types.js';
 import { DEFAULT_CREDENTIALS, referencesCredentials, type Credentials } from '../roles/plane.js';
 import { resolveRoles, type RoleResolution } from '../roles/resolve.js';
 import { isObject, splitPath, withoutPath, type JsonObject } from '../util/objects.js';
@@ -153,13 +153,17 @@ class World implements ControlPlane {
     return keptFor(materializedBodies, desired, id, () => materialize(input));
   }
 
-  /** One cloud fact disappears from the existing resources that carry it (of one role, if given); their conditions stay. */
+  /**
+   * One cloud fact disappears from the existing resources that carry it (of one role, if given); their
+   * conditions stay. `every`: every fact the adapter's cloud publishes, whatever its name: each observed
+   * field a gate may read (an external name, an email, a bucket's hostname).
+   */
   private withdrawFact(fact: string, role: string | undefined): void {
     for (const [key, resource] of this.observed) {
       if (role !== undefined && this.role(key) !== role) continue;
-      const rules = this.adapter.world.observe.filter((rule) => rule.fact === fact && rule.kind === resource.kind);
+      const rules = this.adapter.world.observe.filter((rule) => (fact === EVERY_FACT || rule.fact === fact) && rule.kind === resource.kind);
       if (rules.length === 0) continue;
-      this.withdrawn.add(`${key}\u0000${fact}`);
+      for (const rule of rules) this.withdrawn.add(`${key}\u0000${rule.fact}`);
       let withdrawn = resource;
       for (const rule of rules) for (const dotted of Object.keys(rule.set)) withdrawn = withoutPath(withdrawn, splitPath(dotted));
       this.observed.set(key, withdrawn);

@@ -244,7 +244,7 @@ const MUTATIONS: Mutation[] = [
       '            member = self._observed_fact("iam-binding", "spec", "forProvider", "member")\n' +
       '            project = self._observed_fact("iam-binding", "spec", "forProvider", "project")\n',
     replace: '',
-    cells: ['credentials-lost'],
+    cells: ['credentials-lost', 'fact-withdrawn'], // the binding is built from the service account's email, which fact-withdrawn withdraws too
     example: {
       scenario: 'credentials-lost',
       ids: ['golden:gke/credentials-lost:then'],
@@ -253,7 +253,8 @@ const MUTATIONS: Mutation[] = [
       lines: ['-   dropped: []', '+   dropped:', '+     - iam-binding'],
     },
     updateOne: 'credentials-lost',
-    rule: 'credentials-loss-drops-nothing',
+    // Withdrawing every cloud fact (the email among them) drops the binding too.
+    rule: ['credentials-loss-drops-nothing', 'nothing-dropped'],
   },
 ];
 

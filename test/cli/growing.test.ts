@@ -6,6 +6,7 @@
  * finding names), then `drift update -p NEW`; the full `drift diff` then exits 0 too, in at most eight
  * drift commands.
  */
+import { spawnSync } from 'node:child_process';
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -85,6 +86,56 @@ describe('a growing set: the newcomer loop ending clean means the full run is cl
       for (const finding of loop.tipped) expect(finding.tipped!.blames.every((provider) => provider !== name)).toBe(true);
     }, SLOW);
   }
+
+  it('in a full run, a provider whose goldens are not committed yet: what exists only with it is one tipped decision, not a finding per established provider', async () => {
+    const { dir, remove } = copyProject({ prefix: 'drift-growing-git-' });
+    copies.push(remove);
+    const git = (...args: string[]) => {
+      const done = spawnSync('git', ['-c', 'user.email=drift@example.com', '-c', 'user.name=drift', ...args], { cwd: dir, encoding: 'utf8' });
+      expect(done.status, done.stderr).toBe(0);
+    };
+    writeFileSync(path.join(dir, '.gitignore'), '.venv\n');
+    git('init', '-q');
+    git('add', '-A');
+    git('commit', '-qm', 'the bundled five');
+    cpSync(path.join(dir, 'providers', 'gke'), path.join(dir, 'providers', 'acme'), { recursive: true });
+    const adapter = path.join(dir, 'providers', 'acme', 'provider.yaml');
+    writeFileSync(adapter, readFileSync(adapter, 'utf8').replace(/^name: gke$/m, 'name: acme'));
+    expect((await runDrift(['update', '-p', 'acme'], dir)).exitCode).toBe(0);
+    const report = async () => {
+      const run = await runDrift(['diff', '--format', 'json'], dir);
+      return { exitCode: run.exitCode, findings: (JSON.parse(run.stdout) as Report).findings };
+    };
+    const uncommitted = await report();
+    expect(uncommitted.exitCode).toBe(1);
+    const tipped = uncommitted.findings.filter((finding) => finding.type === 'tipped');
+    expect(tipped.map((finding) => [finding.id, finding.tipped!.blames])).toEqual([['tip:_identity_secret:helper-presence:acme', ['aks', 'nebius']]]);
+    expect(uncommitted.findings.filter((finding) => finding.provider === 'aks' || finding.provider === 'nebius')).toEqual([]);
+    // Committed, acme is established: the full run judges everyone alike and blames aks and nebius.
+    git('add', '-A');
+    git('commit', '-qm', 'acme');
+    const committed = await report();
+    expect(committed.findings.map((finding) => finding.id)).toEqual(expect.arrayContaining(['style:_identity_secret:helper-presence:aks', 'style:_identity_secret:helper-presence:nebius']));
+    expect(committed.findings.filter((finding) => finding.type === 'tipped')).toEqual([]);
+  }, SLOW);
+
+  it("says when an adapter still holds a draft's TODO placeholders, naming each line, in diff and expect", async () => {
+    const { dir, remove } = copyProject({ prefix: 'drift-growing-todo-' });
+    copies.push(remove);
+    const adapter = path.join(dir, 'providers', 'gke', 'provider.yaml');
+    const text = readFileSync(adapter, 'utf8');
+    writeFileSync(adapter, text.replace(/^values: \{/m, 'values: {zone: TODO, '));
+    const line = text.split('\n').findIndex((row) => row.startsWith('values: {')) + 1;
+    const note = `adapter draft: providers/gke/provider.yaml:${line} (values.zone) still hold TODO placeholders`;
+    const diff = await runDrift(['diff', '-p', 'gke', '-s', 'converge', '--format', 'json'], dir);
+    expect((JSON.parse(diff.stdout) as Report).notes, diff.stderr).toEqual([expect.stringContaining(note)]);
+    const expected = await runDrift(['expect', '-p', 'gke', '-s', 'converge'], dir);
+    expect(expected.stdout).toContain(note);
+    // Filled in, nothing is said.
+    writeFileSync(adapter, text);
+    const clean = await runDrift(['diff', '-p', 'gke', '-s', 'converge', '--format', 'json'], dir);
+    expect((JSON.parse(clean.stdout) as Report).notes ?? []).toEqual([]);
+  }, SLOW);
 
   it('an independently styled newcomer (the modular idiom)', async () => {
     const { dir, remove } = copyProject({ prefix: 'drift-growing-modular-' });

@@ -446,7 +446,7 @@ describe('loadProject', () => {
     });
     const error = await projectError(dir);
     expectLocated(error, files['scenarios/s.yaml']!, 5, 31); // `email`
-    expect(error.problem).toBe('then.0.fact: "email" is no adapter\'s cloud fact; use one an adapter\'s world.observe declares: arn, external-name');
+    expect(error.problem).toBe('then.0.fact: "email" is no adapter\'s cloud fact; use one an adapter\'s world.observe declares (arn, external-name), or every for all of them');
   });
 
   it('rejects withdraw-fact without a fact, and a fact on another verb', async () => {

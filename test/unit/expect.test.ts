@@ -104,6 +104,17 @@ describe('expectLines', () => {
     expect(accepted).toMatchObject({ status: 'accepted', accepted: 'the cloud forces it' });
   });
 
+  it("says where a not-met line's cause is, and is not met only in its own scenarios", () => {
+    // One line holds in converge, another (a different expectation) in two-pools; one finding, one cause, shows in both.
+    const split = [...across('converge', [facet({ a: 1, b: 1, c: 1, new: 2 })]), ...across('two-pools', [facet({ a: 3, b: 3, c: 3, new: 2 })])];
+    const raised = { ...divergence('div:node-pool:labels:new', { scenarios: ['converge', 'two-pools'] }), where: ['providers/new/function/composer.py:12', 'a: providers/a/function/composer.py:40'] };
+    const lines = expectLines({ provider: 'new', requirements: split, findings: [raised] });
+    expect(lines.map((line) => [line.expect, line.scenarios, line.notMetIn, line.where])).toEqual([
+      ['1', ['converge'], ['converge'], raised.where],
+      ['3', ['two-pools'], ['two-pools'], raised.where],
+    ]);
+  });
+
   it("gives a finding no requirement names a line of its own, a violated rule its subject's, and ignores others' findings and goldens", () => {
     const rules = ruleRequirements(['converge'], 'new').filter((requirement) => requirement.facet === 'nothing-dropped');
     const findings: Finding[] = [

@@ -56,6 +56,21 @@ describe('node labels under a field no list names', () => {
 });
 
 describe('an inline pool', () => {
+  it("declared by the adapter (`inline: {system-pool: cluster}`) under a field drift does not know, gives its labels to the pool, not the cluster", () => {
+    const trace = convergedTrace('x', {
+      cluster: cloud('Cluster', { initialPool: { name: 'system', kubeLabels: POOL_LABELS('system') }, tags: { team: 'ml' } }),
+      'nodepool-gpu': cloud('NodePool', { name: 'gpu', nodeLabels: POOL_LABELS('gpu') }),
+    });
+    const declared = skeletonize({ trace, adapter: { roles: {}, values: {}, inline: { 'system-pool': 'cluster' } }, pools: ['gpu'] });
+    expect(declared.inline).toEqual({ 'system-pool': 'cluster' });
+    expect(declared.inlineLabels).toEqual({ 'system-pool': ['modelplane.ai/pool'] });
+    expect(declared.resources.cluster!.labels).toBeUndefined();
+    // Compared with clusters that carry no labels, nothing is blamed on the cluster's labels.
+    expect(ids(across([inline('a'), inline('b'), inline('c'), declared])).filter((id) => id.startsWith('div:cluster:'))).toEqual([]);
+    // Without the adapter's word, the labels are the cluster's: the difference the adapter resolves.
+    expect(skeletonize({ trace, adapter: { roles: {}, values: {} }, pools: ['gpu'] }).resources.cluster!.labels).toEqual(['modelplane.ai/pool']);
+  });
+
   it('gives its labels to its pool role, never to the cluster', () => {
     const skeleton = inline('aks');
     expect(skeleton.inline).toEqual({ 'system-pool': 'cluster' });

@@ -116,6 +116,28 @@ describe('withdraw-fact', () => {
     expect(trace.perturbations[0]).toMatchObject({ do: 'withdraw-fact', fact: 'external-name' });
   });
 
+  it('`every` withdraws each fact the adapter declares, whatever its name: a status field a gate reads as well as the external name', async () => {
+    const hostname = { ...adapter, world: { ...adapter.world, observe: [...adapter.world.observe, { kind: 'Network', fact: 'hostname', set: { 'status.atProvider.hostname': '{name}.example.net' } }] } };
+    const { call } = fakeFunction();
+    const sent: RunFunctionRequest[] = [];
+    const trace = await simulate(call, hostname, scenarioWith([{ do: 'withdraw-fact', fact: 'every', steps: 2 }]), { maxSteps: 8, onStep: (step, request) => (sent[step] = request) });
+    const from = trace.perturbations[0]!.from;
+    const before = observedOf(sent[from - 1]!, 'network');
+    const hostnameOf = (resource: JsonObject | undefined) => ((resource?.status as JsonObject | undefined)?.atProvider as JsonObject | undefined)?.hostname;
+    expect(hostnameOf(before)).toMatch(/\.example\.net$/);
+    for (const request of sent.slice(from)) {
+      const network = observedOf(request, 'network');
+      expect(annotations(network)).not.toHaveProperty(['crossplane.io/external-name']);
+      expect(hostnameOf(network)).toBeUndefined();
+      expect(conditions(network)).toEqual({ Ready: 'True', Synced: 'True' });
+    }
+    // Named alone, a fact leaves the others in place.
+    const { call: again } = fakeFunction();
+    const named: RunFunctionRequest[] = [];
+    await simulate(again, hostname, scenarioWith([{ do: 'withdraw-fact', fact: 'external-name', steps: 2 }]), { maxSteps: 8, onStep: (step, request) => (named[step] = request) });
+    expect(hostnameOf(observedOf(named.at(-1)!, 'network'))).toMatch(/\.example\.net$/);
+  });
+
   it('narrowed to a role, leaves other roles alone', async () => {
     const { sent } = await run([{ do: 'withdraw-fact', role: 'network', fact: 'external-name', steps: 2 }, { do: 'restore-credentials', steps: 1 }]);
     expect(annotations(observedOf(sent.at(-1)!, 'network'))).not.toHaveProperty(['crossplane.io/external-name']);
