@@ -143,6 +143,8 @@ class LazyFunction {
   private started: FunctionProcess | undefined;
   /** The calls a kept process had answered before this run took it. */
   private callsBefore = 0;
+  /** A call failed (timed out, crashed, answered garbage): the process is not kept for the next run, which starts a fresh one. */
+  private failed = false;
   /** This run's first request to the function: the start-up probe of a process started again for the pool. */
   private firstRequest: Uint8Array | undefined;
   startError: string | undefined;
@@ -171,6 +173,7 @@ class LazyFunction {
       }
       return await (await this.process).call(bytes);
     } catch (error) {
+      this.failed = true;
       throw redactedError(error, this.redact);
     }
   }
@@ -207,7 +210,7 @@ class LazyFunction {
 
   async stop(): Promise<void> {
     if (!this.started) return;
-    if (this.kept) {
+    if (this.kept && !this.failed) {
       const { adapter, project, firstRequest } = this;
       // Started again with this run's first request as its probe when an edit changes the key while it waits.
       const restart = firstRequest && { folder: adapter.function.cwd, rekey: () => providerKey(adapter, project.env), start: () => FunctionProcess.start(adapter, this.startOptions(firstRequest)) };

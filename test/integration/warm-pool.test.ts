@@ -14,7 +14,7 @@ import { DriftTools } from '../../src/mcp/tools.js';
 import { LOCAL_POLICY } from '../../src/util/ci.js';
 import { driftBin } from '../helpers/drift.js';
 import { processesIn, waitFor } from '../helpers/processes.js';
-import { copyProject, REPO, type ProjectCopy } from '../helpers/project.js';
+import { brokenAdapter, copyProject, REPO, tempProject, type ProjectCopy } from '../helpers/project.js';
 
 const SLOW = 240_000;
 
@@ -119,6 +119,24 @@ describe('drift mcp keeping function processes', () => {
       expect(alive(pid)).toBe(true);
       await waitFor(() => !alive(pid), 10_000, 'the idle gke process to stop');
       expect(tools.pool!.providers).toEqual([]);
+    },
+    SLOW,
+  );
+});
+
+describe('drift mcp keeping a function whose call failed', () => {
+  it(
+    'keeps none: the next call starts a fresh process',
+    async () => {
+      const project = tempProject({ providers: brokenAdapter('garbage'), scenarios: path.join(REPO, 'scenarios/converge.yaml') });
+      const tools = new DriftTools({ config: undefined, cwd: project.dir, env: environment(), policy: LOCAL_POLICY, cache: { enabled: false, folder: path.join(project.dir, '.cache') }, deadlineMs: SLOW, keepFunctionsMs: 60_000 });
+      try {
+        await tools.render({ provider: 'garbage', scenario: 'converge' }).catch(() => undefined);
+        expect(tools.pool!.providers).toEqual([]);
+      } finally {
+        await tools.close();
+        project.remove();
+      }
     },
     SLOW,
   );
