@@ -63,7 +63,7 @@ async function diffJson(dir: string, args: string[]): Promise<DriftRun & { repor
   const run = await runDrift(['diff', '--format', 'json', ...args], dir);
   expect(run.stderr).toBe('');
   // Each finding on its own: how they group into causes is pinned by test/cli/causes.test.ts.
-  return { ...run, report: flattened(JSON.parse(run.stdout) as Report) };
+  return { ...run, report: flattened(JSON.parse(run.stdout) as Parameters<typeof flattened>[0]) as unknown as Report };
 }
 
 const sha = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
