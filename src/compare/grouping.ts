@@ -128,7 +128,7 @@ function causeOf(provider: string, place: string, group: readonly Finding[]): Fi
     where: [place, ...(follower !== undefined ? [follower] : [])],
     // One fix: the one place; each consequence keeps its own hint, saying what it should be instead.
     ...(consequences[0]!.accepted ? { accepted: { reason: consequences[0]!.accepted.reason } } : {}),
-    hint: `change ${place}, which all ${consequences.length} come from, so that ${provider} does what each of them asks; or accept them all: drift accept '${id}' --reason "..."`,
+    hint: `change ${place}, which ${consequences.length === 2 ? 'both' : `all ${consequences.length}`} come from, so that ${provider} does what each of them asks; or accept them all: drift accept '${id}' --reason "..."`,
     consequences,
   };
 }

@@ -51,6 +51,16 @@ export function wayLines(finding: Finding): string[] {
   return ways.map((way) => `${way.providers.join(', ')}: ${words(finding, way.value)}${way.where?.length ? `  at ${way.where.join('; ')}` : ''}`);
 }
 
+const EFFECT: Record<NonNullable<Finding['tipped']>['effect'], string> = { form: 'forms a convention', tip: 'tips the convention', dissolve: 'dissolves the convention' };
+
+/** A tipped convention on one line: what the newcomer does to it, whom that blames, the decision it asks. */
+export function tippedLine(finding: Finding): string | undefined {
+  const tipped = finding.tipped;
+  if (!tipped) return undefined;
+  const effect = Object.hasOwn(EFFECT, tipped.effect) ? EFFECT[tipped.effect] : tipped.effect;
+  return `${finding.provider ?? 'the newcomer'} ${effect}${tipped.blames.length ? `, blaming ${tipped.blames.join(', ')}` : ''}: ${tipped.decision}`;
+}
+
 /**
  * One consequence of a cause on one line: what differs and its value in words, the scenarios when they
  * are not the cause's own, and its id (what `drift accept` also takes alone).

@@ -6,7 +6,7 @@
  */
 import type { Finding, FindingClass } from '../compare/findings.js';
 import { type CellState, type Report } from './model.js';
-import { collapseMissingGoldens, consequenceWords, headlineOf, placeWords, wayLines } from './findingWords.js';
+import { collapseMissingGoldens, consequenceWords, headlineOf, placeWords, tippedLine, wayLines } from './findingWords.js';
 import { describeScenarios, groupAccepted, type AcceptedGroup } from './acceptedGroups.js';
 import { describeChanged } from './changedText.js';
 
@@ -220,8 +220,10 @@ function findingDetail(finding: Finding, maxDiff: number, total: number): string
       `<sub>→ ${inlineWithCode(clip(finding.hint, 2_000))}${finding.where?.length && finding.type !== 'cause' ? ` · at ${finding.where.map((place) => codeSpan(clip(place, 300))).join(', ')}` : finding.where && finding.where.length > 1 ? ` · follows it: ${finding.where.slice(1).map((place) => codeSpan(clip(place, 300))).join(', ')}` : ''} · id ${codeSpan(clip(finding.id, 500))}</sub>`,
   ];
   if (more !== undefined) parts.push(fence(clipDiff(more, maxDiff, 'output'), 'text'));
+  const tipped = tippedLine(finding);
   const lines = [
     ...wayLines(finding).map((way) => escapeInline(clip(way, 1_000))),
+    ...(tipped ? [escapeInline(clip(tipped, 1_000))] : []),
     ...(finding.consequences ?? []).map((consequence) => `${escapeInline(clip(consequenceWords(consequence, finding, total), 1_000))} · ${codeSpan(clip(consequence.id, 500))}`),
   ];
   if (lines.length) parts.push(lines.map((line) => `- ${line}`).join('\n'));

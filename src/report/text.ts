@@ -2,7 +2,7 @@ import { styleText } from 'node:util';
 import type { Finding } from '../compare/findings.js';
 import { describeScenarios, groupAccepted } from './acceptedGroups.js';
 import { describeChanged } from './changedText.js';
-import { collapseMissingGoldens, consequenceWords, headlineOf, placeWords, wayLines } from './findingWords.js';
+import { collapseMissingGoldens, consequenceWords, headlineOf, placeWords, tippedLine, wayLines } from './findingWords.js';
 import { type CellState, type Report } from './model.js';
 
 type Style = Parameters<typeof styleText>[0];
@@ -70,6 +70,8 @@ export function renderText(report: Report, options: { color: boolean; verbose?: 
       if (more.length) out.push(indent(more.join('\n'), '    '));
       // In words, one line each: a split's ways, a cause's consequences. A divergence's values are in its hint.
       for (const way of wayLines(finding)) out.push(`      ${way}`);
+      const tipped = tippedLine(finding);
+      if (tipped) out.push(`      ${tipped}`);
       for (const consequence of finding.consequences ?? []) out.push(`      · ${consequenceWords(consequence, finding, total)}  ${paint('dim', `[${consequence.id}]`)}`);
       if (finding.diff) out.push(indent(finding.diff, '      '));
       // The cause's file:line, then one provider's that follows the convention (a place the hint names already is not repeated).
