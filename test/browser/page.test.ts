@@ -3,10 +3,13 @@
  * bundled set's page and a seeded set's, each rendered once by the built CLI and opened once, then
  * asserted as a person sees them.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Finding } from '../../src/compare/findings.js';
+import { renderJson } from '../../src/report/json.js';
+import { buildReport } from '../../src/report/model.js';
 import { runDrift } from '../helpers/drift.js';
 import { SEEDS, seeded } from '../helpers/mutationSeeds.js';
 import { REPO, tempDir } from '../helpers/project.js';
@@ -19,6 +22,8 @@ const GITHUB = { GITHUB_SERVER_URL: 'https://github.example', GITHUB_REPOSITORY:
 let browser: Browser;
 let bundled: OpenedPage;
 let mutated: OpenedPage;
+let hostile: OpenedPage;
+let dialogs = 0;
 let seededComposer: string;
 const cleanups: Array<() => void> = [];
 
@@ -30,6 +35,9 @@ beforeAll(async () => {
   seededComposer = readFileSync(path.join(copy.dir, 'providers', SEED.provider, 'function', 'composer.py'), 'utf8');
   const bundledFile = path.join(out.dir, 'bundled.html');
   const seededFile = path.join(out.dir, 'seeded.html');
+  const hostileJson = path.join(out.dir, 'hostile.json');
+  const hostileFile = path.join(out.dir, 'hostile.html');
+  writeFileSync(hostileJson, renderJson(hostileReport()));
   const [clean, dirty, started] = await Promise.all([
     runDrift(['diff', '--format', 'html', '-o', bundledFile], REPO),
     runDrift(['diff', ...SEED.scenarios.flatMap((scenario) => ['-s', scenario]), '--format', 'html', '-o', seededFile, '--github-sha', SHA], copy.dir, GITHUB),
@@ -38,13 +46,49 @@ beforeAll(async () => {
   browser = started;
   expect(clean.exitCode, clean.all).toBe(0);
   expect(dirty.exitCode, dirty.all).toBe(1);
-  [bundled, mutated] = await Promise.all([openPage(browser, bundledFile), openPage(browser, seededFile)]);
+  const rendered = await runDrift(['report', '--from', hostileJson, '--format', 'html', '-o', hostileFile], out.dir);
+  expect(rendered.exitCode, rendered.all).toBe(0);
+  [bundled, mutated, hostile] = await Promise.all([openPage(browser, bundledFile), openPage(browser, seededFile), openPage(browser, hostileFile)]);
+  hostile.page.on('dialog', (dialog) => {
+    dialogs += 1;
+    void dialog.dismiss();
+  });
 });
 
 afterAll(async () => {
   await browser?.close();
   for (const cleanup of cleanups) cleanup();
 });
+
+/**
+ * A report such as a hostile pull request's code could write, valid against the schema: markup,
+ * script and links in every string it holds.
+ */
+function hostileReport() {
+  const evil = (n: number) => `</td></table><script>alert(${n})</script><img src="https://evil.example/${n}" onerror="alert(${n})"><a href="javascript:alert(${n})">x</a>`;
+  const provider = `p"><svg onload=alert(0)>`;
+  const finding: Finding = {
+    id: evil(1),
+    type: 'divergence',
+    class: 'behavioral',
+    provider,
+    scenarios: [evil(2)],
+    subject: evil(3),
+    facet: evil(4),
+    message: evil(5),
+    values: { [provider]: evil(6), eks: 'a', gke: 'a' },
+    consensus: 'a',
+    where: [`${evil(7)}:1`, 'eks: javascript:alert(8):2'],
+    hint: evil(9),
+  };
+  const golden: Finding = { id: 'g', type: 'golden', class: 'behavioral', provider, scenario: evil(2), subject: evil(10), message: evil(11), diff: `- golden\n+ rendered\n\n- ${evil(12)}\n+ ${evil(13)}`, hint: evil(14) };
+  const accepted: Finding = { ...finding, id: 'acc', provider: 'eks', values: { eks: evil(15), gke: 'b', [provider]: 'b' }, accepted: { reason: evil(16) } };
+  return buildReport([provider, 'eks', 'gke'], [evil(2)], [finding, golden, accepted], {
+    candidates: [{ facet: evil(17), subject: evil(18), value: evil(19) }],
+    notes: [evil(20)],
+    timelines: { [provider]: { [evil(2)]: { converged: 1, xrReady: true, resources: [{ key: evil(21), role: evil(22), appears: 0, ready: null }] } } },
+  });
+}
 
 /** The matrix cell of `provider` on the row of `subject`'s `facet`. */
 async function cell(page: Page, subject: string, facet: string, provider: string) {
@@ -153,9 +197,25 @@ describe('the bundled set', () => {
   });
 });
 
-describe('both pages', () => {
-  it('log no console error and make no request but their own document', () => {
-    for (const opened of [bundled, mutated]) {
+describe("a hostile report's page", () => {
+  it('shows its strings as text: nothing in them runs, loads or becomes markup', async () => {
+    const { page } = hostile;
+    await page.bringToFront();
+    await page.locator('#matrix-table td').first().focus();
+    // A long name in a row's header never covers the cells beside it.
+    await page.locator('#matrix-table td').nth(1).hover();
+    expect(dialogs).toBe(0);
+    expect(await page.locator('script').count()).toBe(1);
+    expect(await page.locator('img, svg, iframe').count()).toBe(0);
+    expect(await page.locator('a[href^="javascript"]').count()).toBe(0);
+    expect(await page.locator('#matrix-table thead th').nth(1).innerText()).toBe('p"><svg onload=alert(0)>');
+    expect(await page.locator('#detail').innerText()).toContain('<script>alert(');
+  });
+});
+
+describe('every page', () => {
+  it('logs no console error and makes no request but its own document', () => {
+    for (const opened of [bundled, mutated, hostile]) {
       expect(opened.errors).toEqual([]);
       expect(opened.requests).toEqual([opened.url]);
     }

@@ -189,6 +189,24 @@ describe('the page model', () => {
   });
 });
 
+describe('reports of the next shape (schema 3)', () => {
+  it("a cause's consequences each take their cell, accepted with it; a split's ways carry each holder's place", () => {
+    const gate = divergence();
+    const rule2: Finding = { ...rule, provider: 'aks', where: ['providers/aks/function/composer.py:184'] };
+    const cause = { id: 'cause:aks:providers/aks/function/composer.py:184', type: 'cause', class: 'contract', provider: 'aks', scenarios: ['converge'], subject: 'node-pool, status.cache', message: 'one gate', where: ['providers/aks/function/composer.py:184'], hint: 'fix the gate', consequences: [gate, rule2], accepted: { reason: 'on purpose' } } as unknown as Finding;
+    const placed = { ...split, accepted: undefined, groups: [{ value: ['ClusterProviderConfig'], providers: ['aks', 'gke'], where: ['aks: providers/aks/function/composer.py:90', 'gke: providers/gke/function/composer.py:95'] }, { value: [], providers: ['eks', 'nebius'] }] } as unknown as Finding;
+    const model = pageModel({ ...buildReport(PROVIDERS, SCENARIOS, [placed]), accepted: [cause] }, LOCAL);
+    const rows = model.subjects.flatMap((subject) => subject.rows);
+    expect(cellOf(rowOf(rows, 'node-pool', 'gated-on'), 'aks')).toMatchObject({ kind: 'accepted', reason: 'on purpose', value: '[cluster.ready]' });
+    expect(cellOf(rowOf(rows, 'status.cache', 'cache-storage-class'), 'aks')).toMatchObject({ kind: 'accepted', reason: 'on purpose' });
+    expect(rows.some((row) => row.facet === 'cause')).toBe(false);
+    expect(cellOf(rowOf(rows, 'requirements', 'requires'), 'gke')).toMatchObject({ kind: 'split', group: 'A', place: { text: 'providers/gke/function/composer.py:95', href: 'providers/gke/function/composer.py' } });
+    expect(cellOf(rowOf(rows, 'requirements', 'requires'), 'eks').place).toBeUndefined();
+    // The provider's section lists the cause once, with its one place and fix.
+    expect(model.sections.find((section) => section.provider === 'aks')!.findings.map((finding) => [finding.id, finding.fix])).toEqual([['cause:aks:providers/aks/function/composer.py:184', 'fix the gate']]);
+  });
+});
+
 describe('side by side', () => {
   it('pairs a run of removed lines with the added run after it, keeps context on both sides', () => {
     expect(sideBySide('- golden\n+ rendered\n\n  a: 1\n- b: 2\n- c: 3\n+ b: 4\n  d: 5\n+ e: 6')).toEqual([

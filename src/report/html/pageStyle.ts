@@ -31,8 +31,8 @@ table{border-collapse:collapse}
 #matrix-table{font-size:13px}
 #matrix-table th,#matrix-table td{border-bottom:1px solid var(--line);padding:.2rem .45rem;text-align:left;vertical-align:top}
 #matrix-table thead th{position:sticky;top:0;background:var(--head);z-index:2}
-#matrix-table tbody th[scope=row]{font-weight:500;white-space:nowrap;position:sticky;left:0;background:var(--bg);z-index:1}
-#matrix-table th[scope=rowgroup]{background:var(--head);font-weight:600;position:sticky;left:0}
+#matrix-table tbody th[scope=row]{font-weight:500;white-space:nowrap;max-width:20rem;overflow:hidden;text-overflow:ellipsis;position:sticky;left:0;background:var(--bg);z-index:1}
+#matrix-table th[scope=rowgroup]{background:var(--head);font-weight:600;text-align:left}
 #matrix-table td{max-width:14rem;white-space:nowrap;overflow:hidden;text-overflow:ellipsis;cursor:default}
 small{color:var(--muted);font-weight:400}
 td a{font-size:11px;margin-left:.3rem}

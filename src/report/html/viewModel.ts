@@ -4,7 +4,7 @@
  * Report, so a change of the report's shape is a change of this adapter alone; the renderers take
  * only what it returns.
  */
-import { consequencesOf, scenariosOf, type Finding, type FindingClass } from '../../compare/findings.js';
+import { scenariosOf, type Finding, type FindingClass } from '../../compare/findings.js';
 import { isFacet, facetMeta } from '../../facets/registry.js';
 import { compareText } from '../../util/objects.js';
 import type { Report, Timeline } from '../model.js';
@@ -189,6 +189,19 @@ function placesOf(finding: Finding, links: LinkBase): Array<{ provider?: string;
   });
 }
 
+/** Report schema 3 may say where each holder of a way takes it (`<provider>: file:line`): provider → place. */
+function holderPlaces(group: object): Map<string, string> {
+  const where: unknown = (group as { where?: unknown }).where;
+  const places = new Map<string, string>();
+  if (!Array.isArray(where)) return places;
+  for (const entry of where) {
+    if (typeof entry !== 'string') continue;
+    const { provider, place } = parseWhere(entry);
+    if (provider !== undefined) places.set(provider, place);
+  }
+  return places;
+}
+
 function addFinding(rows: Rows, finding: Finding, links: LinkBase): void {
   const accepted = finding.accepted?.reason;
   const reason = accepted !== undefined ? { reason: accepted } : {};
@@ -201,7 +214,11 @@ function addFinding(rows: Rows, finding: Finding, links: LinkBase): void {
   const values = finding.values ?? {};
   if (finding.type === 'split') {
     (finding.groups ?? []).forEach((group, index) => {
-      for (const provider of group.providers) rows.set(row, provider, { kind: accepted !== undefined ? 'accepted' : 'split', value: words(group.value), group: groupName(index), ...reason });
+      const holders = holderPlaces(group);
+      for (const provider of group.providers) {
+        const place = holders.get(provider);
+        rows.set(row, provider, { kind: accepted !== undefined ? 'accepted' : 'split', value: words(group.value), group: groupName(index), ...reason, ...(place ? { place: placeOf(place, links) } : {}) });
+      }
     });
     return;
   }
@@ -218,6 +235,17 @@ function addFinding(rows: Rows, finding: Finding, links: LinkBase): void {
     accepted !== undefined ? 'accepted' : finding.type === 'error' ? 'error' : finding.type === 'golden' ? 'changed' : finding.type === 'locked' ? 'locked' : finding.class === 'contract' ? 'broken' : 'divergent';
   const value = finding.provider in values ? words(values[finding.provider]) : finding.type === 'golden' || finding.type === 'error' ? finding.message : words(values.actual ?? finding.message);
   rows.set(row, finding.provider, { kind, value, ...reason, ...ownPlace });
+}
+
+/**
+ * What a finding says cell by cell. A cause (report schema 3: one place in a provider's code, type
+ * `cause`) is its consequences, each a whole finding, accepted when the cause is; read structurally,
+ * so this adapter reads reports of either shape.
+ */
+function partsOf(finding: Finding): Finding[] {
+  const consequences = (finding as Finding & { consequences?: Finding[] }).consequences;
+  if (!Array.isArray(consequences) || consequences.length === 0) return [finding];
+  return consequences.map((part) => (finding.accepted && !part.accepted ? { ...part, accepted: finding.accepted } : part));
 }
 
 /** Candidate conventions: every provider holds the value. */
@@ -336,8 +364,7 @@ export function pageModel(report: Report, links: LinkBase): PageModel {
   const rows = new Rows(report.providers);
   addCandidates(rows, report);
   const all = [...report.findings, ...report.accepted];
-  // A cause is one place in the code; the matrix shows each of its consequences in its own row.
-  for (const finding of all.flatMap(consequencesOf)) if (finding.provider !== undefined || finding.type === 'split') addFinding(rows, finding, links);
+  for (const finding of all.flatMap(partsOf)) if (finding.provider !== undefined || finding.type === 'split') addFinding(rows, finding, links);
   const subjects = subjectsOf(rows.all());
   const flat = subjects.flatMap((subject) => subject.rows);
   const sections = report.providers.map((provider) => {
@@ -349,7 +376,7 @@ export function pageModel(report: Report, links: LinkBase): PageModel {
       findings: own.map((finding) => findingView(finding, links)),
       expect: expectationsOf(flat, provider),
       ...(timeline ? { timeline } : {}),
-      diffs: own.filter((finding) => finding.diff !== undefined && !finding.accepted).map((finding) => ({ subject: finding.subject, scenarios: scenariosOf(finding), rows: sideBySide(finding.diff!) })),
+      diffs: own.flatMap(partsOf).filter((finding) => finding.diff !== undefined && !finding.accepted).map((finding) => ({ subject: finding.subject, scenarios: scenariosOf(finding), rows: sideBySide(finding.diff!) })),
     };
   });
   return {
