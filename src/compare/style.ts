@@ -1,11 +1,10 @@
-import { CONTRACT_ROLES } from '../roles/catalog.js';
-import { composerOf } from '../outline/outline.js';
+import { SOURCE_FAMILIES } from '../facets/source/families.js';
+import { composerNames, type PlaceKey } from '../facets/source/subject.js';
 import { STYLE_FACET_BY_ID } from '../facets/styleFacets.js';
 import type { Outline, Places } from '../outline/types.js';
 import { stableStringify } from '../util/objects.js';
 import { judge, MIN_CONVENTION, requiredOf, type ValueGroup } from './consensus.js';
 import type { Finding } from './findings.js';
-import { codeFacets } from './styleCode.js';
 
 /**
  * Stylistic drift in the code: the providers' outlines lined up facet by facet and judged with the
@@ -48,20 +47,6 @@ interface StyleFacet {
   fix?: (convention: unknown) => string;
 }
 
-/** Which sorted-list members a value has that the convention does not (or the reverse, for a missing one). */
-function firstDifference(value: unknown, convention: unknown): { extra?: string; missing?: string } {
-  const own = Array.isArray(value) ? (value as unknown[]).map(String) : [String(value)];
-  const wanted = Array.isArray(convention) ? (convention as unknown[]).map(String) : [String(convention)];
-  const extra = own.find((item) => !wanted.includes(item));
-  const missing = wanted.find((item) => !own.includes(item));
-  return { ...(extra !== undefined ? { extra } : {}), ...(missing !== undefined ? { missing } : {}) };
-}
-
-/** The SDK's response helpers count as one mechanism: which severities a provider emits is behaviour, not style. */
-function resultMechanism(form: string): string {
-  return /^response\.(normal|warning|fatal)\(\)$/.test(form) ? 'response.<severity>()' : form;
-}
-
 const text = (value: unknown) => (Array.isArray(value) ? value.join(', ') : String(value));
 
 /** Every style facet of the subjects, with each provider's value and where a reader changes it. */
@@ -82,166 +67,29 @@ function styleFacets(subjects: readonly StyleSubject[]): StyleFacet[] {
     facets.set(id, entry);
   };
 
-  for (const subject of usable) {
-    const { provider, outline } = subject;
-    const files = Object.entries(outline.files);
-    // The function that composes each contract role: its name is how a reader finds the role's code.
-    for (const [role, names] of composersByRole(subject)) {
-      add(
-        provider,
-        {
-          subject: role,
-          facet: 'composer',
-          describe: `the function that composes ${role}`,
-          placeOf: (p, convention) => {
-            const own = composersByRole(byProvider.get(p)!).get(role);
-            const { extra } = firstDifference([...(own?.keys() ?? [])].sort(), convention);
-            return at(p, (extra !== undefined ? own?.get(extra) : undefined) ?? [...(own?.values() ?? [])][0] ?? '');
-          },
-        },
-        [...names.keys()].sort(),
-      );
-    }
-
-    // Type aliases are spelled as classes (PascalCase): the type-alias facet judges them.
-    const constants = files.flatMap(([file, module]) => Object.entries(module.constants).filter(([, constant]) => constant.alias === undefined).map(([name, constant]) => ({ file, name, style: constant.style })));
-    if (constants.length > 0) {
-      add(
-        provider,
-        {
-          subject: 'constants',
-          facet: 'naming-style',
-          describe: 'the naming style of module constants',
-          placeOf: (p, convention) => {
-            const wanted = new Set(Array.isArray(convention) ? (convention as string[]) : []);
-            const own = Object.entries(byProvider.get(p)!.outline.files).flatMap(([file, module]) => Object.entries(module.constants).filter(([, constant]) => constant.alias === undefined).map(([name, constant]) => ({ file, name, style: constant.style })));
-            const odd = own.find((constant) => !wanted.has(constant.style)) ?? own[0];
-            return odd ? `${at(p, `const:${odd.file}:${odd.name}`)} (${odd.name})` : at(p, '');
-          },
-        },
-        [...new Set(constants.map((constant) => constant.style))].sort(),
-      );
-    }
-
-    const idioms: Array<[keyof Outline['idioms'], string, string, (form: string) => string]> = [
-      ['resourceWrite', 'resource-write', 'how composed resources are written', (form) => form],
-      ['readinessMark', 'readiness-mark', 'how readiness is marked', (form) => form],
-      ['readinessBy', 'readiness-by', 'what decides readiness', (form) => form],
-      ['results', 'results', 'how results are emitted', resultMechanism],
-    ];
-    const shape = outline.idioms.readinessShape ?? [];
-    if (shape.length > 0) {
-      add(
-        provider,
-        {
-          subject: 'readiness',
-          facet: 'readiness-shape',
-          describe: 'how readiness marking is laid out',
-          placeOf: (p, convention) => {
-            const own = byProvider.get(p)!.outline.idioms.readinessShape ?? [];
-            const odd = own.find((form) => !(convention as string[]).includes(form)) ?? own[0];
-            return at(p, odd ? `idiom:readinessShape:${odd}` : '');
-          },
-        },
-        [...shape],
-      );
-    }
-    for (const [idiom, name, describe, normalize] of idioms) {
-      const forms = outline.idioms[idiom];
-      if (forms.length === 0) continue;
-      add(
-        provider,
-        {
-          subject: name,
-          facet: 'idiom',
-          describe,
-          placeOf: (p, convention) => {
-            const own = byProvider.get(p)!.outline.idioms[idiom];
-            const odd = own.find((form) => !(convention as string[]).includes(normalize(form))) ?? own[0];
-            return at(p, odd ? `idiom:${idiom}:${odd}` : '');
-          },
-        },
-        [...new Set(forms.map(normalize))].sort(),
-      );
-    }
-
-    // Layout: the package's modules and the test files, by path.
-    for (const [subject, kinds, describe] of [
-      ['package', ['module', 'package-marker'], 'the module layout'],
-      ['tests', ['test', 'test-helper'], 'the test layout'],
-    ] as const) {
-      const paths = files.filter(([, module]) => (kinds as readonly string[]).includes(module.kind)).map(([file]) => file);
-      if (paths.length === 0) continue;
-      add(
-        provider,
-        {
-          subject,
-          facet: 'layout',
-          describe,
-          placeOf: (p, convention) => {
-            const own = Object.entries(byProvider.get(p)!.outline.files).filter(([, module]) => (kinds as readonly string[]).includes(module.kind)).map(([file]) => file);
-            const { extra, missing } = firstDifference(own, convention);
-            if (extra !== undefined) return at(p, `file:${extra}`);
-            return missing !== undefined ? `${byProvider.get(p)!.root}/${missing} (missing)` : at(p, `file:${own[0] ?? ''}`);
-          },
-        },
-        paths,
-      );
-    }
-
-    // Where each helper lives: the same job in the same module.
-    for (const [file, module] of files) {
-      if (module.kind !== 'module') continue;
-      const names = [...Object.keys(module.functions), ...Object.values(module.classes).flatMap((cls) => Object.keys(cls.methods))];
-      for (const name of new Set(names)) {
-        if (name.startsWith('__')) continue;
-        add(
-          provider,
-          {
-            subject: name,
-            facet: 'module',
-            describe: `the module that defines ${name}`,
-            placeOf: (p) => at(p, definitionKey(byProvider.get(p)!.outline, name) ?? ''),
-          },
-          file,
-        );
-      }
-    }
+  const sources = usable.map((subject) => ({
+    provider: subject.provider,
+    outline: subject.outline,
+    keys: subject.keys,
+    composers: composerNames(subject),
+    usesLiteral: (value: string, use?: string) =>
+      subject.places.has(use === undefined ? `literal:${value}` : `literal:${value}@${use}`) ||
+      Object.values(subject.outline.files).some((module) => module.kind === 'module' && (use === undefined ? module.literals?.[value] !== undefined : module.literals?.[value]?.includes(use) === true)),
+  }));
+  const placed = (p: string, place: PlaceKey) => (typeof place === 'string' ? at(p, place) : 'missing' in place ? `${byProvider.get(p)!.root}/${place.missing} (missing)` : `${at(p, place.key)} (${place.note})`);
+  // Each family of source facets hands every provider's value (src/facets/source/).
+  for (const family of SOURCE_FAMILIES) {
+    family.extract(sources, (provider, facet, value) =>
+      add(provider, { subject: facet.subject, facet: facet.facet, describe: facet.describe, placeOf: (p, convention) => placed(p, facet.placeKey(p, convention)), ...(facet.presence ? { presence: true as const } : {}), ...(facet.key ? { key: facet.key } : {}), ...(facet.conventionOnly ? { conventionOnly: true as const } : {}), ...(facet.fix ? { fix: facet.fix } : {}) }, value),
+    );
   }
-
-  codeFacets(
-    usable.map((subject) => ({
-      provider: subject.provider,
-      outline: subject.outline,
-      keys: subject.keys,
-      composers: composerNames(subject),
-      usesLiteral: (value: string, use?: string) =>
-        subject.places.has(use === undefined ? `literal:${value}` : `literal:${value}@${use}`) ||
-        Object.values(subject.outline.files).some((module) => module.kind === 'module' && (use === undefined ? module.literals?.[value] !== undefined : module.literals?.[value]?.includes(use) === true)),
-    })),
-    (provider, facet, value) => add(provider, { subject: facet.subject, facet: facet.facet, describe: facet.describe, placeOf: (p, convention) => at(p, facet.placeKey(p, convention)), ...(facet.presence ? { presence: true as const } : {}), ...(facet.key ? { key: facet.key } : {}), ...(facet.conventionOnly ? { conventionOnly: true as const } : {}), ...(facet.fix ? { fix: facet.fix } : {}) }, value),
-  );
   return [...facets.values()];
-}
-
-/** The role composers by their own name, with the roles each composes. */
-function composerNames(subject: StyleSubject): Map<string, Set<string>> {
-  const out = new Map<string, Set<string>>();
-  for (const [role, names] of composersByRole(subject)) for (const name of names.keys()) out.set(name, (out.get(name) ?? new Set()).add(role));
-  // A function composing a cloud-only key is a composer too, of no contract role: not a helper.
-  for (const functions of Object.values(subject.outline.composes)) {
-    for (const qualified of functions.split(', ')) {
-      const name = qualified.split('.').pop()!;
-      if (!out.has(name)) out.set(name, new Set([`cloud:${name}`]));
-    }
-  }
-  return out;
 }
 
 /** A facet's meta from the registry; a facet without one is drift's own mistake. */
 function metaOf(facet: string) {
   const meta = STYLE_FACET_BY_ID.get(facet);
-  if (!meta) throw new Error(`style facet ${facet} has no entry in src/outline/styleFacets.ts`);
+  if (!meta) throw new Error(`style facet ${facet} has no meta in a family of src/facets/source/`);
   return meta;
 }
 
@@ -392,25 +240,3 @@ function firstFile(outline: Outline): string {
   return Object.keys(outline.files)[0] ?? '';
 }
 
-function composersByRole(subject: StyleSubject): Map<string, Map<string, string>> {
-  const out = new Map<string, Map<string, string>>();
-  for (const [key, role] of [...subject.keys].sort(([a], [b]) => (a < b ? -1 : 1))) {
-    const found = composerOf(subject.outline, key);
-    if (!found || !CONTRACT_ROLES.has(role)) continue;
-    const names = out.get(role) ?? new Map<string, string>();
-    // A composer is named by its own name; its definition is where a reader renames it.
-    for (const name of found.function.split(', ')) if (!names.has(name.split('.').pop()!)) names.set(name.split('.').pop()!, `def:${name}`);
-    out.set(role, names);
-  }
-  return out;
-}
-
-/** The place key of a function or method `name` in a runtime module of the outline. */
-function definitionKey(outline: Outline, name: string): string | undefined {
-  for (const module of Object.values(outline.files)) {
-    if (module.kind !== 'module') continue;
-    if (name in module.functions) return `def:${name}`;
-    for (const [cls, body] of Object.entries(module.classes)) if (name in body.methods) return `def:${cls}.${name}`;
-  }
-  return undefined;
-}

@@ -1,4 +1,4 @@
-import type { FunctionOutline, Outline } from '../outline/types.js';
+import type { FunctionOutline, Outline } from '../../outline/types.js';
 
 /**
  * Helpers matched by job, not by name (docs/style.md, "Helpers by job"). A helper's job is what a
