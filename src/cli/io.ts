@@ -33,6 +33,8 @@ export interface Invocation {
   readonly io: Io;
   readonly policy: Policy;
   code: number;
+  /** Every `--config` given, in order (`drift migrate -c a -c b`); the other commands use the last. */
+  configs?: string[];
   /** The run's cache policy, once a command resolved it (context.ts); main() prunes its folder at the end. */
   cache?: CachePolicy;
 }

@@ -37,7 +37,11 @@ export function buildProgram(cli: Invocation): Command {
     .name('drift')
     .version(version(), '-V, --version', 'print the version of drift')
     .description('Render every provider of one contract against the same scenarios and diff what they do.')
-    .option('-c, --config <file>', 'drift.config.yaml to use (default: ./drift.config.yaml, else defaults)')
+    .option('-c, --config <file>', 'drift.config.yaml to use (default: ./drift.config.yaml, else defaults); `migrate` takes several that share one accepted list', (file: string) => {
+      // Every one given, in order, for `drift migrate -c a -c b`; the others use the last, as before.
+      cli.configs = [...(cli.configs ?? []), file];
+      return file;
+    })
     .option('-v, --verbose', 'print timings and more detail')
     .option('--no-color', 'never color the output')
     .option('-j, --concurrency <n>', 'provider functions running at once (default: the config, else the CPU count)', parseConcurrency)

@@ -5,7 +5,7 @@
  * sees half a file. A kill between write and rename leaves the temporary file; `sweepLeftovers`,
  * which every writing command runs, removes those whose writer is gone. `.gitignore` ignores them.
  */
-import { closeSync, existsSync, fsyncSync, linkSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 /** `<target>.drift-tmp-<pid>`: whose write it was, so a sweep never removes a running drift's. */
@@ -19,11 +19,13 @@ export function temporaryOf(target: string): string {
 }
 
 /**
- * Writes `text` to `target` atomically, creating its folder. With `exclusive`, refuses (EEXIST) to
+ * Writes `text` to `target` atomically, creating its folder; a symlinked target is written through its
+ * link (throughLink). With `exclusive`, refuses (EEXIST) to
  * replace a file that exists, atomically too: the temporary file is hard-linked to the target, which
  * fails if the name is taken, where a rename would replace it.
  */
-export function writeFileAtomic(target: string, text: string | Uint8Array, options: { exclusive?: boolean; durable?: boolean } = {}): void {
+export function writeFileAtomic(given: string, text: string | Uint8Array, options: { exclusive?: boolean; durable?: boolean } = {}): void {
+  const target = options.exclusive ? given : throughLink(given);
   mkdirSync(path.dirname(target), { recursive: true });
   const temporary = temporaryOf(target);
   try {
@@ -46,6 +48,19 @@ export function writeFileAtomic(target: string, text: string | Uint8Array, optio
     throw error;
   }
   if (options.durable !== false) syncFolder(path.dirname(target));
+}
+
+/**
+ * The file a symbolic link names, so a write goes through the link and the link stays (a goldens
+ * folder or accepted.yaml shared by links): the rename replaces the file it points at, not the link.
+ * Anything else, a dangling link included, is written where it is.
+ */
+function throughLink(target: string): string {
+  try {
+    return lstatSync(target).isSymbolicLink() ? realpathSync(target) : target;
+  } catch {
+    return target;
+  }
 }
 
 /**
