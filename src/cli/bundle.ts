@@ -1,6 +1,7 @@
 /**
  * The entry of drift's one-file bundle (scripts/bundle.mjs), which bin/drift.js loads with V8's code
- * cache (codeCache.ts): the CLI and the reaper, one instance of each, as bin/drift.js uses them.
+ * cache (codeCache.ts): the CLI, the reaper and the write guard, one instance of each, as bin/drift.js uses them.
  */
+export { writeGuard } from '../goldens/atomicFile.js';
 export * as reaper from '../functions/reaper.js';
 export { main } from './main.js';

@@ -35,7 +35,7 @@ export function registerMigrate(program: Command, cli: Invocation): void {
     .action(async (_options: unknown, command: Command) => {
       const projects = await projectsOf(command, cli);
       const project = projects[0]!;
-      const [{ underLock }, { replaceAcceptedEntries }, { acceptedPath, loadAccepted }, { GoldenStore }, { writeContract }, { migrateProject }, { describeEntry, isLegacy }, { migrateAcceptedIds }] = await Promise.all([
+      const [{ underLock }, { replaceAcceptedEntries }, { acceptedPath, loadAccepted }, { GoldenStore }, { writeContract }, { migrateProject }, { describeEntry, isLegacy }, { migrateAcceptedIds }, { holdingWrites }] = await Promise.all([
         import('./fileLock.js'),
         import('../config/acceptedText.js'),
         import('../goldens/acceptedStore.js'),
@@ -44,6 +44,7 @@ export function registerMigrate(program: Command, cli: Invocation): void {
         import('../pipeline/migrateRun.js'),
         import('../compare/acceptance.js'),
         import('../pipeline/migrateIds.js'),
+        import('../goldens/atomicFile.js'),
       ]);
       for (const one of projects) {
         refuseUnless(one.policy.write, 'accepted');
@@ -94,7 +95,8 @@ export function registerMigrate(program: Command, cli: Invocation): void {
         cli.io.stdout.write(`${shown}: nothing to migrate (every id is current; every entry names its providers, its id or its ways${unmapped.length ? `, but for ${unmapped.length} that accept${unmapped.length === 1 ? 's' : ''} nothing` : ''})\n`);
         return;
       }
-      {
+      // From the lock to the contract: a signal during them ends drift once both are written whole.
+      await holdingWrites(async () => {
         await underLock(file, shown, () => {
           if (store.read('accepted.yaml') !== original) throw new DriftError(`${shown} changed while drift rendered; run drift migrate again. Nothing changed.`);
           store.writeAccepted(text);
@@ -111,6 +113,6 @@ export function registerMigrate(program: Command, cli: Invocation): void {
         const contracts = new Set<string>();
         for (const one of projects) for (const written of writeContract(cli, one, { ifAdopted: true })) contracts.add(written);
         for (const written of contracts) cli.io.stdout.write(`written ${written}\n`);
-      }
+      });
     });
 }

@@ -4,6 +4,8 @@
  * flushed to disk, and is renamed over the target, so a reader (or a drift killed mid-write) never
  * sees half a file. A kill between write and rename leaves the temporary file; `sweepLeftovers`,
  * which every writing command runs, removes those whose writer is gone. `.gitignore` ignores them.
+ * A signal that arrives while a write is held (`holdWrites`, `writeGuard`) waits for it: bin/drift.js's
+ * handlers defer their exit until the last hold is released.
  */
 import { closeSync, existsSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -13,6 +15,65 @@ export const TEMPORARY_MARK = '.drift-tmp-';
 const TEMPORARY = /\.drift-tmp-(\d+)$/;
 /** What drift before the one writer left (`accepted.yaml.tmp-<pid>`, `CONTRACT.md.tmp-<pid>`), swept the same way. */
 const LEGACY_TEMPORARY = /\.(yaml|md|json)\.tmp-(\d+)$/;
+
+/**
+ * Writes in progress, counted, and what to do once none is: bin/drift.js's signal handlers ask
+ * `held()` and, while it is true, leave their exit to `afterWrites`, so Ctrl-C never cuts a
+ * command's writes short and is never lost (drift then exits 128 + the signal's number). One file's
+ * write holds itself; a command whose writes span an await (the goldens, then the contract) holds
+ * them together.
+ */
+let held = 0;
+let whenReleased: (() => void) | undefined;
+
+/** Holds writes until the returned release is called (once; later calls do nothing). */
+export function holdWrites(): () => void {
+  held += 1;
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    held -= 1;
+    if (held > 0 || !whenReleased) return;
+    const then = whenReleased;
+    whenReleased = undefined;
+    then();
+  };
+}
+
+/** Runs `work` with writes held: a signal that comes during it ends drift once it is done, never in its middle. */
+export async function holdingWrites<T>(work: () => Promise<T> | T): Promise<T> {
+  const release = holdWrites();
+  try {
+    return await work();
+  } finally {
+    release();
+  }
+}
+
+/** Test-only (DRIFT_TEST_PAUSE_IN_WRITE_MS, set by bin/drift.js): the first durable write sleeps this long, its text on disk, before its rename. */
+let pauseInWrite: { ms: number; announce: () => void } | undefined;
+
+export const writeGuard = {
+  held: (): boolean => held > 0,
+  /** Runs `then` once no write is held: at once when none is. The last one asked for wins. */
+  afterWrites(then: () => void): void {
+    if (held === 0) then();
+    else whenReleased = then;
+  },
+  pauseFirstWrite(ms: number, announce: () => void): void {
+    pauseInWrite = { ms, announce };
+  },
+};
+
+/** Blocks the thread, as a slow disk does: no signal handler runs until the write goes on. */
+function testPause(): void {
+  if (!pauseInWrite) return;
+  const { ms, announce } = pauseInWrite;
+  pauseInWrite = undefined;
+  announce();
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
 
 export function temporaryOf(target: string): string {
   return `${target}${TEMPORARY_MARK}${process.pid}`;
@@ -25,7 +86,15 @@ export function temporaryOf(target: string): string {
  * fails if the name is taken, where a rename would replace it.
  */
 export function writeFileAtomic(given: string, text: string | Uint8Array, options: { exclusive?: boolean; durable?: boolean } = {}): void {
-  const target = options.exclusive ? given : throughLink(given);
+  const release = holdWrites();
+  try {
+    writeWhole(options.exclusive ? given : throughLink(given), text, options);
+  } finally {
+    release();
+  }
+}
+
+function writeWhole(target: string, text: string | Uint8Array, options: { exclusive?: boolean; durable?: boolean }): void {
   mkdirSync(path.dirname(target), { recursive: true });
   const temporary = temporaryOf(target);
   try {
@@ -33,7 +102,10 @@ export function writeFileAtomic(given: string, text: string | Uint8Array, option
     try {
       writeFileSync(fd, text);
       // A cache entry need not survive a power cut (a lost entry is a miss): it skips the flushes.
-      if (options.durable !== false) fsyncSync(fd);
+      if (options.durable !== false) {
+        fsyncSync(fd);
+        testPause();
+      }
     } finally {
       closeSync(fd);
     }
