@@ -31,14 +31,16 @@ writeGuard = drift.writeGuard;
 // Test-only: hold the first spawn so a test can signal drift before anything of its own runs.
 const pause = Number(process.env.DRIFT_TEST_PAUSE_BEFORE_SPAWN_MS);
 if (pause > 0) reaper.holdFirstSpawn(pause, () => process.stderr.write('drift: test pause before the first spawn\n'));
-// Test-only: the first durable write sleeps before its rename, so a test can signal drift mid-write.
+// Test-only: the first durable write blocks before its rename (until the resume file exists), so a test can signal drift mid-write.
 const writePause = Number(process.env.DRIFT_TEST_PAUSE_IN_WRITE_MS);
-if (writePause > 0) writeGuard.pauseFirstWrite(writePause, () => process.stderr.write('drift: test pause in a write\n'));
+if (writePause > 0) writeGuard.pauseFirstWrite(writePause, () => process.stderr.write('drift: test pause in a write\n'), process.env.DRIFT_TEST_RESUME_FILE || undefined);
 process.exitCode = await drift.main(process.argv);
 // A signal that came while the last writes ran (synchronously: the thread blocked in the file
-// system) is still queued in libuv's signal pipe. A timer turn polls it (an immediate alone did not,
-// about one run in three), so a command it interrupted exits 128 + n, never 0.
-await new Promise((resolve) => setTimeout(resolve, 1));
+// system) is still queued in libuv's signal pipe, which only a poll phase reads. The first timer after
+// a long block fires before the loop polls (its clock was stale), so the exit waits three timer turns,
+// about 3 ms: measured 0 of 10 signals read with one turn, 10 of 10 with three (an immediate alone
+// lost one in three). A command a signal interrupted so exits 128 + n, never 0.
+for (let turn = 0; turn < 3; turn += 1) await new Promise((resolve) => setTimeout(resolve, 1));
 drift.keep();
 
 /**

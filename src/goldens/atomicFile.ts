@@ -51,8 +51,12 @@ export async function holdingWrites<T>(work: () => Promise<T> | T): Promise<T> {
   }
 }
 
-/** Test-only (DRIFT_TEST_PAUSE_IN_WRITE_MS, set by bin/drift.js): the first durable write sleeps this long, its text on disk, before its rename. */
-let pauseInWrite: { ms: number; announce: () => void } | undefined;
+/**
+ * Test-only (DRIFT_TEST_PAUSE_IN_WRITE_MS and DRIFT_TEST_RESUME_FILE, set by bin/drift.js): the first
+ * durable write blocks, its text on disk, before its rename, until the resume file exists (at most
+ * `ms`): a test signals drift, then lets the write go on, so the signal is always inside it.
+ */
+let pauseInWrite: { ms: number; announce: () => void; resume?: string | undefined } | undefined;
 
 export const writeGuard = {
   held: (): boolean => held > 0,
@@ -61,18 +65,21 @@ export const writeGuard = {
     if (held === 0) then();
     else whenReleased = then;
   },
-  pauseFirstWrite(ms: number, announce: () => void): void {
-    pauseInWrite = { ms, announce };
+  pauseFirstWrite(ms: number, announce: () => void, resume?: string): void {
+    pauseInWrite = { ms, announce, resume };
   },
 };
 
 /** Blocks the thread, as a slow disk does: no signal handler runs until the write goes on. */
 function testPause(): void {
   if (!pauseInWrite) return;
-  const { ms, announce } = pauseInWrite;
+  const { ms, announce, resume } = pauseInWrite;
   pauseInWrite = undefined;
   announce();
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+  const until = Date.now() + ms;
+  const slot = new Int32Array(new SharedArrayBuffer(4));
+  do Atomics.wait(slot, 0, 0, resume === undefined ? ms : 10);
+  while (resume !== undefined && !existsSync(resume) && Date.now() < until);
 }
 
 export function temporaryOf(target: string): string {

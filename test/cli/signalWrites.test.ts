@@ -2,9 +2,9 @@
  * A signal that arrives while a command writes is never lost (issue 39, item 5): the built drift
  * (bin/drift.js) lets the writes finish whole, the generated contract's included, then exits 128 + the
  * signal's number, never 0. DRIFT_TEST_PAUSE_IN_WRITE_MS holds the command's first durable write (its
- * text on disk, before its rename) as a slow disk would, blocking the thread, so the signal lands
- * inside the write phase every time (5 s: a loaded machine may take seconds to send it). One case per
- * command that writes.
+ * text on disk, before its rename) as a slow disk would, blocking the thread until the test, having
+ * sent the signal, creates DRIFT_TEST_RESUME_FILE: the signal lands inside the write phase every time.
+ * One case per command that writes.
  */
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -108,17 +108,20 @@ describe('a signal during the writes of a command', () => {
       async () => {
         copy = copyProject({ prefix: `drift-signal-${command}-` });
         const check = await setUp(copy.dir);
+        const resume = path.join(copy.dir, 'resume');
         const child = execa('node', [driftBin(), ...args], {
           cwd: copy.dir,
           reject: false,
-          // execa would SIGKILL a SIGTERMed child after 5 s: the pause is that long.
+          // execa would SIGKILL a SIGTERMed child after 5 s: on a loaded machine the writes may take longer.
           forceKillAfterDelay: false,
-          env: replayingProcessEnvironment({ DRIFT_TEST_PAUSE_IN_WRITE_MS: '5000' }),
+          env: replayingProcessEnvironment({ DRIFT_TEST_PAUSE_IN_WRITE_MS: '60000', DRIFT_TEST_RESUME_FILE: resume }),
         });
         let stderr = '';
         child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
         await waitFor(() => stderr.includes('test pause in a write'), 120_000, `drift ${command} to reach its first write`);
         child.kill(signal);
+        // Signalled while the write blocks; only then may it go on.
+        writeFileSync(resume, '');
         const run = await child;
         expect(run.exitCode, `${run.stdout}\n${stderr}`).toBe(code);
         check(copy.dir);
