@@ -232,26 +232,30 @@ export function registerAccept(program: Command, cli: Invocation): void {
         plans.push({ append: findingsOf(id).map((finding) => ({ id, ...(finding.scenario !== undefined ? { scenario: finding.scenario } : {}), reason })), said: [`accepted ${id}${where} in ${shown}`] });
       }
       if (splits.length) plans.push(...(await pinnedSplits(cli, command, project, entries, shown, splits, reason, scope)));
-      mkdirSync(path.dirname(file), { recursive: true });
-      await underLock(file, shown, async () => {
-        let text = readIfThere(file);
-        const replacements = new Map(plans.flatMap((plan) => (plan.replace ? [[plan.replace.index, [plan.replace.entry]] as const] : [])));
-        if (replacements.size) {
-          if (text === undefined) throw new DriftError(`${shown} disappeared while drift rendered. Nothing changed.`);
-          text = replaceAcceptedEntries(text, replacements, shown);
-        }
-        for (const plan of plans) {
-          for (const entry of plan.append) {
-            if ('id' in entry) await refuseIfCovered(file, shown, text, { ...(factsOfId(entry.id) ?? { id: entry.id }), ...(entry.scenario !== undefined ? { scenario: entry.scenario } : {}) } as Finding);
-            text = appendAcceptedEntry(text, entry, shown);
+      // From the lock to the contract: a signal during them ends drift once both are written whole.
+      const { holdingWrites } = await import('../goldens/atomicFile.js');
+      await holdingWrites(async () => {
+        mkdirSync(path.dirname(file), { recursive: true });
+        await underLock(file, shown, async () => {
+          let text = readIfThere(file);
+          const replacements = new Map(plans.flatMap((plan) => (plan.replace ? [[plan.replace.index, [plan.replace.entry]] as const] : [])));
+          if (replacements.size) {
+            if (text === undefined) throw new DriftError(`${shown} disappeared while drift rendered. Nothing changed.`);
+            text = replaceAcceptedEntries(text, replacements, shown);
           }
-        }
-        GoldenStore.of(project).writeAccepted(text!);
+          for (const plan of plans) {
+            for (const entry of plan.append) {
+              if ('id' in entry) await refuseIfCovered(file, shown, text, { ...(factsOfId(entry.id) ?? { id: entry.id }), ...(entry.scenario !== undefined ? { scenario: entry.scenario } : {}) } as Finding);
+              text = appendAcceptedEntry(text, entry, shown);
+            }
+          }
+          GoldenStore.of(project).writeAccepted(text!);
+        });
+        for (const line of expansions) cli.io.stdout.write(`${line}\n`);
+        for (const plan of plans) for (const line of plan.said) cli.io.stdout.write(`${line}\n`);
+        // The contract lists accepted entries with their reasons: it changes with them, where the project keeps one.
+        for (const written of writeContract(cli, project, { ifAdopted: true })) cli.io.stdout.write(`written ${written}\n`);
       });
-      for (const line of expansions) cli.io.stdout.write(`${line}\n`);
-      for (const plan of plans) for (const line of plan.said) cli.io.stdout.write(`${line}\n`);
-      // The contract lists accepted entries with their reasons: it changes with them, where the project keeps one.
-      for (const written of writeContract(cli, project, { ifAdopted: true })) cli.io.stdout.write(`written ${written}\n`);
       cli.io.stdout.write('drift diff lists them under accepted; an entry that matches no finding is reported as stale.\n');
     });
 }

@@ -5,6 +5,7 @@ import type { Command } from 'commander';
 import { DriftError } from '../errors.js';
 import type { Report } from '../report/model.js';
 import { DEFAULT_REPORT_ID, markerFor, renderMarkdown } from '../report/markdown.js';
+import { escapeTerminal } from '../util/terminal.js';
 
 interface CommentOptions {
   repo: string;
@@ -85,7 +86,8 @@ export function registerComment(program: Command, cli: Invocation): void {
       // The report is data, never text to post: drift renders it, so every string in it is escaped.
       const report = await readReportArtifact(options.report, cli.io.cwd);
       const page = options.pageUrl ? `**[The conformance page](${options.pageUrl})**: every provider × facet, with places linked. ` : '';
-      const body = renderMarkdown(report, { id: options.id, note: `${page}${provenance(options.runUrl)}` });
+      // Control characters a function printed (C1 included, which markdown does not escape) are shown as escapes in the comment too.
+      const body = escapeTerminal(renderMarkdown(report, { id: options.id, note: `${page}${provenance(options.runUrl)}` }));
 
       const token = cli.io.env.GITHUB_TOKEN ?? '';
       if (!token.trim()) throw new DriftError('GITHUB_TOKEN is not set: drift comment needs a token that may write pull-request comments (in a workflow: `env: GITHUB_TOKEN: ${{ github.token }}` with `permissions: pull-requests: write`).');

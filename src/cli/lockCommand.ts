@@ -7,13 +7,14 @@ import { fullProject, shownPath } from './context.js';
 
 /** Loaded when a command runs: `drift --version` and every other command need none of it. */
 const editing = async () => {
-  const [{ ConventionStore }, { lockableCandidate }, { writeContract }, { underLock }] = await Promise.all([
+  const [{ ConventionStore }, { lockableCandidate }, { writeContract }, { underLock }, { holdingWrites }] = await Promise.all([
     import('../goldens/conventionStore.js'),
     import('../pipeline/conventionRun.js'),
     import('./contractWrite.js'),
     import('./fileLock.js'),
+    import('../goldens/atomicFile.js'),
   ]);
-  return { ConventionStore, lockableCandidate, writeContract, underLock };
+  return { ConventionStore, lockableCandidate, writeContract, underLock, holdingWrites };
 };
 
 export function registerLock(program: Command, cli: Invocation): void {
@@ -27,19 +28,22 @@ export function registerLock(program: Command, cli: Invocation): void {
       if (reason.length < 3) throw new DriftError('--reason must say why every provider must hold to the convention');
       if (options.subject !== undefined) checkSubject(options.subject);
       const project = await fullProject(command, cli);
-      const { ConventionStore, lockableCandidate, writeContract, underLock } = await editing();
+      const { ConventionStore, lockableCandidate, writeContract, underLock, holdingWrites } = await editing();
       refuseUnless(project.policy.write, 'goldens');
       const candidate = lockableCandidate(project, facet, options.subject);
       const store = ConventionStore.of(project);
       const shown = shownPath(cli, store.file);
-      await underLock(store.file, shown, () => {
-        const text = store.read();
-        const existing = store.find(text, candidate.facet, candidate.subject);
-        if (existing) throw new DriftError(`${candidate.subject} ${candidate.facet} is already locked by entry ${existing.index + 1} of ${shown} (line ${existing.line}); drift unlock it first to lock it again. Nothing changed.`);
-        store.lock(text, { facet: candidate.facet, subject: candidate.subject, values: candidate.values, reason }, shown);
+      // From the lock to the contract: a signal during them ends drift once both are written whole.
+      await holdingWrites(async () => {
+        await underLock(store.file, shown, () => {
+          const text = store.read();
+          const existing = store.find(text, candidate.facet, candidate.subject);
+          if (existing) throw new DriftError(`${candidate.subject} ${candidate.facet} is already locked by entry ${existing.index + 1} of ${shown} (line ${existing.line}); drift unlock it first to lock it again. Nothing changed.`);
+          store.lock(text, { facet: candidate.facet, subject: candidate.subject, values: candidate.values, reason }, shown);
+        });
+        cli.io.stdout.write(`locked ${candidate.subject} ${candidate.facet} (${candidate.words}) in ${shown}\n`);
+        for (const written of writeContract(cli, project, { ifAdopted: true })) cli.io.stdout.write(`written ${written}\n`);
       });
-      cli.io.stdout.write(`locked ${candidate.subject} ${candidate.facet} (${candidate.words}) in ${shown}\n`);
-      for (const written of writeContract(cli, project, { ifAdopted: true })) cli.io.stdout.write(`written ${written}\n`);
     });
 
   program
@@ -49,19 +53,21 @@ export function registerLock(program: Command, cli: Invocation): void {
     .action(async (facet: string, options: { subject: string }, command: Command) => {
       checkSubject(options.subject);
       const project = await fullProject(command, cli);
-      const { ConventionStore, writeContract, underLock } = await editing();
+      const { ConventionStore, writeContract, underLock, holdingWrites } = await editing();
       refuseUnless(project.policy.write, 'goldens');
       const store = ConventionStore.of(project);
       const shown = shownPath(cli, store.file);
       const text = store.read();
       if (text === undefined) throw new DriftError(`no convention is locked on ${facet} of ${options.subject}: ${shown} does not exist`);
-      await underLock(store.file, shown, () => {
-        const current = store.read()!;
-        const existing = store.find(current, facet, options.subject);
-        if (!existing) throw new DriftError(`no convention is locked on ${facet} of ${options.subject} in ${shown}. Nothing changed.`);
-        store.unlock(current, existing.index, shown);
+      await holdingWrites(async () => {
+        await underLock(store.file, shown, () => {
+          const current = store.read()!;
+          const existing = store.find(current, facet, options.subject);
+          if (!existing) throw new DriftError(`no convention is locked on ${facet} of ${options.subject} in ${shown}. Nothing changed.`);
+          store.unlock(current, existing.index, shown);
+        });
+        cli.io.stdout.write(`unlocked ${options.subject} ${facet} in ${shown}\n`);
+        for (const written of writeContract(cli, project, { ifAdopted: true })) cli.io.stdout.write(`written ${written}\n`);
       });
-      cli.io.stdout.write(`unlocked ${options.subject} ${facet} in ${shown}\n`);
-      for (const written of writeContract(cli, project, { ifAdopted: true })) cli.io.stdout.write(`written ${written}\n`);
     });
 }

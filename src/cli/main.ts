@@ -12,7 +12,7 @@ import { registerDiff } from './diffCommand.js';
 import { registerExpect } from './expectCommand.js';
 import { registerExplain } from './explainCommand.js';
 import { registerFacets } from './facetsCommand.js';
-import { processIo, type Invocation, type Io } from './io.js';
+import { processIo, terminalSafe, type Invocation, type Io } from './io.js';
 import { registerList } from './listCommand.js';
 import { registerMcp } from './mcpCommand.js';
 import { registerLock } from './lockCommand.js';
@@ -38,7 +38,11 @@ export function buildProgram(cli: Invocation): Command {
     .name('drift')
     .version(version(), '-V, --version', 'print the version of drift')
     .description('Render every provider of one contract against the same scenarios and diff what they do.')
-    .option('-c, --config <file>', 'drift.config.yaml to use (default: ./drift.config.yaml, else defaults)')
+    .option('-c, --config <file>', 'drift.config.yaml to use (default: ./drift.config.yaml, else defaults); `migrate` takes several that share one accepted list', (file: string) => {
+      // Every one given, in order, for `drift migrate -c a -c b`; the others use the last, as before.
+      cli.configs = [...(cli.configs ?? []), file];
+      return file;
+    })
     .option('-v, --verbose', 'print timings and more detail')
     .option('--no-color', 'never color the output')
     .option('-j, --concurrency <n>', 'provider functions running at once (default: the config, else the CPU count)', parseConcurrency)
@@ -54,7 +58,9 @@ export function buildProgram(cli: Invocation): Command {
 }
 
 /** Runs the CLI and returns the exit code: 0 clean, 1 findings, 2 drift could not do its job. */
-export async function main(argv: string[], io: Io = processIo()): Promise<number> {
+export async function main(argv: string[], given: Io = processIo()): Promise<number> {
+  // Whatever a command prints, ids and function output included, reaches the terminal escaped.
+  const io = terminalSafe(given);
   // The one place drift decides from its environment what it may write and how it runs (util/ci.ts).
   const cli: Invocation = { io, policy: resolvePolicy(io.env, io.stderr.isTTY === true), code: 0 };
   try {

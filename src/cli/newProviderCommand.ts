@@ -29,6 +29,13 @@ export function registerNewProvider(program: Command, cli: Invocation): void {
       const shown = shownPath(cli, target);
       if (existsSync(target)) throw new DriftError(`${shown} exists already: drift new-provider never overwrites an adapter. Nothing written.`);
       const xrdFile = path.resolve(cli.io.cwd, options.xrd);
+      // The draft names its XRD, and the next load holds that path to the path rule: an XRD outside the
+      // project would give a draft no drift command loads.
+      const { isInside, outsideProblem, rootsOf } = await import('../config/paths.js');
+      const roots = rootsOf(project.config.root, project.config.roots);
+      if (existsSync(xrdFile) && !isInside(roots, xrdFile)) {
+        throw new DriftError(`--xrd ${outsideProblem(roots, 'the XRD', options.xrd, xrdFile)}, or copy the XRD into the project (e.g. providers/${name}/apis/definition.yaml), so the draft's xrd: loads. Nothing written.`);
+      }
       const xrd = readXrdDefinition(xrdFile, options.xrd);
       const gpus = [...new Set(project.scenarios.flatMap((scenario) => scenario.xr.nodePools.flatMap((pool) => (pool.gpu ? [pool.gpu] : []))))].sort();
       const xrdPath = path.relative(path.dirname(target), xrdFile).split(path.sep).join('/');

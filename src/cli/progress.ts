@@ -19,7 +19,8 @@ function liveProgress(cli: Invocation, providers: string[]): OnEvent | undefined
     let out = drawn ? `\u001b[${drawn}A` : '';
     for (const [provider, line] of lines) out += `\u001b[2K${provider.padEnd(width)}  ${line}\n`;
     drawn = lines.size;
-    cli.io.stderr.write(out);
+    // Cursor moves of drift's own, past the terminal escaper (the provider names are checked names).
+    (cli.io.stderr.raw ?? cli.io.stderr).write(out);
   };
   return (event) => {
     const { provider } = event;

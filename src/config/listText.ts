@@ -144,17 +144,24 @@ export function replaceListItems(text: string, key: string, replacements: Readon
   const list = parseDocument(text).get(key, true) as Node | undefined;
   if (!isSeq(list) || list.flow) throw new ListEditError(`it has no block \`${key}\` list`);
   const items = list.items as Node[];
-  let out = text;
-  // From the last item back, so the offsets of the ones before stay right.
-  for (const index of [...replacements.keys()].sort((a, b) => b - a)) {
+  // The file's own line ending for what is written (a CRLF file stays CRLF).
+  const eol = text.includes('\r\n') ? '\r\n' : '\n';
+  // In file order, each item's lines cut out and the new ones put in their place: one pass over the
+  // text, so replacing thousands of entries stays linear.
+  const parts: string[] = [];
+  let done = 0;
+  for (const index of [...replacements.keys()].sort((a, b) => a - b)) {
     const item = items[index];
     if (!isMap(item) || !item.range) throw new ListEditError(`its \`${key}\` list has no mapping at item ${index + 1}`);
-    const from = startOfLine(out, item.range[0]);
-    const indent = out.slice(from, item.range[0]).replace(/-\s*$/, '');
-    const to = endOfLine(out, item.range[1] - 1);
+    const from = startOfLine(text, item.range[0]);
+    const indent = text.slice(from, item.range[0]).replace(/-\s*$/, '');
+    const to = endOfLine(text, item.range[1] - 1);
     const written = replacements.get(index)!.map((replacement) => rewrittenItem(item, replacement as Record<string, unknown>, last, indent));
-    out = `${out.slice(0, from)}${written.join('')}${out.slice(to)}`;
+    parts.push(text.slice(done, from), eol === '\n' ? written.join('') : written.join('').replaceAll('\n', eol));
+    done = to;
   }
+  parts.push(text.slice(done));
+  const out = parts.join('');
   const expected = listOf(text, key).flatMap((entry, index) => (replacements.has(index) ? JSON.parse(JSON.stringify(replacements.get(index))) : [entry]));
   if (!isDeepStrictEqual(listOf(out, key), expected)) throw new ListEditError('the result would not read back as the old entries with those replaced');
   return out;

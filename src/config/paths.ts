@@ -12,7 +12,8 @@ export function packageFile(relative: string): string {
  * and contract folders, an adapter's XRD and source root) must lie, once symlinks are resolved,
  * inside the config's folder or one of the `roots:` it lists. A provider.yaml that a pull request
  * adds can so never make drift read (or glob through) the rest of the machine. Paths given on the
- * command line (--config, --output, --report, --xrd) are the user's own and are not checked.
+ * command line (--config, --output, --report) are the user's own and are not checked; new-provider
+ * refuses an --xrd outside the roots, since its draft names that path.
  */
 export interface Roots {
   /** Real paths of the allowed folders: the config's folder first. */

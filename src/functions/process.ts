@@ -1,6 +1,6 @@
 import type { Environment } from '../util/envVars.js';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -246,14 +246,23 @@ export function signalGroup(pid: number, signal: NodeJS.Signals): void {
   }
 }
 
-/** A folder and its real path (a symlinked checkout, macOS's /tmp → /private/tmp), both as given. */
+/**
+ * A folder as given, each link it goes through (a checkout's .venv linking another checkout's, which
+ * links the real environment) and its real path: a function may print any of them.
+ */
 function bothForms(folder: string): string[] {
+  const forms = [folder];
   try {
-    const real = realpathSync(folder);
-    return real === folder ? [folder] : [folder, real];
+    let hop = folder;
+    for (let hops = 0; hops < 8 && lstatSync(hop).isSymbolicLink(); hops += 1) {
+      hop = path.resolve(path.dirname(hop), readlinkSync(hop));
+      forms.push(hop);
+    }
+    forms.push(realpathSync(folder));
   } catch {
-    return [folder];
+    // A folder that is not there (yet) is shown as given.
   }
+  return [...new Set(forms)];
 }
 
 /**

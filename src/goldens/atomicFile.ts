@@ -4,8 +4,10 @@
  * flushed to disk, and is renamed over the target, so a reader (or a drift killed mid-write) never
  * sees half a file. A kill between write and rename leaves the temporary file; `sweepLeftovers`,
  * which every writing command runs, removes those whose writer is gone. `.gitignore` ignores them.
+ * A signal that arrives while a write is held (`holdWrites`, `writeGuard`) waits for it: bin/drift.js's
+ * handlers defer their exit until the last hold is released.
  */
-import { closeSync, existsSync, fsyncSync, linkSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 /** `<target>.drift-tmp-<pid>`: whose write it was, so a sweep never removes a running drift's. */
@@ -14,16 +16,92 @@ const TEMPORARY = /\.drift-tmp-(\d+)$/;
 /** What drift before the one writer left (`accepted.yaml.tmp-<pid>`, `CONTRACT.md.tmp-<pid>`), swept the same way. */
 const LEGACY_TEMPORARY = /\.(yaml|md|json)\.tmp-(\d+)$/;
 
+/**
+ * Writes in progress, counted, and what to do once none is: bin/drift.js's signal handlers ask
+ * `held()` and, while it is true, leave their exit to `afterWrites`, so Ctrl-C never cuts a
+ * command's writes short and is never lost (drift then exits 128 + the signal's number). One file's
+ * write holds itself; a command whose writes span an await (the goldens, then the contract) holds
+ * them together.
+ */
+let held = 0;
+let whenReleased: (() => void) | undefined;
+
+/** Holds writes until the returned release is called (once; later calls do nothing). */
+export function holdWrites(): () => void {
+  held += 1;
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    held -= 1;
+    if (held > 0 || !whenReleased) return;
+    const then = whenReleased;
+    whenReleased = undefined;
+    then();
+  };
+}
+
+/** Runs `work` with writes held: a signal that comes during it ends drift once it is done, never in its middle. */
+export async function holdingWrites<T>(work: () => Promise<T> | T): Promise<T> {
+  const release = holdWrites();
+  try {
+    return await work();
+  } finally {
+    release();
+  }
+}
+
+/**
+ * Test-only (DRIFT_TEST_PAUSE_IN_WRITE_MS and DRIFT_TEST_RESUME_FILE, set by bin/drift.js): the first
+ * durable write blocks, its text on disk, before its rename, until the resume file exists (at most
+ * `ms`): a test signals drift, then lets the write go on, so the signal is always inside it.
+ */
+let pauseInWrite: { ms: number; announce: () => void; resume?: string | undefined } | undefined;
+
+export const writeGuard = {
+  held: (): boolean => held > 0,
+  /** Runs `then` once no write is held: at once when none is. The last one asked for wins. */
+  afterWrites(then: () => void): void {
+    if (held === 0) then();
+    else whenReleased = then;
+  },
+  pauseFirstWrite(ms: number, announce: () => void, resume?: string): void {
+    pauseInWrite = { ms, announce, resume };
+  },
+};
+
+/** Blocks the thread, as a slow disk does: no signal handler runs until the write goes on. */
+function testPause(): void {
+  if (!pauseInWrite) return;
+  const { ms, announce, resume } = pauseInWrite;
+  pauseInWrite = undefined;
+  announce();
+  const until = Date.now() + ms;
+  const slot = new Int32Array(new SharedArrayBuffer(4));
+  do Atomics.wait(slot, 0, 0, resume === undefined ? ms : 10);
+  while (resume !== undefined && !existsSync(resume) && Date.now() < until);
+}
+
 export function temporaryOf(target: string): string {
   return `${target}${TEMPORARY_MARK}${process.pid}`;
 }
 
 /**
- * Writes `text` to `target` atomically, creating its folder. With `exclusive`, refuses (EEXIST) to
+ * Writes `text` to `target` atomically, creating its folder; a symlinked target is written through its
+ * link (throughLink). With `exclusive`, refuses (EEXIST) to
  * replace a file that exists, atomically too: the temporary file is hard-linked to the target, which
  * fails if the name is taken, where a rename would replace it.
  */
-export function writeFileAtomic(target: string, text: string | Uint8Array, options: { exclusive?: boolean; durable?: boolean } = {}): void {
+export function writeFileAtomic(given: string, text: string | Uint8Array, options: { exclusive?: boolean; durable?: boolean } = {}): void {
+  const release = holdWrites();
+  try {
+    writeWhole(options.exclusive ? given : throughLink(given), text, options);
+  } finally {
+    release();
+  }
+}
+
+function writeWhole(target: string, text: string | Uint8Array, options: { exclusive?: boolean; durable?: boolean }): void {
   mkdirSync(path.dirname(target), { recursive: true });
   const temporary = temporaryOf(target);
   try {
@@ -31,7 +109,10 @@ export function writeFileAtomic(target: string, text: string | Uint8Array, optio
     try {
       writeFileSync(fd, text);
       // A cache entry need not survive a power cut (a lost entry is a miss): it skips the flushes.
-      if (options.durable !== false) fsyncSync(fd);
+      if (options.durable !== false) {
+        fsyncSync(fd);
+        testPause();
+      }
     } finally {
       closeSync(fd);
     }
@@ -46,6 +127,19 @@ export function writeFileAtomic(target: string, text: string | Uint8Array, optio
     throw error;
   }
   if (options.durable !== false) syncFolder(path.dirname(target));
+}
+
+/**
+ * The file a symbolic link names, so a write goes through the link and the link stays (a goldens
+ * folder or accepted.yaml shared by links): the rename replaces the file it points at, not the link.
+ * Anything else, a dangling link included, is written where it is.
+ */
+function throughLink(target: string): string {
+  try {
+    return lstatSync(target).isSymbolicLink() ? realpathSync(target) : target;
+  } catch {
+    return target;
+  }
 }
 
 /**

@@ -42,24 +42,33 @@ const pinned = (entry: AcceptedEntry, subject: string, ways: PinnedWay[]): Accep
   reason: entry.reason,
 });
 
+/** One configuration's render, as a full run of it sees its providers. */
+export interface RenderedProject {
+  project: Project;
+  skeletons: readonly Skeleton[];
+}
+
 /**
  * Each legacy entry's ways, from the findings it accepts in a full run over `skeletons`: every
  * scenario and subject where a split or divergence of its facet falls to it (not to an entry before
- * it) is pinned with the ways the providers take there.
+ * it) is pinned with the ways the providers take there. Several configurations sharing the list
+ * (`drift migrate -c a -c b`) pin the ways of all of them, so the entry accepts under each what it
+ * accepted before.
  */
-export function migrations(project: Project, entries: readonly AcceptedEntry[], skeletons: readonly Skeleton[]): Migration[] {
-  const perScenario = facetsOf(project, skeletons);
+export function migrations(rendered: readonly RenderedProject[], entries: readonly AcceptedEntry[]): Migration[] {
   const scopes = new Map<number, Map<string, Array<{ scenario: string; values: Facet['values'] }>>>();
-  for (const { scenario, facets } of perScenario) {
-    const findings: Finding[] = judgeFacets(scenario, facets);
-    for (const facet of facets) {
-      const own = findings.filter((finding) => finding.subject === facet.subject && finding.facet === facet.facet);
-      const taken = new Set(own.map((finding) => entries.findIndex((entry) => matches(entry, finding))));
-      for (const index of taken) {
-        if (index < 0 || !isLegacy(entries[index]!)) continue;
-        const bySubject = scopes.get(index) ?? new Map();
-        bySubject.set(facet.subject, [...(bySubject.get(facet.subject) ?? []), { scenario, values: facet.values }]);
-        scopes.set(index, bySubject);
+  for (const { project, skeletons } of rendered) {
+    for (const { scenario, facets } of facetsOf(project, skeletons)) {
+      const findings: Finding[] = judgeFacets(scenario, facets);
+      for (const facet of facets) {
+        const own = findings.filter((finding) => finding.subject === facet.subject && finding.facet === facet.facet);
+        const taken = new Set(own.map((finding) => entries.findIndex((entry) => matches(entry, finding))));
+        for (const index of taken) {
+          if (index < 0 || !isLegacy(entries[index]!)) continue;
+          const bySubject = scopes.get(index) ?? new Map();
+          bySubject.set(facet.subject, [...(bySubject.get(facet.subject) ?? []), { scenario, values: facet.values }]);
+          scopes.set(index, bySubject);
+        }
       }
     }
   }
@@ -71,11 +80,16 @@ export function migrations(project: Project, entries: readonly AcceptedEntry[], 
   });
 }
 
-/** `drift migrate`: every provider rendered now, as a full run sees them. */
-export async function migrateProject(full: Project, entries: readonly AcceptedEntry[], onEvent?: OnEvent): Promise<{ migrations: Migration[]; errors: string[] }> {
-  const run = await runProject(full, onEvent ? { onEvent } : {});
-  const errors = [...run.providers.flatMap((provider) => (provider.error ? [provider.error] : [])), ...run.cells.flatMap((cell) => (cell.skeleton.error ? [`${cell.provider}/${cell.scenario}: ${cell.skeleton.error}`] : []))];
-  return { migrations: migrations(full, entries, run.cells.map((cell) => cell.skeleton)), errors };
+/** `drift migrate`: every provider of every configuration rendered now, as a full run of each sees them. */
+export async function migrateProject(full: Project | readonly Project[], entries: readonly AcceptedEntry[], onEvent?: OnEvent): Promise<{ migrations: Migration[]; errors: string[] }> {
+  const rendered: RenderedProject[] = [];
+  const errors: string[] = [];
+  for (const project of Array.isArray(full) ? full : [full as Project]) {
+    const run = await runProject(project, onEvent ? { onEvent } : {});
+    errors.push(...run.providers.flatMap((provider) => (provider.error ? [provider.error] : [])), ...run.cells.flatMap((cell) => (cell.skeleton.error ? [`${cell.provider}/${cell.scenario}: ${cell.skeleton.error}`] : [])));
+    rendered.push({ project, skeletons: run.cells.map((cell) => cell.skeleton) });
+  }
+  return { migrations: migrations(rendered, entries), errors };
 }
 
 /** The entry that pins the ways of a subject's facet (in any scenario), or -1. */

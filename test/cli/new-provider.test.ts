@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { runDrift } from '../helpers/drift.js';
-import { copyProject, hashGoldens, replaceExactly, type ProjectCopy } from '../helpers/project.js';
+import { copyProject, hashGoldens, replaceExactly, tempDir, type ProjectCopy } from '../helpers/project.js';
 
 describe('drift new-provider', () => {
   let project: ProjectCopy;
@@ -65,5 +65,37 @@ describe('drift new-provider', () => {
     expect(providers()).toEqual(listed);
     expect(existsSync(path.join(project.dir, 'providers/broken'))).toBe(false);
     expect(hashGoldens(project.dir)).toEqual(goldens);
+  });
+
+  it('refuses an XRD outside the project up front, naming roots:, and drafts what drift list loads once its folder is listed', async () => {
+    const outside = tempDir('drift-outside-xrd-');
+    try {
+      const xrd = path.join(outside.dir, 'definition.yaml');
+      writeFileSync(xrd, readFileSync(path.join(project.dir, 'apis/acme.yaml'), 'utf8').replaceAll('AcmeCluster', 'FarCluster').replaceAll('acmeclusters', 'farclusters'));
+      const listed = providers();
+      const refused = await runDrift(['new-provider', 'far', '--xrd', xrd], project.dir);
+      expect(refused.exitCode).toBe(2);
+      expect(refused.stderr).toContain('lies outside the project');
+      expect(refused.stderr).toContain('roots:');
+      expect(refused.stderr).toContain('Nothing written.');
+      expect(providers()).toEqual(listed);
+
+      const config = path.join(project.dir, 'drift.config.yaml');
+      const before = readFileSync(config, 'utf8');
+      writeFileSync(config, `${before}roots: [${JSON.stringify(outside.dir)}]\n`);
+      try {
+        const drafted = await runDrift(['new-provider', 'far', '--xrd', xrd], project.dir);
+        expect(drafted.exitCode, drafted.stderr).toBe(0);
+        // Every draft loads: the one next to the bundled providers and the one reading its XRD from a listed root.
+        const list = await runDrift(['list'], project.dir);
+        expect(list.exitCode, list.stderr).toBe(0);
+        expect(list.stdout).toMatch(/far\s+FarCluster\s+providers\/far\/provider\.yaml/);
+        expect(list.stdout).toMatch(/acme\s+AcmeCluster/);
+      } finally {
+        writeFileSync(config, before);
+      }
+    } finally {
+      outside.remove();
+    }
   });
 });
