@@ -12,7 +12,6 @@ import { existsSync, readFileSync, rmSync, writeFileSync, cpSync } from 'node:fs
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ExpectDocument } from '../../src/cli/expectCommand.js';
-import { consequencesOf } from '../../src/compare/findings.js';
 import type { Report } from '../../src/report/model.js';
 import { runDrift } from '../helpers/drift.js';
 import { flattened } from '../helpers/consequences.js';
@@ -51,13 +50,12 @@ async function expectOf(dir: string, provider: string, scenarios: readonly strin
 }
 
 /**
- * The two commands agree: the ids of expect's unmet lines are the ids of diff's findings, each cause's
- * consequences by their own (golden ones aside), and both exit alike.
+ * The two commands agree: the ids of expect's unmet lines are the ids of diff's findings (golden ones
+ * aside), and both exit alike.
  */
 async function agree(dir: string, provider: string, scenarios: readonly string[] = [], unmet = true) {
   const [judged, expected] = [await diff(dir, provider, scenarios), await expectOf(dir, provider, scenarios, unmet)];
-  // A cause (one place in the code) is one diff finding; expect lists each of its consequences.
-  const found = [...new Set(judged.report.findings.flatMap(consequencesOf).filter((finding) => finding.type !== 'golden').map((finding) => finding.id))].sort();
+  const found = [...new Set(judged.report.findings.filter((finding) => finding.type !== 'golden').map((finding) => finding.id))].sort();
   const notMet = expected.doc.requirements.filter((line) => line.status === 'not met');
   expect([...new Set(notMet.map((line) => line.id))].sort(), judged.all).toEqual(found);
   // --unmet prints exactly the lines not met.
