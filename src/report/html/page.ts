@@ -82,7 +82,7 @@ function matrixMarkup(model: PageModel): Markup {
 }
 
 function findingMarkup(finding: FindingView): Markup {
-  return html`<li><span class="tag c-${finding.class}">${finding.class}</span><span class="tag">${finding.type}</span>${finding.accepted !== undefined ? html`<span class="tag">accepted</span>` : ''} ${finding.message}${finding.scenarios.length ? html` <small>(${finding.scenarios.join(', ')})</small>` : ''}${finding.places.length ? html`<br>where: ${finding.places.map((place, index) => html`${index ? ', ' : ''}${placeLink(place, place.text, true)}`)}` : ''}${finding.accepted !== undefined ? html`<br>accepted because: ${finding.accepted}` : html`<br><span class="fix">fix: ${finding.fix}</span>`}</li>`;
+  return html`<li><span class="tag c-${finding.class}">${finding.class}</span><span class="tag">${finding.type}</span>${finding.accepted !== undefined ? html`<span class="tag">accepted</span>` : ''} ${finding.message}${finding.scenarios.length ? html` <small>(${finding.scenarios.join(', ')})</small>` : ''}${finding.consequences ? html`<ul>${finding.consequences.map((one) => html`<li>${one.message} <small>${one.id}</small></li>`)}</ul>` : ''}${finding.places.length ? html`<br>where: ${finding.places.map((place, index) => html`${index ? ', ' : ''}${placeLink(place, place.text, true)}`)}` : ''}${finding.accepted !== undefined ? html`<br>accepted because: ${finding.accepted}` : html`<br><span class="fix">fix: ${finding.fix}</span>`}</li>`;
 }
 
 function findingsMarkup(findings: FindingView[]): Markup {

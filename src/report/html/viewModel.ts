@@ -71,6 +71,8 @@ export interface FindingView {
   scenarios: string[];
   places: Place[];
   fix: string;
+  /** A cause's consequences, each in words with its id: what its one place in the code yields. */
+  consequences?: Array<{ id: string; message: string }>;
 }
 
 /** One line of a golden diff, side by side: the golden's text on the left, the rendered one's on the right. */
@@ -277,6 +279,7 @@ function findingView(finding: Finding, links: LinkBase): FindingView {
     scenarios: scenariosOf(finding),
     places: placesOf(finding, links).map(({ provider, place }) => (provider ? { ...place, text: `${provider}: ${place.text}` } : place)),
     fix: finding.hint,
+    ...(finding.consequences ? { consequences: finding.consequences.map(({ id, message }) => ({ id, message })) } : {}),
   };
 }
 
