@@ -5,47 +5,16 @@
 // under many names, and a generated scenario set; no goldens, so every cell also has its
 // golden-missing finding, as a new set's first run does.
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-import { stringify } from 'yaml';
-import { median } from './bench-util.mjs';
+import { median, syntheticProject } from './bench-util.mjs';
 
 const run = promisify(execFile);
 
-/** The scale line's synthetic project (scripts/bench.mjs): `providers` adapters over the examples' functions, `scenarios` generated scenarios. */
-function scaledProject(root, providers, scenarios) {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'drift-bench-page-'));
-  const examples = readdirSync(path.join(root, 'providers')).filter((name) => existsSync(path.join(root, 'providers', name, 'provider.yaml'))).sort();
-  for (let i = 0; i < providers; i += 1) {
-    const example = examples[i % examples.length];
-    const adapter = readFileSync(path.join(root, 'providers', example, 'provider.yaml'), 'utf8')
-      .replace(/^name: .*$/m, `name: ${example}-${i}`)
-      .replace('../../.venv/bin/python', path.join(root, '.venv/bin/python'))
-      .replace(/^  cwd: .*$/m, `  cwd: ${path.join(root, 'providers', example)}`)
-      .replace(/^xrd: (\S+)/m, (_line, xrd) => `xrd: ${path.join(root, 'providers', example, xrd)}`);
-    mkdirSync(path.join(dir, 'providers', `${example}-${i}`), { recursive: true });
-    writeFileSync(path.join(dir, 'providers', `${example}-${i}`, 'provider.yaml'), adapter);
-  }
-  mkdirSync(path.join(dir, 'scenarios'));
-  const perturbations = [[], [{ do: 'remove-credentials', steps: 3 }], [{ do: 'unready', role: 'cluster', steps: 3 }], [{ do: 'delete', role: 'node-pool', steps: 3 }]];
-  for (let i = 0; i < scenarios; i += 1) {
-    const pools = Array.from({ length: 1 + (i % 3) }, (_, p) => ({ name: `pool${p}`, gpu: p % 2 ? 'H100' : 'L4', gpuCount: p % 2 ? 1 : 1 + ((p / 2) % 2), nodeCount: 1, minNodeCount: 0, maxNodeCount: 4, zones: 1 + (p % 2) }));
-    const scenario = {
-      description: `synthetic scenario ${i}`,
-      xr: { nodePools: pools },
-      world: { credentials: i % 5 === 4 ? 'missing' : 'present', ready: i % 7 === 6 ? 'none' : 'all' },
-      ...(perturbations[i % 4].length && i % 5 !== 4 && i % 7 !== 6 ? { then: perturbations[i % 4] } : {}),
-      ...(i === 0 ? { ablate: true } : {}),
-    };
-    writeFileSync(path.join(dir, 'scenarios', `s${String(i).padStart(2, '0')}.yaml`), stringify(scenario));
-  }
-  writeFileSync(path.join(dir, 'drift.config.yaml'), `goldens: goldens\nroots: [${JSON.stringify(root)}]\n`);
-  return dir;
-}
 
 /** The browser tests' Chromium and flags (test/browser/chromium.ts). */
 async function launch() {
@@ -60,7 +29,7 @@ async function launch() {
 
 /** Prints the `page` line: the page's size, and medians over `reps` fresh tabs of its load and first paint. */
 export async function benchPage(root, { providers = 24, scenarios = 14, reps = 5 } = {}) {
-  const dir = scaledProject(root, providers, scenarios);
+  const dir = syntheticProject(root, providers, scenarios);
   const cache = mkdtempSync(path.join(os.tmpdir(), 'drift-bench-page-cache-'));
   try {
     const file = path.join(dir, 'drift-report.html');

@@ -16,14 +16,13 @@
 //   page:     the conformance page of the scaled set at 24 × 14: its size, and its load in headless Chromium (scripts/bench-page.mjs)
 // BENCH_REPS (default 9; BENCH_QUICK=1: 3), BENCH_SCALE (default 12x14,24x14,48x14; 0 skips), BENCH_CHANGED=0 skips the --changed line, BENCH_STYLE=0 the style line, BENCH_MARGINAL=0 the isolated per-call line, BENCH_ABLATION=0 the ablation table, BENCH_MCP=0 the MCP lines, BENCH_PAGE=0 the page line.
 import './bench-flags.mjs'; // first: drift's V8 flags before any of its modules loads
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { spawn } from 'node:child_process';
 import { credentials, makeGenericClientConstructor } from '@grpc/grpc-js';
 import { FunctionRunnerServiceService, RunFunctionRequest } from '@crossplane-org/function-sdk-typescript';
-import { stringify } from 'yaml';
 import { loadProject } from '../dist/config/load.js';
 import { diffProject } from '../dist/pipeline/diffRun.js';
 import { runProject } from '../dist/pipeline/run.js';
@@ -31,7 +30,7 @@ import { FunctionProcess } from '../dist/functions/process.js';
 import { FunctionClient } from '../dist/functions/client.js';
 import { buildRequest } from '../dist/world/protocol.js';
 import { buildXR } from '../dist/world/xr.js';
-import { median } from './bench-util.mjs';
+import { median, syntheticProject } from './bench-util.mjs';
 import { driftV8Flags } from '../bin/v8-flags.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -184,37 +183,6 @@ async function transportFloor(adapter, request, calls, parallel, drifts = false)
   }
 }
 
-function syntheticProject(providers, scenarios) {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'drift-bench-'));
-  // Every bundled example, so the synthetic set is as heterogeneous as the real one.
-  const examples = readdirSync(path.join(root, 'providers')).filter((name) => existsSync(path.join(root, 'providers', name, 'provider.yaml'))).sort();
-  for (let i = 0; i < providers; i += 1) {
-    const example = examples[i % examples.length];
-    const adapter = readFileSync(path.join(root, 'providers', example, 'provider.yaml'), 'utf8')
-      .replace(/^name: .*$/m, `name: ${example}-${i}`)
-      .replace('../../.venv/bin/python', path.join(root, '.venv/bin/python'))
-      .replace(/^  cwd: .*$/m, `  cwd: ${path.join(root, 'providers', example)}`)
-      .replace(/^xrd: (\S+)/m, (_line, xrd) => `xrd: ${path.join(root, 'providers', example, xrd)}`);
-    mkdirSync(path.join(dir, 'providers', `${example}-${i}`), { recursive: true });
-    writeFileSync(path.join(dir, 'providers', `${example}-${i}`, 'provider.yaml'), adapter);
-  }
-  mkdirSync(path.join(dir, 'scenarios'));
-  const perturbations = [[], [{ do: 'remove-credentials', steps: 3 }], [{ do: 'unready', role: 'cluster', steps: 3 }], [{ do: 'delete', role: 'node-pool', steps: 3 }]];
-  for (let i = 0; i < scenarios; i += 1) {
-    const pools = Array.from({ length: 1 + (i % 3) }, (_, p) => ({ name: `pool${p}`, gpu: p % 2 ? 'H100' : 'L4', gpuCount: p % 2 ? 1 : 1 + ((p / 2) % 2), nodeCount: 1, minNodeCount: 0, maxNodeCount: 4, zones: 1 + (p % 2) }));
-    const scenario = {
-      description: `synthetic scenario ${i}`,
-      xr: { nodePools: pools },
-      world: { credentials: i % 5 === 4 ? 'missing' : 'present', ready: i % 7 === 6 ? 'none' : 'all' },
-      ...(perturbations[i % 4].length && i % 5 !== 4 && i % 7 !== 6 ? { then: perturbations[i % 4] } : {}),
-      ...(i === 0 ? { ablate: true } : {}),
-    };
-    writeFileSync(path.join(dir, 'scenarios', `s${String(i).padStart(2, '0')}.yaml`), stringify(scenario));
-  }
-  // The adapters point at the examples' functions and XRDs in this repository: a root of the project too.
-  writeFileSync(path.join(dir, 'drift.config.yaml'), `goldens: goldens\nroots: [${JSON.stringify(root)}]\n`);
-  return dir;
-}
 
 const project = { ...(await loadProject(undefined, root, process.env)), cache: undefined };
 const machine = `${os.cpus().length} cores (${os.cpus()[0]?.model.trim()}), ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
@@ -322,7 +290,7 @@ if (process.env.BENCH_SCALE !== '0') {
   // that calls, wall and CPU grow together.
   for (const size of (process.env.BENCH_SCALE ?? '12x14,24x14,48x14').split(',')) {
     const [providers, scenarios] = size.split('x').map(Number);
-    const dir = syntheticProject(providers, scenarios);
+    const dir = syntheticProject(root, providers, scenarios);
     try {
       const synthetic = { ...(await loadProject(undefined, dir, process.env)), cache: undefined };
       const stopSampling = childMemorySampler();
