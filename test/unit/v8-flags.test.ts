@@ -8,6 +8,8 @@ describe('driftV8Flags', () => {
     for (const args of [['diff'], ['-c', 'x.yaml', 'update', '-p', 'gke'], ['--no-cache', 'render'], ['mcp'], ['-j', '2', 'expect']]) expect(driftV8Flags({}, args), args.join(' ')).toEqual(['--no-opt', '--liftoff-only']);
     for (const args of [['list'], ['rules'], ['facets'], ['--version'], ['-c', 'list', 'rules'], []]) expect(driftV8Flags({}, args), args.join(' ')).toEqual([]);
     expect(driftV8Flags({ DRIFT_TURBOFAN: '1' }, ['diff'])).toEqual([]);
+    // migrate's cost is the accepted list's size: the optimising tiers (docs/limits.md, 31k entries).
+    expect(driftV8Flags({}, ['migrate', '-c', 'a.yaml'])).toEqual([]);
   });
 
   it("finds the command past the global options' values", () => {
