@@ -312,18 +312,23 @@ export function withWhere(findings: readonly Finding[], sources: ReadonlyMap<str
   });
 }
 
-/** A split's ways, each placed in the first provider of the way whose source shows the subject. */
+/**
+ * A split's ways placed: each group with the place of every holder whose source shows the subject
+ * (`groups[].where`), and the finding's own `where` one place per way, its first such holder.
+ */
 function withWays(finding: Finding, sources: ReadonlyMap<string, SourcePlaces>): Finding {
   const { subject, facet } = causeOf(finding);
-  const where = (finding.groups ?? []).flatMap((group) => {
-    for (const provider of [...group.providers].sort()) {
+  const groups = (finding.groups ?? []).map((group) => {
+    const convention = finding.groups!.find((other) => other !== group)?.value;
+    const where = group.providers.flatMap((provider) => {
       const source = sources.get(provider);
-      const place = source ? placeOfSubject(source, subject, facet, { own: group.value, convention: finding.groups!.find((other) => other !== group)?.value }) : undefined;
-      if (place) return [`${provider}: ${place}`];
-    }
-    return [];
+      const place = source ? placeOfSubject(source, subject, facet, { own: group.value, convention }) : undefined;
+      return place ? [`${provider}: ${place}`] : [];
+    });
+    return where.length ? { ...group, where } : group;
   });
-  return where.length ? { ...finding, where } : finding;
+  const where = groups.flatMap((group) => [...(group.where ?? [])].sort().slice(0, 1));
+  return where.length ? { ...finding, groups, where } : finding;
 }
 
 /**

@@ -131,8 +131,8 @@ it(
     expect(finding!.provider).toBeUndefined();
     expect(finding!.values).toEqual({ eks: false, [FOURTH]: true, gke: true, nebius: false });
     expect(finding!.groups).toEqual([
-      { value: false, providers: ['eks', 'nebius'] },
-      { value: true, providers: [FOURTH, 'gke'] },
+      { value: false, providers: ['eks', 'nebius'], where: [expect.stringMatching(/^eks: providers\/eks\/function\/composer\.py:\d+$/), expect.stringMatching(/^nebius: providers\/nebius\/function\/composer\.py:\d+$/)] },
+      { value: true, providers: [FOURTH, 'gke'], where: expect.arrayContaining([expect.stringMatching(/^gke: providers\/gke\/function\/composer\.py:\d+$/)]) },
     ]);
     // Two against two: no way is smaller than the largest, so the split marks no provider's cell.
     expect(Object.values(report.cells['credentials-missing']!)).toEqual(['clean', 'clean', 'clean', 'clean']);
