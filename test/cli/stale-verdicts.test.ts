@@ -10,7 +10,7 @@ import { mkdirSync, readFileSync, rmSync, symlinkSync, unlinkSync, utimesSync, w
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { driftTools, runDrift } from '../helpers/drift.js';
-import { copyProject, mutate, replaceExactly, REPO } from '../helpers/project.js';
+import { copyProject, linkedVenv, mutate, replaceExactly } from '../helpers/project.js';
 
 const copy = copyProject({ prefix: 'drift-stale-' });
 afterAll(() => copy.remove());
@@ -30,25 +30,12 @@ function writeProbe(file: string, storageClass: string): void {
 }
 const cacheDir = path.join(copy.dir, '.drift-cache');
 
-/**
- * A virtual environment of its own whose interpreter is the project's base Python: its site-packages
- * holds `driftprobe.py` and a .pth reaching the project environment's packages (the function SDK).
- */
+/** An environment of the copy's own (linkedVenv) whose site-packages holds `driftprobe.py`. */
 function venv(name: string, storageClass: string): { bin: string; probe: string } {
-  const root = path.join(copy.dir, name);
-  const config = readFileSync(path.join(REPO, '.venv/pyvenv.cfg'), 'utf8');
-  const base = /^executable = (.+)$/m.exec(config)?.[1];
-  const version = /^version = (\d+\.\d+)/m.exec(config)?.[1];
-  if (!base || !version) throw new Error('the project environment has no pyvenv.cfg executable/version');
-  const site = path.join(root, `lib/python${version}/site-packages`);
-  mkdirSync(site, { recursive: true });
-  mkdirSync(path.join(root, 'bin'));
-  writeFileSync(path.join(root, 'pyvenv.cfg'), config);
-  symlinkSync(base, path.join(root, 'bin/python'));
-  writeFileSync(path.join(site, 'project.pth'), `${path.join(REPO, `.venv/lib/python${version}/site-packages`)}\n`);
+  const { bin, site } = linkedVenv(path.join(copy.dir, name));
   const probe = path.join(site, 'driftprobe.py');
   writeProbe(probe, storageClass);
-  return { bin: path.join(root, 'bin'), probe };
+  return { bin, probe };
 }
 
 const envA = venv('env-a', 'modelplane-rwx');

@@ -4,7 +4,7 @@
  * is removed by the caller.
  */
 import { createHash } from 'node:crypto';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -127,4 +127,22 @@ export function hashGoldens(tmp: string): Record<string, string> {
 export function changedGoldens(before: Record<string, string>, after: Record<string, string>): string[] {
   const names = new Set([...Object.keys(before), ...Object.keys(after)]);
   return [...names].filter((name) => before[name] !== after[name]).sort();
+}
+
+/**
+ * A virtual environment of its own at `root`, on the project environment's interpreter, that reads the
+ * project's packages (the function SDK) through a .pth file: a test may "install" into its
+ * site-packages, or edit what it holds, without touching the project's.
+ */
+export function linkedVenv(root: string): { bin: string; site: string } {
+  const real = realpathSync(path.join(REPO, '.venv'));
+  const lib = readdirSync(path.join(real, 'lib')).find((name) => name.startsWith('python'));
+  if (!lib) throw new Error(`linkedVenv: ${real}/lib holds no python* folder; run npm install`);
+  const site = path.join(root, 'lib', lib, 'site-packages');
+  mkdirSync(site, { recursive: true });
+  mkdirSync(path.join(root, 'bin'));
+  copyFileSync(path.join(real, 'pyvenv.cfg'), path.join(root, 'pyvenv.cfg'));
+  symlinkSync(path.join(real, 'bin', 'python'), path.join(root, 'bin', 'python'));
+  writeFileSync(path.join(site, 'project.pth'), `${path.join(real, 'lib', lib, 'site-packages')}\n`);
+  return { bin: path.join(root, 'bin'), site };
 }

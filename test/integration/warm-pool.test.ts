@@ -5,7 +5,7 @@
  * interpreter's environment or its adapter's env change, and stopped when idle; the server leaves
  * none behind when its client goes (the reaper, through the real `drift mcp`).
  */
-import { appendFileSync, copyFileSync, mkdirSync, readFileSync, readdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -14,7 +14,7 @@ import { DriftTools } from '../../src/mcp/tools.js';
 import { LOCAL_POLICY } from '../../src/util/ci.js';
 import { driftBin } from '../helpers/drift.js';
 import { processesIn, waitFor } from '../helpers/processes.js';
-import { brokenAdapter, copyProject, REPO, tempProject, type ProjectCopy } from '../helpers/project.js';
+import { brokenAdapter, copyProject, linkedVenv, REPO, tempProject, type ProjectCopy } from '../helpers/project.js';
 
 const SLOW = 240_000;
 
@@ -84,15 +84,8 @@ describe('drift mcp keeping function processes', () => {
     "replaces it when the interpreter's environment changes (a package installed) or the adapter's env does",
     async () => {
       const { dir, tools } = open();
-      // A virtual environment of the copy's own that reads the project's packages through a .pth file, so one can be "installed" into it.
-      const real = realpathSync(path.join(REPO, '.venv'));
-      const lib = readdirSync(path.join(real, 'lib')).find((name) => name.startsWith('python'))!;
-      const site = path.join(dir, 'venv', 'lib', lib, 'site-packages');
-      mkdirSync(site, { recursive: true });
-      mkdirSync(path.join(dir, 'venv', 'bin'));
-      copyFileSync(path.join(real, 'pyvenv.cfg'), path.join(dir, 'venv', 'pyvenv.cfg'));
-      symlinkSync(path.join(real, 'bin', 'python'), path.join(dir, 'venv', 'bin', 'python'));
-      writeFileSync(path.join(site, 'project.pth'), `${path.join(real, 'lib', lib, 'site-packages')}\n`);
+      // A virtual environment of the copy's own, so a package can be "installed" into it.
+      const { site } = linkedVenv(path.join(dir, 'venv'));
       rmSync(path.join(dir, '.venv'));
       symlinkSync(path.join(dir, 'venv'), path.join(dir, '.venv'));
       const first = await diffGke(tools);
