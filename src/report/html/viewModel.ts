@@ -4,7 +4,7 @@
  * Report, so a change of the report's shape is a change of this adapter alone; the renderers take
  * only what it returns.
  */
-import { scenariosOf, type Finding, type FindingClass } from '../../compare/findings.js';
+import { consequencesOf, scenariosOf, type Finding, type FindingClass } from '../../compare/findings.js';
 import { isFacet, facetMeta } from '../../facets/registry.js';
 import { compareText } from '../../util/objects.js';
 import type { Report, Timeline } from '../model.js';
@@ -240,14 +240,11 @@ function addFinding(rows: Rows, finding: Finding, links: LinkBase): void {
 }
 
 /**
- * What a finding says cell by cell. A cause (report schema 3: one place in a provider's code, type
- * `cause`) is its consequences, each a whole finding, accepted when the cause is; read structurally,
- * so this adapter reads reports of either shape.
+ * What a finding says cell by cell: a cause's consequences (compare/findings.ts consequencesOf), each a
+ * whole finding, accepted when the cause is.
  */
 function partsOf(finding: Finding): Finding[] {
-  const consequences = (finding as Finding & { consequences?: Finding[] }).consequences;
-  if (!Array.isArray(consequences) || consequences.length === 0) return [finding];
-  return consequences.map((part) => (finding.accepted && !part.accepted ? { ...part, accepted: finding.accepted } : part));
+  return consequencesOf(finding).map((part) => (finding.accepted && !part.accepted ? { ...part, accepted: finding.accepted } : part));
 }
 
 /** Candidate conventions: every provider holds the value. */
