@@ -6,26 +6,16 @@
 // golden-missing finding, as a new set's first run does.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { median, syntheticProject } from './bench-util.mjs';
+import { launchChromium } from './chromium.mjs';
 
 const run = promisify(execFile);
 
 
-/** The browser tests' Chromium and flags (test/browser/chromium.ts). */
-async function launch() {
-  // Required as CommonJS, whose resolution honours NODE_PATH (an install outside the project).
-  const { chromium } = createRequire(import.meta.url)('playwright-core');
-  return chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
-}
 
 /** Prints the `page` line: the page's size, and medians over `reps` fresh tabs of its load and first paint. */
 export async function benchPage(root, { providers = 24, scenarios = 14, reps = 5 } = {}) {
@@ -42,7 +32,7 @@ export async function benchPage(root, { providers = 24, scenarios = 14, reps = 5
     }
     const diffMs = performance.now() - began;
     const bytes = statSync(file).size;
-    const browser = await launch();
+    const browser = await launchChromium();
     const loads = [];
     const paints = [];
     const cells = [];

@@ -6,10 +6,10 @@
 // not current. Run `npm run build` first (`npm run docs` does).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { launchChromium } from './chromium.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const { generatedPages, regenerate } = await import('../dist/report/generatedDocs.js');
@@ -71,13 +71,7 @@ async function conformancePage() {
 
 /** The top of the page with a cell focused, so its detail panel shows (the browser tests' Chromium and flags). */
 async function screenshot(page, png) {
-  // Required as CommonJS, whose resolution honours NODE_PATH (an install outside the project).
-  const { chromium } = createRequire(import.meta.url)('playwright-core');
-  const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  const browser = await launchChromium();
   try {
     const tab = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     await tab.goto(pathToFileURL(page).href);

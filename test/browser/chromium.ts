@@ -7,17 +7,14 @@ import { existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 
-export const CHROMIUM = '/usr/bin/chromium';
+// @ts-expect-error scripts/ is plain JavaScript without declarations
+import { CHROMIUM, CHROMIUM_FLAGS } from '../../scripts/chromium.mjs';
 
-/**
- * Without the background-networking flags Chromium keeps dialing Google's hosts, which a closed
- * network refuses; playwright-core gives every launch a fresh, empty profile (--user-data-dir) itself.
- */
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+export { CHROMIUM };
 
 export async function launchChromium(): Promise<Browser> {
   if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: install Debian's chromium package (.ci/run does: apt-get install -y chromium)`);
-  return chromium.launch({ executablePath: CHROMIUM, args: FLAGS, headless: true });
+  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS as string[], headless: true });
 }
 
 export interface OpenedPage {
