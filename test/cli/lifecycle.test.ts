@@ -6,17 +6,16 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { execa, type Result, type ResultPromise } from 'execa';
+import type { Result } from 'execa';
 import { parseDocument } from 'yaml';
 import { afterAll, describe, expect, it } from 'vitest';
-import { driftBin, runDrift } from '../helpers/drift.js';
+import { runDrift, startDrift } from '../helpers/drift.js';
 import { BROKEN, brokenAdapter, REPO, tempProject, writeFiles } from '../helpers/project.js';
 import { listProcesses, processesIn, waitFor } from '../helpers/processes.js';
 
 const cleanups: Array<() => void> = [];
 afterAll(() => cleanups.forEach((remove) => remove()));
 
-const DRIFT_BIN = driftBin();
 const HANG = path.join(BROKEN, 'hang');
 const PYTHON = path.join(REPO, '.venv/bin/python');
 
@@ -36,8 +35,8 @@ function hangingProject(): string {
 }
 
 /** Starts `drift render` against the hanging provider and waits until drift is stuck on its call. */
-async function stuckDrift(tag: string): Promise<{ child: ResultPromise<{ reject: false }>; socketFolder: string }> {
-  const child = execa('node', [DRIFT_BIN, '--config', hangingProject(), 'render', '-p', 'hang', '-s', 'converge'], { cwd: REPO, reject: false, env: { DRIFT_TEST_TAG: tag } });
+async function stuckDrift(tag: string): Promise<{ child: ReturnType<typeof startDrift>; socketFolder: string }> {
+  const child = startDrift(['--config', hangingProject(), 'render', '-p', 'hang', '-s', 'converge'], REPO, { env: { DRIFT_TEST_TAG: tag } });
   let exited: Result<{ reject: false }> | undefined;
   void child.then((result) => (exited = result));
   await waitFor(() => exited !== undefined || processesIn(HANG, tag).length === 2, 30_000, 'the hang function and its grandchild to start');

@@ -6,10 +6,10 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { execa, type ResultPromise } from 'execa';
+import { execa } from 'execa';
 import { parse, parseDocument } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { driftBin, runDrift } from '../helpers/drift.js';
+import { runDrift, startDrift } from '../helpers/drift.js';
 import { startFakeGitHub } from '../helpers/fake-github.js';
 import { processesIn, waitFor, within } from '../helpers/processes.js';
 import { BROKEN, brokenAdapter, copyProject, REPO, replaceExactly, tempProject, writeFiles, type ProjectCopy } from '../helpers/project.js';
@@ -78,7 +78,7 @@ describe('every input is bounded (2, 4, 6, 7)', () => {
   it('CEL: range(100000000) in a template is an error at its line within seconds, not a hang or an out-of-memory', async () => {
     // Its own process with a deadline: the unbounded range() blocked the event loop for minutes.
     const run = await withEdit(GKE, (text) => replaceExactly(text, '  spec:\n    region: us-central1', '  spec:\n    region: "${string(size(range(100000000)))}"'), () =>
-      execa('node', [driftBin(), 'list'], { cwd: project.dir, reject: false, timeout: 20_000, env: { NO_COLOR: '1' } }),
+      startDrift(['list'], project.dir, { timeout: 20_000 }),
     );
     expect(run.timedOut, 'drift list still running after 20 s').toBe(false);
     expectCleanError({ exitCode: run.exitCode ?? -1, stderr: String(run.stderr) }, /providers\/gke\/provider\.yaml:12:\d+: xr template, for scenario .*range\(100000000\) counts past 1000/);
@@ -205,8 +205,8 @@ function hangingProject(): string {
 }
 
 /** drift render stuck on the hanging function's first call; its socket folder. */
-async function stuckDrift(tag: string): Promise<{ child: ResultPromise<{ reject: false }>; socketFolder: string }> {
-  const child = execa('node', [driftBin(), '--config', hangingProject(), 'render', '-p', 'hang', '-s', 'converge'], { cwd: REPO, reject: false, env: { DRIFT_TEST_TAG: tag } });
+async function stuckDrift(tag: string): Promise<{ child: ReturnType<typeof startDrift>; socketFolder: string }> {
+  const child = startDrift(['--config', hangingProject(), 'render', '-p', 'hang', '-s', 'converge'], REPO, { env: { DRIFT_TEST_TAG: tag } });
   await waitFor(() => processesIn(path.join(BROKEN, 'hang'), tag).length === 2, 30_000, 'the hang function and its grandchild to start');
   const python = processesIn(path.join(BROKEN, 'hang'), tag).find((p) => p.args.includes('--address unix:'))!;
   return { child, socketFolder: path.dirname(/--address unix:(\S+)/.exec(python.args)![1]!) };
@@ -224,7 +224,7 @@ function killLeftovers(tag: string): void {
 
 describe('signals from the first instant (10, 11)', () => {
   it('Ctrl-C before the first spawn exits 130', async () => {
-    const child = execa('node', [driftBin(), 'render', '-p', 'gke', '-s', 'converge'], { cwd: project.dir, reject: false, env: { DRIFT_TEST_PAUSE_BEFORE_SPAWN_MS: '60000' } });
+    const child = startDrift(['render', '-p', 'gke', '-s', 'converge'], project.dir, { env: { DRIFT_TEST_PAUSE_BEFORE_SPAWN_MS: '60000' } });
     let stderr = '';
     child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     await waitFor(() => stderr.includes('test pause before the first spawn'), 30_000, 'drift to reach its first spawn');

@@ -5,17 +5,16 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { execa, type Result } from 'execa';
+import type { Result } from 'execa';
 import { isMap, parseAllDocuments, type Document } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { driftBin, runDrift, type DriftRun } from '../helpers/drift.js';
+import { runDrift, startDrift, type DriftRun } from '../helpers/drift.js';
 import { BROKEN, brokenAdapter, REPO, tempDir, tempProject, writeFiles } from '../helpers/project.js';
 import { processesIn, waitFor, within } from '../helpers/processes.js';
 
 const cleanups: Array<() => void> = [];
 afterAll(() => cleanups.forEach((remove) => remove()));
 
-const DRIFT_BIN = driftBin();
 
 /** drift in-process, its output as a process's would be read: the final newline stripped. */
 async function drift(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<DriftRun> {
@@ -257,11 +256,7 @@ describe('Ctrl-C', () => {
     cleanups.push(project.remove);
     const tag = randomUUID();
     const hangDir = path.join(BROKEN, 'hang');
-    const child = execa('node', [DRIFT_BIN, '--config', project.configFile, 'render', '-p', 'hang', '-s', 'converge'], {
-      cwd: REPO,
-      reject: false,
-      env: { DRIFT_TEST_TAG: tag },
-    });
+    const child = startDrift(['--config', project.configFile, 'render', '-p', 'hang', '-s', 'converge'], REPO, { env: { DRIFT_TEST_TAG: tag } });
     try {
       // The hang function is up and drift is stuck waiting for its answer.
       let exited: Result<{ reject: false }> | undefined;

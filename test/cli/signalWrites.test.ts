@@ -8,9 +8,8 @@
  */
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
-import { driftBin, replayingProcessEnvironment, runDrift } from '../helpers/drift.js';
+import { runDrift, startDrift } from '../helpers/drift.js';
 import { waitFor } from '../helpers/processes.js';
 import { copyProject, hashGoldens, type ProjectCopy } from '../helpers/project.js';
 
@@ -109,13 +108,7 @@ describe('a signal during the writes of a command', () => {
         copy = copyProject({ prefix: `drift-signal-${command}-` });
         const check = await setUp(copy.dir);
         const resume = path.join(copy.dir, 'resume');
-        const child = execa('node', [driftBin(), ...args], {
-          cwd: copy.dir,
-          reject: false,
-          // execa would SIGKILL a SIGTERMed child after 5 s: on a loaded machine the writes may take longer.
-          forceKillAfterDelay: false,
-          env: replayingProcessEnvironment({ DRIFT_TEST_PAUSE_IN_WRITE_MS: '60000', DRIFT_TEST_RESUME_FILE: resume }),
-        });
+        const child = startDrift(args, copy.dir, { replaying: true, env: { DRIFT_TEST_PAUSE_IN_WRITE_MS: '60000', DRIFT_TEST_RESUME_FILE: resume } });
         let stderr = '';
         child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
         await waitFor(() => stderr.includes('test pause in a write'), 120_000, `drift ${command} to reach its first write`);

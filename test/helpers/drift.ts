@@ -120,16 +120,29 @@ export async function driftTools(cwd: string, env: Record<string, string> = {}, 
  * - .ci/run's package check (scripts/check-package.sh): the packed tarball, installed and run.
  */
 export async function runDriftProcess(args: string[], cwd: string, env: Record<string, string> = {}, bin = driftBin()): Promise<DriftRun> {
-  const result = await execa('node', [bin, ...args], {
-    cwd,
-    env: environment(env),
-    extendEnv: false,
-    reject: false,
-    stripFinalNewline: false,
-  });
+  const result = await startDrift(args, cwd, { env, bin, stripFinalNewline: false });
   const stdout = String(result.stdout ?? '');
   const stderr = String(result.stderr ?? '');
   return { exitCode: result.exitCode ?? -1, stdout, stderr, all: `${stdout}${stderr}` };
+}
+
+/**
+ * Starts the built CLI as its own process and hands back the running child (never rejects), for a test
+ * that signals it or watches it mid-run. Its environment is whole, never merged into this process's:
+ * CI, which every CI service sets, would make drift refuse to write and turn strict.
+ */
+export function startDrift(args: string[], cwd: string, options: { env?: Record<string, string>; replaying?: boolean; timeout?: number; bin?: string; stripFinalNewline?: boolean } = {}) {
+  const env = options.replaying ? cachedEnvironment(options.env ?? {}) : environment(options.env ?? {});
+  return execa('node', [options.bin ?? driftBin(), ...args], {
+    cwd,
+    env,
+    extendEnv: false,
+    reject: false,
+    // execa would SIGKILL a SIGTERMed child after 5 s: on a loaded machine drift's own exit may take longer.
+    forceKillAfterDelay: false,
+    ...(options.timeout === undefined ? {} : { timeout: options.timeout }),
+    ...(options.stripFinalNewline === undefined ? {} : { stripFinalNewline: options.stripFinalNewline }),
+  });
 }
 
 /**
