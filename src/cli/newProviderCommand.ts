@@ -2,7 +2,7 @@ import type { Invocation } from './io.js';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
-import type { Project } from '../config/types.js';
+import type { Adapter, Project, Scenario } from '../config/types.js';
 import { DriftError } from '../errors.js';
 import { checkName } from '../config/names.js';
 import { fullProject, shownPath } from './context.js';
@@ -13,6 +13,22 @@ function adapterPath(project: Project, name: string): string {
   const glob = project.config.providers.find((pattern) => pattern.split('*').length === 2 && !/[?[{]/.test(pattern));
   if (!glob) throw new DriftError(`cannot tell where a new adapter goes from the config's providers (${project.config.providers.join(', ')}): give it a pattern with one *, such as providers/*/provider.yaml. Nothing written.`);
   return path.resolve(project.config.root, glob.replace('*', name));
+}
+
+/**
+ * Each GPU's counts the draft's machine lookup must hold: those the scenarios set and those drift's
+ * intent probes set on an `ablate` scenario (a count one higher, another GPU), else the drafted adapter fails on first use.
+ */
+function gpuCountsAsked(scenarios: readonly Scenario[], gpus: readonly string[], probesFor: (adapter: Pick<Adapter, 'xr'>, scenario: Scenario) => Array<{ scenario: Scenario }>): Record<string, number[]> {
+  const counts: Record<string, Set<number>> = {};
+  const adapter = { xr: { gpus: Object.fromEntries(gpus.map((gpu) => [gpu, {}])) } } as Pick<Adapter, 'xr'>;
+  for (const scenario of scenarios) {
+    const probed = scenario.ablate ? probesFor(adapter, scenario).map((probe) => probe.scenario) : [];
+    for (const asked of [scenario, ...probed]) {
+      for (const pool of asked.xr.nodePools) if (pool.gpu) (counts[pool.gpu] ??= new Set()).add(pool.gpuCount ?? 1);
+    }
+  }
+  return Object.fromEntries(Object.entries(counts).map(([gpu, set]) => [gpu, [...set].sort((a, b) => a - b)]));
 }
 
 export function registerNewProvider(program: Command, cli: Invocation): void {
@@ -39,7 +55,8 @@ export function registerNewProvider(program: Command, cli: Invocation): void {
       const xrd = readXrdDefinition(xrdFile, options.xrd);
       const gpus = [...new Set(project.scenarios.flatMap((scenario) => scenario.xr.nodePools.flatMap((pool) => (pool.gpu ? [pool.gpu] : []))))].sort();
       const xrdPath = path.relative(path.dirname(target), xrdFile).split(path.sep).join('/');
-      const draft = draftAdapter({ name, xrd, xrdPath, gpus });
+      const { probesFor } = await import('../compare/intentCoverage.js');
+      const draft = draftAdapter({ name, xrd, xrdPath, gpus, gpuCounts: gpuCountsAsked(project.scenarios, gpus, probesFor) });
       const [{ writeFileAtomic }, { GoldenStore }] = await Promise.all([import('../goldens/atomicFile.js'), import('../goldens/store.js')]);
       reportSwept(cli, GoldenStore.of(project).sweep(), project);
       try {

@@ -24,6 +24,12 @@ export interface DraftInput {
   xrdPath: string;
   /** The GPU names the project's scenarios ask for (L4, H100): the `gpus` map needs an entry each. */
   gpus: readonly string[];
+  /**
+   * The GPU counts asked for per GPU, by the scenarios and by drift's intent probes of them (a count
+   * one higher, another GPU): where the XRD has no field for the count, the machine is looked up by
+   * it, and the lookup needs every count. Absent: one GPU each.
+   */
+  gpuCounts?: Readonly<Record<string, readonly number[]>>;
 }
 
 /** Intent a pool carries, as a CEL expression over one scenario pool `p`. */
@@ -32,11 +38,21 @@ const POOL_INTENT: Readonly<Record<string, string>> = {
   nodeCount: 'p.nodeCount',
   minNodeCount: 'p.?minNodeCount.orValue(null)',
   maxNodeCount: 'p.?maxNodeCount.orValue(null)',
+  gpuCount: 'p.?gpuCount.orValue(null)',
   zones: 'has(p.zones) ? (type(p.zones) == list ? size(p.zones) : p.zones) : null',
 };
 
 const properties = (schema: unknown): Record<string, JsonObject> => (isObject(schema) && isObject(schema.properties) ? (schema.properties as Record<string, JsonObject>) : {});
 const required = (schema: unknown): string[] => (isObject(schema) && Array.isArray(schema.required) ? schema.required.map(String) : []);
+
+/**
+ * Zones where the XRD takes a list (Azure's "1", "2", "3"): a scenario's zone count becomes that many
+ * zones numbered from one, as strings or numbers as the list's items are; names pass as they are.
+ */
+const ZONES_BY_NUMBER = (schema: JsonObject) => {
+  const zone = isObject(schema.items) && (schema.items.type === 'integer' || schema.items.type === 'number') ? 'i + 1' : 'string(i + 1)';
+  return `has(p.zones) ? (type(p.zones) == int ? range(p.zones).map(i, ${zone}) : p.zones) : null`;
+};
 
 /** An example value for a schema: its example, default or first enum value, else one of its type. */
 function exampleOf(schema: JsonObject): unknown {
@@ -51,11 +67,23 @@ function exampleOf(schema: JsonObject): unknown {
       return false;
     case 'array':
       return [];
+    case 'string':
+      return describedExample(schema) ?? 'TODO';
     case 'object':
       return Object.fromEntries(required(schema).map((field) => [field, exampleOf(properties(schema)[field] ?? {})]));
     default:
       return 'TODO';
   }
+}
+
+/**
+ * The value a string's description gives (`Vultr region code, e.g. ewr.`) when the schema has a
+ * pattern it matches: a pattern rejects the placeholder, and a draft the XRD rejects never loads.
+ */
+function describedExample(schema: JsonObject): string | undefined {
+  if (typeof schema.pattern !== 'string' || typeof schema.description !== 'string') return undefined;
+  const given = /\be\.g\.,?\s+([^\s,;]+?)[.,;]?(?:\s|$)/.exec(schema.description)?.[1];
+  return given !== undefined && new RegExp(schema.pattern, 'u').test(given) ? given : undefined;
 }
 
 /** `{kind, name}`: the XR's credentials reference, whatever the XRD calls it (AKS: providerConfig). */
@@ -86,33 +114,47 @@ interface SpecEntry {
  * quoted as YAML requires, so a field name holding `: `, a newline or a `#` stays one key. The text
  * is then parsed back and checked against the adapter schema before anyone writes it.
  */
-export function draftAdapter({ name, xrd, xrdPath, gpus }: DraftInput): AdapterDraft {
+export function draftAdapter({ name, xrd, xrdPath, gpus, gpuCounts }: DraftInput): AdapterDraft {
   const todo: string[] = [];
   const spec: SpecEntry[] = [];
   const gpuFields = new Set<string>();
+  const countFields = new Set<string>();
+  const ignore: Record<string, string> = {};
   const fields = properties(xrd.spec);
+  let credentialsMapped = false;
   for (const [field, schema] of Object.entries(fields)) {
     if (isCredentials(schema)) {
+      credentialsMapped = true;
       spec.push({ field, value: { kind: '${credentials.?kind.orValue(null)}', name: '${credentials.?name.orValue(null)}' }, comment: " the scenario's credentials; the XRD defaults the rest", flow: true });
       continue;
     }
     if (isPools(schema)) {
       const item = schema.items as JsonObject;
+      const poolFields = properties(item);
+      const gpuSchema = poolFields.gpu;
+      // Where the XRD has no field for a pool's GPU count, the machine carries it (on Azure the VM size
+      // fixes the count): a machine field is then looked up by GPU and count, so the count is read.
+      const countCarried = 'gpuCount' in poolFields || (isObject(gpuSchema) && 'count' in properties(gpuSchema));
       const entries: string[] = [];
-      for (const [poolField, poolSchema] of Object.entries(properties(item))) {
+      for (const [poolField, poolSchema] of Object.entries(poolFields)) {
         const key = JSON.stringify(poolField);
-        const intent = POOL_INTENT[poolField];
+        const intent = poolField === 'zones' && isObject(poolSchema) && poolSchema.type === 'array' ? ZONES_BY_NUMBER(poolSchema) : POOL_INTENT[poolField];
         if (intent !== undefined) entries.push(`${key}: ${intent}`);
         else if (poolField === 'gpu' && isObject(poolSchema) && 'type' in properties(poolSchema)) {
           gpuFields.add('type');
           entries.push(`"gpu": has(p.gpu) ? dyn({"type": gpus[p.gpu].type${'count' in properties(poolSchema) ? ', "count": p.?gpuCount.orValue(1)' : ''}}) : null`);
         } else if (required(item).includes(poolField)) {
           // A machine field only the cloud knows: taken from the adapter's gpus map for GPU pools.
-          gpuFields.add(poolField);
-          entries.push(`${key}: has(p.gpu) ? ${celField('gpus[p.gpu]', poolField)} : ${JSON.stringify(exampleOf(poolSchema))}`);
+          const machine = countCarried ? celField('gpus[p.gpu]', poolField) : `${celField('gpus[p.gpu]', byCount(poolField))}[string(p.?gpuCount.orValue(1))]`;
+          (countCarried ? gpuFields : countFields).add(poolField);
+          entries.push(`${key}: has(p.gpu) ? ${machine} : ${JSON.stringify(exampleOf(poolSchema))}`);
           todo.push(`xr.spec.${field}[].${poolField}: what a pool without a GPU uses (drafted as ${JSON.stringify(exampleOf(poolSchema))})`);
         }
       }
+      // Intent the drafted map never reads has no XR field to go to: drift refuses such an adapter unless
+      // it says why the cloud has no place for it (\`ignore:\`), which is the author's to write.
+      const read = entries.join('\n');
+      for (const intent of UNPLACEABLE_POOL_INTENT) if (!new RegExp(`\\bp\\.\\??${intent}\\b`).test(read)) ignore[`pools[].${intent}`] = 'TODO: why this cloud has no place for it';
       const value = ['${pools.map(p, {', ...entries.map((entry, index) => `  ${entry}${index < entries.length - 1 ? ',' : ''}`), '})}'].join('\n');
       spec.push({ field, value, literal: true });
       continue;
@@ -122,16 +164,31 @@ export function draftAdapter({ name, xrd, xrdPath, gpus }: DraftInput): AdapterD
     spec.push({ field, value, comment: description(schema) });
     todo.push(`xr.spec.${field}: this cloud's value (drafted as ${JSON.stringify(value)})`);
   }
-  if (gpus.length > 0 && gpuFields.size > 0) todo.push(`xr.gpus: for each GPU the scenarios ask for (${gpus.join(', ')}), this cloud's ${[...gpuFields].sort().join(', ')}`);
+  if (!credentialsMapped) for (const part of ['kind', 'name']) ignore[`credentials.${part}`] = 'TODO: why this cloud has no place for it';
+  const counts = (gpu: string) => [...new Set(gpuCounts?.[gpu] ?? [1])].sort((a, b) => a - b);
+  if (gpus.length > 0 && gpuFields.size + countFields.size > 0) {
+    const looked = [...[...gpuFields].sort(), ...[...countFields].sort().map((field) => `${field} for each GPU count it asks for (${byCount(field)})`)];
+    todo.push(`xr.gpus: for each GPU the scenarios ask for (${gpus.join(', ')}), this cloud's ${looked.join(', ')}`);
+  }
+  if (Object.keys(ignore).length > 0) todo.push(`xr.ignore: why this cloud has no XR field for ${Object.keys(ignore).join(', ')} (or map them in xr.spec)`);
   todo.unshift('function.command and function.cwd: how to start the function (the bundled providers run `python -m function.main`)');
   todo.push('world.credentials: the ProviderConfig the simulated cloud holds when the scenario has credentials (apiVersion of this cloud\'s provider, its spec)');
   todo.push('world.brokenCredentials: what "credentials unusable" means on this cloud (a JSON merge patch)');
   todo.push('world.observe: the cloud facts (external names, emails, IDs) the simulated cloud sets on what the function composes');
   todo.push('values: the cloud\'s name, region and other values to template out of skeletons');
-  return { text: draftText({ name, xrd, xrdPath, gpus, spec, gpuFields }), todo };
+  const table = Object.fromEntries(
+    gpus.map((gpu) => [gpu, Object.fromEntries([...[...gpuFields].map((field) => [field, 'TODO'] as const), ...[...countFields].map((field) => [byCount(field), Object.fromEntries(counts(gpu).map((count) => [String(count), 'TODO']))] as const)].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))]),
+  );
+  return { text: draftText({ name, xrd, xrdPath, gpus, spec, table: gpuFields.size + countFields.size > 0 ? table : {}, ignore }), todo };
 }
 
-function draftText({ name, xrd, xrdPath, gpus, spec, gpuFields }: DraftInput & { spec: SpecEntry[]; gpuFields: Set<string> }): string {
+/** The pool intent a drafted pool map may leave unread (a pool always has a name and a node count). */
+const UNPLACEABLE_POOL_INTENT = ['gpu', 'gpuCount', 'minNodeCount', 'maxNodeCount', 'zones'] as const;
+
+/** The gpus entry that holds a machine field per GPU count (`vmSizeByGpuCount: {"1": ..., "2": ...}`). */
+const byCount = (field: string) => `${field}ByGpuCount`;
+
+function draftText({ name, xrd, xrdPath, gpus, spec, table, ignore }: DraftInput & { spec: SpecEntry[]; table: Record<string, unknown>; ignore: Record<string, string> }): string {
   const doc = new Document({
     name,
     function: { command: ['../../.venv/bin/python', '-m', 'function.main', '--insecure', '--address', '{address}'], cwd: '.' },
@@ -165,11 +222,14 @@ function draftText({ name, xrd, xrdPath, gpus, spec, gpuFields }: DraftInput & {
     if (entry.comment) value.comment = entry.comment;
     specMap.add(doc.createPair(entry.field, value));
   }
-  if (gpus.length > 0 && gpuFields.size > 0) {
-    const table = Object.fromEntries(gpus.map((gpu) => [gpu, Object.fromEntries([...gpuFields].sort().map((field) => [field, 'TODO']))]));
+  if (gpus.length > 0 && Object.keys(table).length > 0) {
     (doc.getIn(['xr'], true) as YAMLMap).set('gpus', doc.createNode(table));
     for (const gpu of gpus) flowOf(['xr', 'gpus', gpu]);
     (doc.getIn(['xr'], true) as YAMLMap).items.at(-1)!.key = Object.assign(doc.createNode('gpus') as Scalar, { comment: " TODO: this cloud's machine for each GPU the scenarios ask for" });
+  }
+  if (Object.keys(ignore).length > 0) {
+    (doc.getIn(['xr'], true) as YAMLMap).set('ignore', doc.createNode(ignore));
+    (doc.getIn(['xr'], true) as YAMLMap).items.at(-1)!.key = Object.assign(doc.createNode('ignore') as Scalar, { comment: ' TODO: intent this cloud has no XR field for, each with why' });
   }
   flowOf(['world', 'credentials', 0, 'metadata']);
   flowOf(['world', 'credentials', 0, 'spec', 'credentials']);

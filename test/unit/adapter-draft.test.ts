@@ -39,7 +39,28 @@ describe('draftAdapter', () => {
   it('maps the credentials whatever the XRD calls them, and the pools by their field names', () => {
     expect(adapter.xr.spec.providerConfig).toEqual({ kind: '${credentials.?kind.orValue(null)}', name: '${credentials.?name.orValue(null)}' });
     const pools = adapter.xr.spec.nodePools!;
-    for (const part of ['"name": p.name', '"nodeCount": p.nodeCount', '"maxNodeCount": p.?maxNodeCount.orValue(null)', '"vmSize": has(p.gpu) ? gpus[p.gpu].vmSize : "TODO"', '"gpu": has(p.gpu) ? dyn({"type": gpus[p.gpu].type}) : null']) expect(pools).toContain(part);
-    expect(adapter.xr.gpus).toEqual({ H100: { type: 'TODO', vmSize: 'TODO' }, L4: { type: 'TODO', vmSize: 'TODO' } });
+    for (const part of ['"name": p.name', '"nodeCount": p.nodeCount', '"maxNodeCount": p.?maxNodeCount.orValue(null)', '"vmSize": has(p.gpu) ? gpus[p.gpu].vmSizeByGpuCount[string(p.?gpuCount.orValue(1))] : "TODO"', '"gpu": has(p.gpu) ? dyn({"type": gpus[p.gpu].type}) : null']) expect(pools).toContain(part);
+    // No field carries the GPU count (as on Azure), so the VM size is looked up by it: one GPU each when no counts are given.
+    expect(adapter.xr.gpus).toEqual({ H100: { type: 'TODO', vmSizeByGpuCount: { 1: 'TODO' } }, L4: { type: 'TODO', vmSizeByGpuCount: { 1: 'TODO' } } });
+  });
+});
+
+describe('draftAdapter on an XRD with no field for the GPU count, zones as a list, a patterned string and no zones', () => {
+  const pools = { type: 'object', required: ['name', 'plan', 'nodeCount'], properties: { name: { type: 'string' }, plan: { type: 'string' }, nodeCount: { type: 'integer' }, zones: { type: 'array', items: { type: 'integer' } }, gpu: { type: 'object', properties: { type: { type: 'string' } } } } };
+  const spec = { type: 'object', required: ['region'], properties: { region: { type: 'string', description: 'Region code, e.g. ewr.', pattern: '^[a-z]{3}$' }, nodePools: { type: 'array', items: pools } } };
+  const drafted = draftAdapter({ name: 'acme', xrd: { apiVersion: 'example.org/v1', kind: 'AcmeCluster', spec }, xrdPath: 'apis/definition.yaml', gpus: ['H100', 'L4'], gpuCounts: { H100: [8, 1], L4: [1, 2] } });
+  const parsed = parse(drafted.text) as { xr: { spec: Record<string, string>; gpus: Record<string, unknown>; ignore: Record<string, string> } };
+
+  it('looks the machine up by GPU and count, with an entry for every count asked', () => {
+    expect(parsed.xr.spec.nodePools).toContain('"plan": has(p.gpu) ? gpus[p.gpu].planByGpuCount[string(p.?gpuCount.orValue(1))] : "TODO"');
+    expect(parsed.xr.gpus).toEqual({ H100: { planByGpuCount: { 1: 'TODO', 8: 'TODO' }, type: 'TODO' }, L4: { planByGpuCount: { 1: 'TODO', 2: 'TODO' }, type: 'TODO' } });
+    expect(drafted.todo).toContain("xr.gpus: for each GPU the scenarios ask for (H100, L4), this cloud's type, plan for each GPU count it asks for (planByGpuCount)");
+  });
+
+  it("numbers zones as the list's items are, takes a patterned string's described example, and lists unread intent under ignore", () => {
+    expect(parsed.xr.spec.nodePools).toContain('"zones": has(p.zones) ? (type(p.zones) == int ? range(p.zones).map(i, i + 1) : p.zones) : null');
+    expect(parsed.xr.spec.region).toBe('ewr');
+    expect(parsed.xr.ignore).toEqual({ 'pools[].minNodeCount': 'TODO: why this cloud has no place for it', 'pools[].maxNodeCount': 'TODO: why this cloud has no place for it', 'credentials.kind': 'TODO: why this cloud has no place for it', 'credentials.name': 'TODO: why this cloud has no place for it' });
+    expect(() => readYamlFile('providers/acme/provider.yaml', packageFile('schemas/provider.schema.json'), drafted.text)).not.toThrow();
   });
 });
