@@ -19,9 +19,9 @@ const ACCEPTABLE = /^(div|split|rule|style|locked|cause):.+$/;
 function notAcceptable(id: string): string | undefined {
   if (ACCEPTABLE.test(id)) return undefined;
   const stale = /^accepted-stale:(\d+)$/.exec(id);
-  if (stale) return `"${id}" is entry ${Number(stale[1]) + 1} of goldens/accepted.yaml, which matches nothing any more: edit or remove that entry (its hint names the id that took over, if any)`;
+  if (stale) return `"${id}" is entry ${stale[1]} of goldens/accepted.yaml, which matches nothing any more: edit or remove that entry (its hint names the id that took over, if any)`;
   const legacy = /^accepted-legacy:(\d+)$/.exec(id);
-  if (legacy) return `"${id}" is entry ${Number(legacy[1]) + 1} of goldens/accepted.yaml, which pins no ways: run \`drift migrate\` to record them`;
+  if (legacy) return `"${id}" is entry ${legacy[1]} of goldens/accepted.yaml, which pins no ways: run \`drift migrate\` to record them`;
   if (id.startsWith('golden')) return `"${id}" is a golden change, which is never accepted: if it is intended, run \`drift update\``;
   if (id.startsWith('error:')) return `"${id}" is a rendering error: fix the provider so it renders`;
   return `"${id}" is not a divergence, split or rule finding id, nor a style, locked or cause one (div:…, split:…, rule:…, style:…, locked:…, cause:…); copy it from drift diff's output`;

@@ -79,8 +79,8 @@ function successorsOf(entry: AcceptedEntry, findings: Finding[]): string[] {
   return [...new Set(found.map((finding) => finding.id))].sort();
 }
 
-/** The id of the finding that reports a facet-wide entry without ways. */
-export const legacyEntryId = (index: number) => `accepted-legacy:${index}`;
+/** The id of the finding that reports a facet-wide entry without ways: its number in the file, counting from 1 as its message does. */
+export const legacyEntryId = (index: number) => `accepted-legacy:${index + 1}`;
 
 /**
  * The entries that accept a facet for every provider and pin no ways: they absorb whatever any provider
@@ -134,16 +134,19 @@ export function applyAccepted(findings: Finding[], entries: AcceptedEntry[], opt
     if (used.has(index)) return;
     const successors = successorsOf(entry, findings);
     const shown = successors.slice(0, 3).join(', ') + (successors.length > 3 ? ` and ${successors.length - 3} more` : '');
+    const hint = successors.length
+      ? `what it accepted is now reported as ${shown}: replace the entry with one for that id if its reason still holds (drift accept '${successors[0]}' --reason "..."), else remove it`
+      : 'remove the entry: what it accepted is gone';
     out.push({
-      id: `accepted-stale:${index}`,
+      // Numbered from 1, as the message and drift accept's refusal number it.
+      id: `accepted-stale:${index + 1}`,
       type: 'accepted-stale',
       class: 'behavioral',
       subject: 'accepted',
       message: `entry ${index + 1} of ${options.file} (${describeEntry(entry)}) matches no finding any more`,
-      hint: successors.length
-        ? `what it accepted is now reported as ${shown}: replace the entry with one for that id if its reason still holds (drift accept '${successors[0]}' --reason "..."), else remove it`
-        : 'remove the entry: what it accepted is gone',
-      ...(options.strict ? {} : { accepted: { reason: 'stale entries fail only under CI' } }),
+      hint,
+      // Outside CI the entry fails nothing, so it is listed with the accepted; what to do goes with it, in every format.
+      ...(options.strict ? {} : { accepted: { reason: `stale entries fail only under CI; ${hint}` } }),
     });
   });
   return out;

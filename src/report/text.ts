@@ -87,8 +87,11 @@ export function renderText(report: Report, options: { color: boolean; verbose?: 
         out.push(`  ~ ${group.provider ?? 'all'} (${describeScenarios(group.scenarios, report.scenarios.length)})  ${group.message}  ${paint('dim', `[${id}]`)}\n      reason: ${group.reason}`);
       }
     } else {
-      // Accepted findings fail nothing: one line per provider says what they are about.
-      for (const [provider, about] of acceptedByProvider(report.accepted)) out.push(`  ~ ${provider}: ${about.join(', ')}`);
+      // Accepted findings fail nothing: one line per provider says what they are about. A stale entry
+      // is the author's to edit, so it is listed whole, with what to do.
+      const stale = report.accepted.filter((finding) => finding.type === 'accepted-stale');
+      for (const [provider, about] of acceptedByProvider(report.accepted.filter((finding) => finding.type !== 'accepted-stale'))) out.push(`  ~ ${provider}: ${about.join(', ')}`);
+      for (const finding of stale) out.push(`  ~ ${finding.message}  ${paint('dim', `[${finding.id}]`)}`, `      ${paint('dim', `→ ${finding.hint}`)}`);
     }
   }
   if (report.candidates.length) {

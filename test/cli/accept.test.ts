@@ -143,8 +143,8 @@ describe('drift accept', () => {
     for (const [id, says] of [
       ['golden:gke/converge:resources', 'run `drift update`'],
       ['error:gke/converge', 'fix the provider'],
-      ['accepted-stale:14', 'entry 15 of goldens/accepted.yaml'],
-      ['accepted-legacy:3', 'run `drift migrate`'],
+      ['accepted-stale:15', 'entry 15 of goldens/accepted.yaml'],
+      ['accepted-legacy:3', 'entry 3 of goldens/accepted.yaml, which pins no ways: run `drift migrate`'],
     ] as const) {
       const run = await runDrift(['--config', configFile, 'accept', 'div:y:key-pattern:gke', id, '--reason', 'by design'], REPO, { CI: 'false' });
       expect(run.exitCode, id).toBe(2);

@@ -104,7 +104,7 @@ describe('a fourth provider that is a plain copy of gke', () => {
     expect(ci.exitCode).toBe(1);
     expect(ci.report.findings).toHaveLength(1);
     expect(ci.report.findings[0]).toMatchObject({
-      id: `accepted-stale:${entries - 1}`,
+      id: `accepted-stale:${entries}`,
       type: 'accepted-stale',
       subject: 'accepted',
       message: expect.stringContaining(`entry ${entries} of goldens/accepted.yaml (div:node-pool:presence:${FOURTH}) matches no finding`),
@@ -115,7 +115,14 @@ describe('a fourth provider that is a plain copy of gke', () => {
     expect(local.stderr).toBe('');
     expect(local.report.findings).toEqual([]);
     expect(local.exitCode).toBe(0);
-    expect(local.report.accepted.filter((finding) => finding.type === 'accepted-stale').map((finding) => finding.id)).toEqual([`accepted-stale:${entries - 1}`]);
+    expect(local.report.accepted.filter((finding) => finding.type === 'accepted-stale').map((finding) => finding.id)).toEqual([`accepted-stale:${entries}`]);
+    // What to do with the entry is said in every format, not only in JSON's hint.
+    const { hint } = local.report.accepted.find((finding) => finding.type === 'accepted-stale')!;
+    expect(hint).toMatch(/remove it$/);
+    const text = await plain.drift(['diff']);
+    expect(text.stdout).toContain(`entry ${entries} of goldens/accepted.yaml (div:node-pool:presence:${FOURTH}) matches no finding any more  [accepted-stale:${entries}]\n      → ${hint}`);
+    const markdown = await plain.drift(['diff', '--format', 'markdown']);
+    expect(markdown.stdout).toContain(`accepted: stale entries fail only under CI; ${hint.slice(0, 60)}`);
   }, SLOW);
 });
 

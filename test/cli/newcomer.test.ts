@@ -111,7 +111,7 @@ describe('drift migrate', () => {
 
     const legacy = await runDrift(['diff', '-s', 'converge', '--format', 'json'], dir);
     const reported = (JSON.parse(legacy.stdout) as { findings: Array<{ id: string; hint: string }> }).findings.filter((finding) => finding.id.startsWith('accepted-legacy:'));
-    expect(reported.map((finding) => finding.id)).toEqual(['accepted-legacy:4', 'accepted-legacy:5', 'accepted-legacy:6', 'accepted-legacy:7', 'accepted-legacy:8', 'accepted-legacy:9']);
+    expect(reported.map((finding) => finding.id)).toEqual(['accepted-legacy:10', 'accepted-legacy:5', 'accepted-legacy:6', 'accepted-legacy:7', 'accepted-legacy:8', 'accepted-legacy:9']);
     expect(reported[0]!.hint).toContain('drift migrate');
     expect(legacy.exitCode).toBe(1);
 

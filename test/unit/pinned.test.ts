@@ -95,7 +95,7 @@ describe('accepted splits pin their ways', () => {
     const findings = [...applyAccepted(judgeFacets('converge', [facet(TODAY)]), [legacy], { strict: false, file: 'goldens/accepted.yaml' }), ...legacyEntries([legacy], 'goldens/accepted.yaml')];
     const reported = findings.filter((finding) => !finding.accepted);
     expect(legacyEntries([{ ...legacy, providers: ['eks'] }, { id: 'div:x', reason: 'by id' }, entry], 'a.yaml')).toEqual([]);
-    expect(reported.map((finding) => finding.id)).toEqual(['accepted-legacy:0']);
+    expect(reported.map((finding) => finding.id)).toEqual(['accepted-legacy:1']);
     expect(reported[0]!.hint).toContain('drift migrate');
   });
 });
