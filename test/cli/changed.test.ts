@@ -11,10 +11,10 @@ import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runDrift, type DriftRun } from '../helpers/drift.js';
 import { flattened } from '../helpers/consequences.js';
-import { copyProject, hashGoldens, mutate, replaceExactly, tempDir } from '../helpers/project.js';
+import { bundledProviders, copyProject, hashGoldens, mutate, replaceExactly, tempDir } from '../helpers/project.js';
 
 const SLOW = 180_000;
-const PROVIDERS = ['aks', 'eks', 'gke', 'nebius', 'vultr'];
+const PROVIDERS = bundledProviders();
 const cleanups: Array<() => void> = [];
 afterAll(() => cleanups.forEach((remove) => remove()));
 

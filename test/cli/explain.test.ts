@@ -8,6 +8,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { driftTools, runDrift } from '../helpers/drift.js';
 import { SEEDS, seeded } from '../helpers/mutationSeeds.js';
+import { bundledProviders } from '../helpers/project.js';
 
 const copies: Array<() => void> = [];
 afterAll(() => copies.forEach((remove) => remove()));
@@ -29,7 +30,7 @@ describe('drift explain', () => {
       expect(text.stdout.split('\n')[0]).toBe(`${id} (${JSON.parse(json.stdout).type}, aks)`);
       expect(text.stdout).toMatch(/ {2}where: providers\/aks\/function\/\w+\.py:\d+\n/);
       // The convention is shown in another provider's code, by file and line.
-      expect(text.stdout).toMatch(/\((eks|gke|nebius|vultr): providers\/\1\/function\/\w+\.py:\d+\)/);
+      expect(text.stdout).toMatch(new RegExp(`\\((${bundledProviders().filter((name) => name !== 'aks').join('|')}): providers/\\1/function/\\w+\\.py:\\d+\\)`));
     }
     const missing = await runDrift(['explain', 'div:cluster:ready:aks', '-s', 'converge'], dir);
     expect(missing.exitCode).toBe(2);

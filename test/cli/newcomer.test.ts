@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import type { AcceptedEntry } from '../../src/compare/acceptance.js';
 import { runDrift } from '../helpers/drift.js';
-import { copyProject, REPO } from '../helpers/project.js';
+import { bundledProviders, copyProject, REPO } from '../helpers/project.js';
 
 const SLOW = 600_000;
 const copies: Array<() => void> = [];
@@ -23,7 +23,7 @@ function copy(): string {
 }
 
 describe('the newcomer loop', () => {
-  it.each(['aks', 'eks', 'gke', 'nebius', 'vultr'])('%s with its goldens removed: diff -p exits 0 with the note, update -p writes goldens and contract, diff -p is clean', async (provider) => {
+  it.each(bundledProviders())('%s with its goldens removed: diff -p exits 0 with the note, update -p writes goldens and contract, diff -p is clean', async (provider) => {
     const dir = copy();
     const before = readFileSync(path.join(dir, 'providers/contract.json'), 'utf8');
     rmSync(path.join(dir, 'goldens', provider), { recursive: true, force: true });

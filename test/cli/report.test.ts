@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderJson } from '../../src/report/json.js';
 import { runDrift, runDriftWithEnvironment } from '../helpers/drift.js';
 import { startFakeGitHub } from '../helpers/fake-github.js';
-import { REPO, tempDir } from '../helpers/project.js';
+import { bundledProviders, REPO, tempDir } from '../helpers/project.js';
 import { syntheticReport } from '../helpers/reports.js';
 
 const SHA = 'abcdef0123456789abcdef0123456789abcdef01';
@@ -38,7 +38,7 @@ describe('drift report', () => {
     expect(page).toMatch(/href="\.\.\/providers\/vultr\/function\/composer\.py"/);
     // The JSON carries each rendered cell's reconcile steps, which the page draws.
     const timelines = (JSON.parse(readFileSync(file('r.json'), 'utf8')) as { timelines: Record<string, Record<string, unknown>> }).timelines;
-    expect(Object.keys(timelines)).toEqual(['aks', 'eks', 'gke', 'nebius', 'vultr']);
+    expect(Object.keys(timelines)).toEqual(bundledProviders());
     expect(Object.keys(timelines.gke!)).toContain('converge');
   });
 

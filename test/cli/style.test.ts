@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runDrift } from '../helpers/drift.js';
 import { flattened } from '../helpers/consequences.js';
 import type { Report } from '../../src/report/model.js';
-import { copyProject, mutate, REPO, replaceExactly, tempProject, type ProjectCopy } from '../helpers/project.js';
+import { bundledProviders, copyProject, mutate, REPO, replaceExactly, tempProject, type ProjectCopy } from '../helpers/project.js';
 import { applyStyleSeeds, foreignNames, pythonNames, pythonTexts, seedLine, STYLE_SEEDS, type StyleSeed } from '../helpers/style.js';
 import { STYLE_FACETS } from '../../src/facets/styleFacets.js';
 
@@ -45,7 +45,7 @@ describe('drift diff on the unmodified tree', () => {
     expect(run.exitCode, run.stderr).toBe(0);
     const { findings, sources } = report(run.stdout);
     expect(findings.filter((finding) => finding.class === 'stylistic')).toEqual([]);
-    expect(sources).toEqual({ aks: 'clean', eks: 'clean', gke: 'clean', nebius: 'clean', vultr: 'clean' });
+    expect(sources).toEqual(Object.fromEntries(bundledProviders().map((name) => [name, 'clean'])));
   });
 });
 
@@ -175,11 +175,11 @@ describe('the style seed suite: one seed per style facet over the bundled five',
     const { findings } = report(run.stdout);
     expect(STYLE_SEEDS.map((seed) => found(findings, seed)).filter(Boolean)).toEqual([]);
     // A follower's place beside each: where the convention is written.
-    for (const finding of findings.filter((f) => f.type === 'style' && f.facet !== 'helper-presence' && f.where)) expect(finding.where?.[1]).toMatch(/^(aks|eks|gke|nebius|vultr): providers\/\w+\/\S+:\d+$/);
+    for (const finding of findings.filter((f) => f.type === 'style' && f.facet !== 'helper-presence' && f.where)) expect(finding.where?.[1]).toMatch(new RegExp(`^(${bundledProviders().join('|')}): providers/\\w+/\\S+:\\d+$`));
     // Stylistic seeds, stylistic findings: no skeleton differs.
     expect(findings.filter((finding) => finding.scenario !== undefined).map((finding) => finding.id)).toEqual([]);
     // No hint names a def, class or constant the judged provider's source does not have.
-    const texts = new Map(['aks', 'eks', 'gke', 'nebius', 'vultr'].map((name) => [name, pythonTexts(path.join(copy.dir, 'providers', name))]));
+    const texts = new Map(bundledProviders().map((name) => [name, pythonTexts(path.join(copy.dir, 'providers', name))]));
     const names = pythonNames([...texts.values()].flat());
     expect(findings.filter((finding) => finding.provider !== undefined).flatMap((finding) => foreignNames(finding.hint, names, texts.get(finding.provider!)!).map((name) => `${finding.id}: ${name}`))).toEqual([]);
   });

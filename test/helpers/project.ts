@@ -13,6 +13,26 @@ import { stringify } from 'yaml';
 /** The drift repository (this file lives in test/helpers), without a trailing slash. */
 export const REPO = fileURLToPath(new URL('../../', import.meta.url)).replace(/\/$/, '');
 export const BROKEN = path.join(REPO, 'test/fixtures/broken');
+
+/**
+ * The providers the project holds, as drift lists them (sorted): the `name:` of every
+ * providers/<folder>/provider.yaml. Tests that speak of the bundled set read it here rather than spell five
+ * names, so a provider added to the project leaves them true (scripts/test-sixth-provider.mjs checks it).
+ */
+export function bundledProviders(root = REPO): string[] {
+  const folder = path.join(root, 'providers');
+  return readdirSync(folder, { withFileTypes: true })
+    .flatMap((entry) => {
+      if (!entry.isDirectory()) return [];
+      const adapter = path.join(folder, entry.name, 'provider.yaml');
+      try {
+        return [/^name:\s*(\S+)\s*$/m.exec(readFileSync(adapter, 'utf8'))?.[1] ?? entry.name];
+      } catch {
+        return [];
+      }
+    })
+    .sort();
+}
 export const BROKEN_NAMES = ['crash', 'exit-zero', 'fatal', 'garbage', 'hang'] as const;
 
 export function brokenAdapter(name: (typeof BROKEN_NAMES)[number]): string {

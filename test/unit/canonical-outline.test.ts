@@ -4,9 +4,9 @@ import type { Adapter } from '../../src/config/types.js';
 import { rememberCanonicalOutline, toCanonicalOutline } from '../../src/outline/canonicalOutline.js';
 import { outlineAdapter } from '../../src/outline/read.js';
 import { viaDocument } from '../../src/util/yaml.js';
-import { REPO } from '../helpers/project.js';
+import { bundledProviders, REPO } from '../helpers/project.js';
 
-const bundled = ['aks', 'eks', 'gke', 'nebius', 'vultr'];
+const bundled = bundledProviders();
 
 describe('the canonical outline', () => {
   it('is written directly with the bytes the yaml library writes, for every bundled provider', async () => {

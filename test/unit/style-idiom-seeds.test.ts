@@ -15,10 +15,10 @@ import { buildOutline } from '../../src/outline/outline.js';
 import { readSources } from '../../src/outline/read.js';
 import type { Adapter } from '../../src/config/types.js';
 import type { SourceText } from '../../src/outline/types.js';
-import { REPO } from '../helpers/project.js';
+import { bundledProviders, REPO } from '../helpers/project.js';
 
 const IDIOMS = ['classy', 'hybrid', 'modular', 'reqparam', 'selfreq', 'stateful'] as const;
-const BUNDLED = ['aks', 'eks', 'gke', 'nebius', 'vultr'] as const;
+const BUNDLED = bundledProviders();
 const DIR = path.join(REPO, 'test/fixtures/style-idioms');
 const COMPOSER = 'function/composer.py';
 /** The keys every idiom composes, with the roles their renders give them. */
