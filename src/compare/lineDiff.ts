@@ -47,7 +47,6 @@ export function lineDiff(before: string, after: string, options: LineDiffOptions
 
 /** Control characters other than tab and line breaks as escapes, so that a diff shows them. */
 const escaped = (text: string): string =>
-  // oxlint-disable-next-line no-control-regex -- showing control characters is what this escape is for
   text.replaceAll(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/g, (match) => {
     if (match === '\b') return '\\b';
     if (match === '\f') return '\\f';
