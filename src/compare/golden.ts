@@ -1,10 +1,11 @@
+import { createRequire } from 'node:module';
+import { stripVTControlCharacters } from 'node:util';
 import { toCanonicalYaml } from '../skeleton/canonical.js';
 import type { Skeleton } from '../skeleton/types.js';
 import { withoutUnknown } from '../skeleton/unknown.js';
 import { isObject, stableStringify } from '../util/objects.js';
 import { yamlLibrary } from '../util/yamlLibrary.js';
 import type { Finding } from './findings.js';
-import { lineDiff } from './lineDiff.js';
 
 export interface SectionChange {
   /** `resources.<key>`, `status`, `requirements`, `events`, `then`, `converged`, ... */
@@ -12,6 +13,11 @@ export interface SectionChange {
   change: 'added' | 'removed' | 'changed';
   diff: string;
 }
+
+// jest-diff is needed only when a golden differs; load it then, not on every run.
+const require = createRequire(import.meta.url);
+const diff = (a: string, b: string, options: DiffOptions): string | null => (require('jest-diff') as typeof import('jest-diff')).diff(a, b, options);
+type DiffOptions = NonNullable<Parameters<(typeof import('jest-diff'))['diff']>[2]>;
 
 const sectionYaml = (value: unknown) => (value === undefined ? '' : yamlLibrary().stringify(value, { lineWidth: 0 }));
 
@@ -38,8 +44,16 @@ export function diffSkeletons(golden: Record<string, unknown>, rendered: Record<
     const b = after.get(section);
     if (stableStringify(a) === stableStringify(b)) continue;
     const change = a === undefined ? 'added' : b === undefined ? 'removed' : 'changed';
-    // Without colour: reports decide on colour themselves.
-    changes.push({ section, change, diff: lineDiff(sectionYaml(a), sectionYaml(b), { before: 'golden', after: 'rendered', context: 2 }) });
+    const text =
+      diff(sectionYaml(a), sectionYaml(b), {
+        aAnnotation: 'golden',
+        bAnnotation: 'rendered',
+        expand: false,
+        contextLines: 2,
+        omitAnnotationLines: false,
+      }) ?? '';
+    // jest-diff colors by default; reports decide on color themselves.
+    changes.push({ section, change, diff: stripVTControlCharacters(text) });
   }
   return changes;
 }

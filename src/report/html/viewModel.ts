@@ -281,7 +281,7 @@ function findingView(finding: Finding, links: LinkBase): FindingView {
 }
 
 /**
- * A line diff (golden → rendered, compare/lineDiff.ts) as side-by-side rows: a run of removed lines is paired with
+ * A jest-diff text (golden → rendered) as side-by-side rows: a run of removed lines is paired with
  * the run of added lines after it, line by line; the two header lines are dropped.
  */
 export function sideBySide(diff: string): DiffRow[] {
