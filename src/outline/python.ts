@@ -93,8 +93,24 @@ export interface LiteralFact {
   use: string;
 }
 
+/** An `except` clause of a `try` inside a function: what it catches, and whether it swallows it. */
+export interface HandlerFact {
+  /** The function holding the `try` (`Composer.compose_identity`, `FunctionRunner.RunFunction`). */
+  qualified: string;
+  /** The `except` line. */
+  line: number;
+  /** It catches everything: a bare `except:`, `Exception` or `BaseException` (alone or in a tuple). */
+  broad: boolean;
+  /** Its block neither raises nor emits a result (`response.fatal`, `.warning`, `.normal`): the error is gone. */
+  swallows: boolean;
+  /** Plain or `self.` names the guarded block calls (the provider's helpers among them read what it reads). */
+  calls: string[];
+}
+
 export interface FileFacts {
   outline: ModuleOutline;
+  /** Every `except` clause inside a function, in source order. */
+  handlers: HandlerFact[];
   functions: FunctionFact[];
   forms: FormFact[];
   literals: LiteralFact[];
@@ -781,7 +797,43 @@ export function outlinePythonFile(path: string, root: Node, matches: readonly Ma
     ...(error ? { syntaxError: true as const } : {}),
   };
   const functionFacts = [...facts.values()].sort((a, b) => a.line - b.line);
-  return { outline, functions: functionFacts, forms: forms.sort((a, b) => a.line - b.line), literals, lines, fields: sortedRecord(fields), ...(error ? { syntaxError: error } : {}) };
+  const handlers = handlerFacts(of('handler'), qualifiedOf);
+  for (const handler of handlers) lines.push([`handler:${handler.qualified}:${handler.line}`, handler.line]);
+  return { outline, functions: functionFacts, forms: forms.sort((a, b) => a.line - b.line), literals, lines, fields: sortedRecord(fields), handlers, ...(error ? { syntaxError: error } : {}) };
+}
+
+/** Exceptions that catch every error a read can raise, a typo's `AttributeError` included. */
+const BROAD_EXCEPTIONS: ReadonlySet<string> = new Set(['Exception', 'BaseException', 'builtins.Exception', 'builtins.BaseException']);
+
+/** The `except` clauses of functions' `try` statements, from handler.scm's matches. */
+function handlerFacts(matches: readonly Match[], qualifiedOf: ReadonlyMap<Node, string>): HandlerFact[] {
+  const out: HandlerFact[] = [];
+  for (const { nodes } of matches) {
+    const handler = nodes.handler!;
+    const owner = ownerFunction(handler);
+    const qualified = owner ? qualifiedOf.get(owner) : undefined;
+    if (!qualified) continue;
+    const caught = handler.childrenForFieldName('value');
+    const names = caught.flatMap((node) => (node.type === 'tuple' || node.type === 'parenthesized_expression' ? node.namedChildren : [node])).map((node) => dotted(node) ?? node.text);
+    const broad = caught.length === 0 || names.some((name) => BROAD_EXCEPTIONS.has(name));
+    const block = handler.namedChildren.find((child) => child.type === 'block');
+    let swallows = true;
+    for (const node of block ? descendants(block) : []) {
+      if (node.type === 'raise_statement') swallows = false;
+      if (node.type === 'call') {
+        const callee = dotted(node.childForFieldName('function')!) ?? '';
+        if (RESULT_HELPERS.has(callee.split('.').pop()!) || /\.results\.add$/.test(callee)) swallows = false;
+      }
+    }
+    const calls = new Set<string>();
+    for (const node of descendants(nodes.guarded!)) {
+      if (node.type !== 'call') continue;
+      const callee = localCallee(node.childForFieldName('function')!);
+      if (callee) calls.add(callee);
+    }
+    out.push({ qualified, line: lineOf(handler), broad, swallows, calls: [...calls].sort() });
+  }
+  return out.sort((a, b) => a.line - b.line);
 }
 
 /** A class body's annotated fields in order (`api_version: str`, `spec: dict = field(...)`). */
