@@ -813,7 +813,8 @@ function handlerFacts(matches: readonly Match[], qualifiedOf: ReadonlyMap<Node, 
     const owner = ownerFunction(handler);
     const qualified = owner ? qualifiedOf.get(owner) : undefined;
     if (!qualified) continue;
-    const caught = handler.childrenForFieldName('value');
+    // `except E as err:` parses as an as_pattern in some grammar versions: what is caught is its first child.
+    const caught = handler.childrenForFieldName('value').map((node) => (node.type === 'as_pattern' ? (node.namedChildren[0] ?? node) : node));
     const names = caught.flatMap((node) => (node.type === 'tuple' || node.type === 'parenthesized_expression' ? node.namedChildren : [node])).map((node) => dotted(node) ?? node.text);
     const broad = caught.length === 0 || names.some((name) => BROAD_EXCEPTIONS.has(name));
     const block = handler.namedChildren.find((child) => child.type === 'block');
@@ -822,7 +823,7 @@ function handlerFacts(matches: readonly Match[], qualifiedOf: ReadonlyMap<Node, 
       if (node.type === 'raise_statement') swallows = false;
       if (node.type === 'call') {
         const callee = dotted(node.childForFieldName('function')!) ?? '';
-        if (RESULT_HELPERS.has(callee.split('.').pop()!) || /\.results\.add$/.test(callee)) swallows = false;
+        if (RESULT_HELPERS.has(callee.split('.').pop()!) || callee.endsWith('.results.add')) swallows = false;
       }
     }
     const calls = new Set<string>();
