@@ -28,7 +28,7 @@ export interface SpecProbes {
   /**
    * The XR's first pool named like the system pool the function injects (`system`): a spec it cannot
    * compose. `stopped` when it answered with a Fatal result (or failed the call: nothing is applied
-   * either way); else how many resources it still composed.
+   * either way); `composed`, how many resources the answer still held.
    */
   invalidSpec?: { probe: string; stopped: boolean; composed: number };
 }
