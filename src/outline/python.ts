@@ -93,11 +93,11 @@ export interface LiteralFact {
   use: string;
 }
 
-/** An `except` clause of a `try` inside a function: what it catches, and whether it swallows it. */
+/** An `except` clause of a `try` (or a `with suppress(...)`) inside a function: what it catches, and whether it swallows it. */
 export interface HandlerFact {
   /** The function holding the `try` (`Composer.compose_identity`, `FunctionRunner.RunFunction`). */
   qualified: string;
-  /** The `except` line. */
+  /** The `except` line (the `with` line of a `suppress`). */
   line: number;
   /** It catches everything: a bare `except:`, `Exception` or `BaseException` (alone or in a tuple). */
   broad: boolean;
@@ -109,7 +109,7 @@ export interface HandlerFact {
 
 export interface FileFacts {
   outline: ModuleOutline;
-  /** Every `except` clause inside a function, in source order. */
+  /** Every `except` clause and `with suppress(...)` inside a function, in source order. */
   handlers: HandlerFact[];
   functions: FunctionFact[];
   forms: FormFact[];
@@ -805,7 +805,21 @@ export function outlinePythonFile(path: string, root: Node, matches: readonly Ma
 /** Exceptions that catch every error a read can raise, a typo's `AttributeError` included. */
 const BROAD_EXCEPTIONS: ReadonlySet<string> = new Set(['Exception', 'BaseException', 'builtins.Exception', 'builtins.BaseException']);
 
-/** The `except` clauses of functions' `try` statements, from handler.scm's matches. */
+/** What an `except` clause catches (`except E as err:` parses as an as_pattern in some grammar versions), and its block. */
+function excepted(handler: Node): { caught: Node[]; bare: boolean; block: Node | undefined } {
+  const caught = handler.childrenForFieldName('value').map((node) => (node.type === 'as_pattern' ? (node.namedChildren[0] ?? node) : node));
+  return { caught, bare: true, block: handler.namedChildren.find((child) => child.type === 'block') };
+}
+
+/** What `with suppress(...)` (contextlib's) catches: its arguments; no block of its own handles anything. */
+function suppressed(target: Node): { caught: Node[]; bare: boolean; block: undefined } | undefined {
+  const name = dotted(target);
+  if (name !== 'suppress' && name !== 'contextlib.suppress') return undefined;
+  const call = target.parent!;
+  return { caught: (call.childForFieldName('arguments')?.namedChildren ?? []).filter((arg) => arg.type !== 'comment'), bare: false, block: undefined };
+}
+
+/** The `except` clauses of functions' `try` statements and their `with suppress(...)` blocks, from handler.scm's matches. */
 function handlerFacts(matches: readonly Match[], qualifiedOf: ReadonlyMap<Node, string>): HandlerFact[] {
   const out: HandlerFact[] = [];
   for (const { nodes } of matches) {
@@ -813,13 +827,12 @@ function handlerFacts(matches: readonly Match[], qualifiedOf: ReadonlyMap<Node, 
     const owner = ownerFunction(handler);
     const qualified = owner ? qualifiedOf.get(owner) : undefined;
     if (!qualified) continue;
-    // `except E as err:` parses as an as_pattern in some grammar versions: what is caught is its first child.
-    const caught = handler.childrenForFieldName('value').map((node) => (node.type === 'as_pattern' ? (node.namedChildren[0] ?? node) : node));
-    const names = caught.flatMap((node) => (node.type === 'tuple' || node.type === 'parenthesized_expression' ? node.namedChildren : [node])).map((node) => dotted(node) ?? node.text);
-    const broad = caught.length === 0 || names.some((name) => BROAD_EXCEPTIONS.has(name));
-    const block = handler.namedChildren.find((child) => child.type === 'block');
+    const caughtBy = nodes.suppress ? suppressed(nodes.suppress) : excepted(handler);
+    if (!caughtBy) continue;
+    const names = caughtBy.caught.flatMap((node) => (node.type === 'tuple' || node.type === 'parenthesized_expression' ? node.namedChildren : [node])).map((node) => dotted(node) ?? node.text);
+    const broad = (caughtBy.bare && caughtBy.caught.length === 0) || names.some((name) => BROAD_EXCEPTIONS.has(name));
     let swallows = true;
-    for (const node of block ? descendants(block) : []) {
+    for (const node of caughtBy.block ? descendants(caughtBy.block) : []) {
       if (node.type === 'raise_statement') swallows = false;
       if (node.type === 'call') {
         const callee = dotted(node.childForFieldName('function')!) ?? '';

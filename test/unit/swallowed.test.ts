@@ -41,6 +41,13 @@ describe('swallowed-fact: an except that drops every error around an observed re
     }
   });
 
+  it('finds `with suppress(Exception):` around an observed read, at the with, and not a narrow suppress(KeyError)', async () => {
+    const broad = await swallowed(`        name = None\n        with contextlib.suppress(Exception):\n            name = self._observed("network")["metadata"]["name"]\n        return name`);
+    expect(broad.found).toEqual([{ line: 17, qualified: 'Composer.compose_storage_class', reads: ['_observed'] }]);
+    const narrow = await swallowed(`        name = None\n        with suppress(KeyError, TypeError):\n            name = self._observed("network")["metadata"]["name"]\n        return name`);
+    expect(narrow.found).toEqual([]);
+  });
+
   it('places every except of a function, for the findings that name a handler', async () => {
     const { places } = await swallowed(`        try:\n            self._observed("network")\n        except KeyError:\n            pass`);
     expect(places.get('handler:Composer.compose_storage_class:18')).toBe('function/composer.py:18');
