@@ -57,7 +57,7 @@ try {
     }
   }
   for (const link of ['node_modules', '.venv']) symlinkSync(path.join(REPO, link), path.join(dir, link), 'dir');
-  cpSync(path.join(REPO, 'dist'), path.join(dir, 'dist'), { recursive: true });
+  cpSync(path.join(REPO, 'dist'), path.join(dir, 'dist'), { recursive: true, preserveTimestamps: true });
 
   cpSync(path.join(dir, 'providers', from), path.join(dir, 'providers', NAME), { recursive: true, filter: (source) => path.basename(source) !== '__pycache__' });
   const adapter = path.join(dir, 'providers', NAME, 'provider.yaml');

@@ -116,6 +116,17 @@ function reasonFor(entry: AcceptedEntry, finding: Finding): string {
 }
 
 /**
+ * The providers whose own output changed in this run (a golden diff, not a missing golden) among those
+ * the successors are about: a successor they make is their change, which a stale entry must not be
+ * replaced by before the change is judged (it would accept the regression itself).
+ */
+function changedBy(successors: readonly string[], findings: readonly Finding[]): string[] {
+  const changed = new Set(findings.filter((finding) => finding.type === 'golden' && finding.provider !== undefined && !finding.id.startsWith('golden-missing:')).map((finding) => finding.provider!));
+  const about = findings.filter((finding) => successors.includes(finding.id)).flatMap((finding) => (finding.provider !== undefined ? [finding.provider] : Object.keys(finding.values ?? {})));
+  return [...new Set(about)].filter((provider) => changed.has(provider)).sort();
+}
+
+/**
  * Marks the findings accepted entries cover (golden changes are never accepted: update the golden)
  * and returns the entries that matched nothing, as findings that fail only where `strict` (CI).
  */
@@ -134,9 +145,12 @@ export function applyAccepted(findings: Finding[], entries: AcceptedEntry[], opt
     if (used.has(index)) return;
     const successors = successorsOf(entry, findings);
     const shown = successors.slice(0, 3).join(', ') + (successors.length > 3 ? ` and ${successors.length - 3} more` : '');
-    const hint = successors.length
-      ? `what it accepted is now reported as ${shown}: replace the entry with one for that id if its reason still holds (drift accept '${successors[0]}' --reason "..."), else remove it`
-      : 'remove the entry: what it accepted is gone';
+    const changed = changedBy(successors, findings);
+    const hint = changed.length
+      ? `what it accepted is now reported as ${shown}, since the output of ${changed.join(', ')} changed (see its golden diff): if that change is a mistake, fix ${changed.join(', ')} and the entry matches again; if it is intended, run drift update -p ${changed.join(' -p ')} and decide what the next run reports`
+      : successors.length
+        ? `what it accepted is now reported as ${shown}: replace the entry with one for that id if its reason still holds (drift accept '${successors[0]}' --reason "..."), else remove it`
+        : 'remove the entry: what it accepted is gone';
     out.push({
       // Numbered from 1, as the message and drift accept's refusal number it.
       id: `accepted-stale:${index + 1}`,

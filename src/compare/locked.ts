@@ -10,7 +10,7 @@ import { compareText, stableStringify } from '../util/objects.js';
 import { MIN_CONVENTION } from './consensus.js';
 import type { Facet } from './cross.js';
 import type { Finding } from './findings.js';
-import { facetValueInWords } from './summary.js';
+import { asClause, facetValueInWords } from './summary.js';
 
 /** The facets of one scenario, as `collectFacetValues` gives them. */
 export interface ScenarioFacets {
@@ -97,7 +97,7 @@ export function checkLocked(locked: readonly LockedConvention[], perScenario: re
         facet: convention.facet,
         message: `${label} differs from the locked convention in ${scenarios.join(', ')}`,
         consensus: convention.values,
-        hint: `locked because: ${convention.reason}. Make ${provider} follow it (${wordsOf(convention.values, convention.subject, convention.facet)}), or record an exception with a reason in goldens/accepted.yaml (facet ${convention.facet}, subject ${convention.subject}, providers [${provider}]).`,
+        hint: `locked because: ${asClause(convention.reason)}. Make ${provider} follow it (${wordsOf(convention.values, convention.subject, convention.facet)}), or record an exception with a reason in goldens/accepted.yaml (facet ${convention.facet}, subject ${convention.subject}, providers [${provider}]).`,
       });
     }
     if (matched.size === 0 && perScenario.some(({ scenario }) => scenario in convention.values)) {
@@ -109,7 +109,7 @@ export function checkLocked(locked: readonly LockedConvention[], perScenario: re
         facet: convention.facet,
         message: `no provider matches the locked convention ${label} any more`,
         consensus: convention.values,
-        hint: `locked because: ${convention.reason}. Bring the providers back to it, or \`drift unlock ${convention.facet} --subject '${convention.subject}'\` if the team decided otherwise.`,
+        hint: `locked because: ${asClause(convention.reason)}. Bring the providers back to it, or \`drift unlock ${convention.facet} --subject '${convention.subject}'\` if the team decided otherwise.`,
       });
     }
   }

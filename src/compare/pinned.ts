@@ -16,7 +16,7 @@ import type { AcceptedEntry, PinnedWay } from './acceptance.js';
 import { blamed, type Facet } from './cross.js';
 import type { Finding } from './findings.js';
 import { divergenceId } from './findingId.js';
-import { facetValueInWords } from './summary.js';
+import { asClause, facetValueInWords } from './summary.js';
 
 /** Values longer than this (canonical text) are pinned by fingerprint, with a summary to read. */
 const INLINE_VALUE = 160;
@@ -79,7 +79,7 @@ const names = (providers: readonly string[]) => (providers.length <= 1 ? provide
 /** Why a way was accepted for the providers that hold it: the entry's reason, and any provider's own. */
 function whyAccepted(entry: AcceptedEntry, way: PinnedWay): string {
   const own = Object.entries(way.reasons ?? {}).map(([provider, reason]) => `${provider}: ${reason}`);
-  return [entry.reason, ...own].join('; ');
+  return [entry.reason, ...own].map(asClause).join('; ');
 }
 
 /** The way more providers hold than any other, or undefined on a tie (then no way is largest). */
@@ -137,7 +137,7 @@ export function judgePinned({ scenario, facets, entries, judged, file }: PinnedI
         hint = `${provider} has ${label(facet)} ${mineNow}, like ${names(held.providers)}, accepted for them because ${whyAccepted(entry, held)}; accept it for ${provider} with its own reason (${accept})${follow}`;
       } else {
         message = `${label(facet)}: ${provider} takes a way none of the accepted ways holds (${mineNow})`;
-        hint = `${where} accepted ${ways.map((way) => `${names(way.providers)} (${words(way)})`).join('; ')} because ${entry.reason}. Make ${provider} follow one of them, or accept its own way with a reason: ${accept}`;
+        hint = `${where} accepted ${ways.map((way) => `${names(way.providers)} (${words(way)})`).join('; ')} because ${asClause(entry.reason)}. Make ${provider} follow one of them, or accept its own way with a reason: ${accept}`;
       }
       findings.push({ ...blamed(scenario, facet, provider, message, () => hint), pinned: { entry: index + 1, ways: pinnedWays, ...(held ? { joined: held.providers } : {}) } });
     }

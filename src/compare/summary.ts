@@ -43,10 +43,16 @@ export function relativeStep(step: unknown): string {
   return `${count} ${step < 0 ? 'before' : 'after'} the cluster`;
 }
 
+/** A reason as a clause of a longer sentence: its own closing period dropped, so `because ${reason}.` ends once. */
+export const asClause = (text: string) => text.trim().replace(/\.+$/, '');
+
 /** A facet's value in words: steps relative to the cluster for `appears` and `ready` of other roles. */
 export function facetValueInWords(subject: string, facet: string, value: unknown): string {
   if ((facet === 'appears' || facet === 'ready') && subject !== 'cluster') return relativeStep(value);
   if ((facet === 'appears' || facet === 'ready') && value === null) return 'never';
   if ((facet === 'appears' || facet === 'ready') && typeof value === 'number') return `step ${value}`;
+  // A text that ends a sentence of its own ("Waiting for NodeGroup.") is quoted, so the
+  // sentence around it goes on without a doubled or run-on stop.
+  if (typeof value === 'string' && /[.;:,!?]$/.test(value)) return JSON.stringify(value);
   return summarise(value);
 }

@@ -112,4 +112,12 @@ describe('accepting a split', () => {
     const [gone] = applyAccepted(divergences, [{ id: 'div:cluster:ready:eks', reason: 'old' }], options).filter((f) => f.type === 'accepted-stale');
     expect(gone!.hint).toBe('remove the entry: what it accepted is gone');
   });
+
+  it("a stale entry whose successor a provider's own change made says to judge that change, never to accept the regression", () => {
+    const golden: Finding = { id: 'golden:gke/converge:resources', type: 'golden', class: 'behavioral', provider: 'gke', scenario: 'converge', subject: 'resources', message: 'changed', hint: 'if the change is intended, run `drift update`' };
+    const [stale] = applyAccepted([...splitFindings(), golden], [{ id: 'div:node-pool:key-pattern:nebius', reason: 'old' }], options).filter((f) => f.type === 'accepted-stale');
+    expect(stale!.hint).toContain('now reported as split:node-pool:key-pattern, since the output of gke changed');
+    expect(stale!.hint).toContain('fix gke and the entry matches again');
+    expect(stale!.hint).not.toContain("drift accept 'split:node-pool:key-pattern'");
+  });
 });
