@@ -71,6 +71,16 @@ describe('drift expect', () => {
     const inTheseScenarios = joined.filter((line) => line.scenarios.some((scenario) => scenario === 'two-pools' || scenario === 'fact-withdrawn')).map((line) => line.id);
     expect(unmetIds(drifted).sort()).toEqual([...new Set([...inTheseScenarios, ...DRIFTED])].sort());
     expect(drifted.requirements.find((line) => line.id === 'div:node-pool:labels:fourth')).toMatchObject({ notMetIn: ['two-pools'], hint: expect.stringContaining('modelplane.ai/large') });
+    // As YAML (the default): each id on its own one line, notMetIn within the line's scenarios, and where for what blames fourth.
+    const yaml = await runDrift(['expect', '-p', 'fourth', ...only, '--unmet'], project.dir);
+    const unmet = parse(yaml.stdout) as Expected;
+    const idLines = yaml.stdout.split('\n').filter((line) => line.startsWith('  - id: '));
+    expect(idLines.map((line) => (parse(line.slice(4)) as { id: string }).id)).toEqual(unmet.requirements.map((line) => line.id));
+    for (const line of unmet.requirements.filter((one) => one.status === 'not met')) {
+      const { notMetIn = [], scenarios } = line as typeof line & { notMetIn?: string[]; where?: string[] };
+      if (scenarios.length) expect(notMetIn.filter((scenario) => !scenarios.includes(scenario)), line.id).toEqual([]);
+      if (line.id.startsWith('div:') && line.id.endsWith(':fourth')) expect((line as { where?: string[] }).where?.length, line.id).toBeGreaterThan(0);
+    }
 
     // An accepted divergence of the copy is honoured: shown as accepted, with its reason, not as not met.
     const acceptedFile = path.join(project.dir, 'goldens/accepted.yaml');
