@@ -3,7 +3,8 @@
  * for each idiom of test/fixtures/style-idioms: the same stylistic drift expressed in that fixture's
  * own code, its names and structure (the node-pool composer renamed is `compose_node_pools` in classy,
  * `set_pools` in selfreq, `add_node_pools` in reqparam). Where an idiom has no such construct at all,
- * the seed is excluded for it with the reason, as data (EXCLUDED). Outlines only: no processes.
+ * or a facet does not see the idiom's version of it yet, the seed is excluded for it with the reason,
+ * as data (EXCLUDED). Outlines only: no processes.
  */
 import { replaceExactly } from './project.js';
 
@@ -14,7 +15,7 @@ export const COMPOSER = 'function/composer.py';
 
 export interface Planting {
   files: Map<string, string>;
-  /** The seeded place: the line that starts with `text` in `file` (after the edit). */
+  /** The seeded place: the line where `text` first occurs in `file` (after the edit). */
   at: { file: string; text: string };
   /** Other facets the same edit changes by nature (a new module is also a layout change). */
   also?: string[];
