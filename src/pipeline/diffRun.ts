@@ -45,6 +45,8 @@ export interface DiffResult {
   swept: string[];
   /** What the report says beside its findings (a new provider whose goldens are not written yet). */
   notes: string[];
+  /** Every cell and every outline came from the caches: the findings are a function of cached values alone (pipeline/diffVerdict.ts). */
+  fromCache: boolean;
 }
 
 /** The providers the filters name that have no golden at all: no scenario's, no outline. */
@@ -78,7 +80,8 @@ export async function diffProject({ full, project, filters, env: given, onEvent,
   const goldens = goldenStateFor(full, env, filters);
   // The providers' code is read before anything renders (source drift cannot read stops the run),
   // then outlined and formatted while the functions render.
-  const outlining = outlineSources(await readProjectSources(project), project, onEvent);
+  const read = await readProjectSources(project);
+  const outlining = outlineSources(read, project, onEvent);
   // Awaited after the renders: an error of its own (a query of drift's that does not compile) is
   // rethrown there, exit 2, and must not end the process first as an unhandled rejection.
   outlining.catch(() => undefined);
@@ -143,10 +146,11 @@ export async function diffProject({ full, project, filters, env: given, onEvent,
   // --changed, where a missing golden fails.
   const fresh = project.policy.run.strict || changed ? [] : newProviders(full, filters, goldens);
   const drafts = placeholderNotes(project);
-  if (fresh.length === 0) return { run, findings, candidates, goldens, outlined, swept, notes: drafts };
+  const fromCache = read.every((source) => source.cached !== undefined) && rendered.providers.every((provider) => !provider.error && provider.cachedCells === project.scenarios.length);
+  if (fresh.length === 0) return { run, findings, candidates, goldens, outlined, swept, notes: drafts, fromCache };
   const isFresh = (finding: Finding) => finding.provider !== undefined && fresh.includes(finding.provider) && finding.id.startsWith('golden-missing:');
   const notes = [`new provider: goldens not written yet (${fresh.join(', ')}). When the rest is clean, \`drift update ${fresh.map((name) => `-p ${name}`).join(' ')}\` writes its goldens and the contract; commit them with the function.`];
-  return { run, findings: findings.filter((finding) => !isFresh(finding)), candidates, goldens, outlined, swept, notes: [...drafts, ...notes] };
+  return { run, findings: findings.filter((finding) => !isFresh(finding)), candidates, goldens, outlined, swept, notes: [...drafts, ...notes], fromCache };
 }
 
 /** One note per rendered adapter that still holds a draft's placeholders: its findings may be the adapter's. */
