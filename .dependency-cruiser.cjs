@@ -15,7 +15,7 @@ const LAYERS = {
   config: '^src/config/',
   // What a composed resource is in the contract: its role and its plane (cloud, in-cluster, neither).
   roles: '^src/roles/',
-  // Every facet drift compares, with its meta; the source facets with their extractors (over outlines).
+  // Every facet drift compares, with its meta and its extractor (over skeletons or outlines).
   facets: '^src/facets/',
   // The providers' source outline: pure but for its edges (read.ts, grammar.ts, formatter.ts).
   outline: '^src/outline/',
@@ -42,7 +42,7 @@ const MAY_IMPORT = {
   cache: ['base', 'writer'],
   config: ['base', 'roles', 'cache'],
   roles: ['base'],
-  facets: ['base', 'config', 'roles', 'outline'],
+  facets: ['base', 'config', 'roles', 'outline', 'skeleton'],
   outline: ['base', 'cache', 'writer', 'config'],
   world: ['base', 'config', 'roles'],
   skeleton: ['base', 'config', 'roles', 'world'],

@@ -101,7 +101,8 @@ const QUIET_PRUNE_MS = 86_400_000;
 /**
  * The pruner as a run ends (cli/main.ts, each drift mcp call): only when an entry was written or
  * removed since the last prune, which changes its folder's time. An unchanged re-run writes nothing,
- * and six stats then stand in for a walk that stats every entry.
+ * and six stats then stand in for a walk that stats every entry. A folder's time comes from the
+ * kernel's coarse clock: a write within one tick (a few ms) of a prune may wait for a later run's.
  */
 export function pruneAfterRun(folder: string, bound: PruneBound = CACHE_BOUND, now = Date.now()): string[] {
   const stamp = path.join(folder, PRUNED);

@@ -34,7 +34,7 @@ const plural = (count: number, word: string) => `${count} ${word}${count === 1 ?
 async function refuseIfCovered(file: string, shown: string, text: string | undefined, finding: Finding): Promise<void> {
   if (text === undefined) return;
   const [{ readLocatedYamlFile }, { describeEntry, matches }] = await Promise.all([import('../config/yamlFile.js'), import('../compare/acceptance.js')]);
-  const { data, locate } = readLocatedYamlFile<{ accepted: AcceptedEntry[] }>(file, packageFile('schemas/accepted.schema.json'), text);
+  const { data, locate } = readLocatedYamlFile<{ accepted: AcceptedEntry[] }>(file, packageFile('schemas/accepted.schema.json'), { text, cache: undefined });
   const index = data.accepted.findIndex((entry) => matches(entry, finding));
   if (index < 0) return;
   const { line } = locate(['accepted', index]);

@@ -66,7 +66,7 @@ export async function main(argv: string[], given: Io = processIo()): Promise<num
   try {
     await buildProgram(cli).parseAsync(argv);
     // What this run asked the yaml library, for the next process (config/scalarCache.ts).
-    keepScalarCache();
+    keepScalarCache(cli.cache);
     // The one pruner, after every run that may have written to the cache (cache/prune.ts).
     if (cli.cache?.enabled) pruneAfterRun(cli.cache.folder);
     return cli.code;

@@ -7,10 +7,9 @@
 import type { Adapter, Scenario, ScenarioPool } from '../config/types.js';
 import { stableStringify } from '../util/objects.js';
 import type { DesiredResource, Trace } from '../world/trace.js';
+import { INTENT_FIELDS, type IntentField } from '../skeleton/types.js';
 
-/** The pool intent drift probes, in a fixed order. */
-export const INTENT_FIELDS = ['nodeCount', 'minNodeCount', 'maxNodeCount', 'gpu', 'gpuCount', 'zones'] as const;
-export type IntentField = (typeof INTENT_FIELDS)[number];
+export type { IntentField };
 
 export interface IntentProbe {
   pool: string;

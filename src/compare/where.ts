@@ -7,7 +7,7 @@
  */
 import { composerOf, keyMatches } from '../outline/outline.js';
 import type { Outline, Places } from '../outline/types.js';
-import { stableStringify } from '../util/objects.js';
+import { escapeRegExp, stableStringify } from '../util/objects.js';
 import type { Finding } from './findings.js';
 
 /** A provider's outlined source as the run read it. */
@@ -46,6 +46,16 @@ export function placeOfSubject(source: SourcePlaces, subject: string, facet: str
   };
   // Events are emitted by the result call that says that message (a fatal one last: it ends the run).
   if (facet === 'events' || facet === 'outcome-events') return at(resultCallFor(source, messagesOf(detail)));
+  // A region kept when the XR's changed is the literal that holds it; a spec answered without a Fatal
+  // result, the result call (or, with none left, the handler that catches the spec's error).
+  if (facet === 'region-from-intent' && typeof detail.own === 'string') {
+    const place = literalPlace(source, detail.own, at);
+    if (place) return place;
+  }
+  if (facet === 'invalid-spec-fatal') {
+    const place = firstPlace(source, (name) => name.startsWith('result:fatal:'), at) ?? firstPlace(source, (name) => /^handler:(\w+\.)?RunFunction:/.test(name), at) ?? firstPlace(source, (name) => /^def:(\w+\.)?RunFunction$/.test(name), at);
+    if (place) return place;
+  }
   // A rule names a composed key (`nodepool-gpu`, `requirements.x`: the part before a dot); a divergence, a role.
   const key = subject.split('.')[0]!;
   // What the function requires is asked through the SDK's requirement call; the XR's status is
@@ -170,6 +180,13 @@ function labelPlace(source: SourcePlaces, detail: Detail, at: (key: string | und
     }
   }
   return undefined;
+}
+
+/** Where the source writes `value` as a word of a string: a literal in a function, or a module constant holding it (the first by file:line). */
+function literalPlace(source: SourcePlaces, value: string, at: (key: string | undefined) => string | undefined): string | undefined {
+  const word = new RegExp(`(?<![A-Za-z0-9])${escapeRegExp(value)}(?![0-9])`);
+  const constants = new Set(Object.entries(source.outline.files ?? {}).flatMap(([file, module]) => Object.entries(module.constants).filter(([, constant]) => typeof constant.value === 'string' && word.test(constant.value)).map(([name]) => `const:${file}:${name}`)));
+  return firstPlace(source, (name) => constants.has(name) || (name.startsWith('literal:') && !name.includes('@') && word.test(name.slice('literal:'.length))), at);
 }
 
 /** What the facts a finding is about wait for: the gates that differ, or the perturbation's subject. */

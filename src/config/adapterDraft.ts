@@ -190,7 +190,7 @@ function draftText({ name, xrd, xrdPath, gpus, spec, gpuFields }: DraftInput & {
 function checkDraft(text: string, fields: string[]): void {
   let data: { xr?: { spec?: Record<string, unknown> } };
   try {
-    data = readYamlFile(DRAFT_FILE, packageFile('schemas/provider.schema.json'), text);
+    data = readYamlFile(DRAFT_FILE, packageFile('schemas/provider.schema.json'), { text, cache: undefined });
   } catch (error) {
     throw new DriftError(`drift drafted an adapter it cannot read back (${(error as Error).message}); please report this with the XRD. Nothing written.`);
   }

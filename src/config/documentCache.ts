@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { readJsonEntry, writeEntry } from '../cache/entry.js';
+import { type CachePolicy, cacheKindFolder } from '../cache/policy.js';
 import { packageFile } from './paths.js';
 
 /**
@@ -11,17 +12,45 @@ import { packageFile } from './paths.js';
  * yaml library cost most of loading a project, `drift list` included. A hit skips parsing and the schema
  * check (the text passed it when it was kept); a document that fails either is never kept, so its
  * error is always found again. The file:line locator of a hit parses the text only when asked.
+ * Where they are kept is the run's cache policy (cache/policy.ts), resolved at the edge and passed to
+ * each reader: nothing here remembers a folder between calls.
  */
 
 const FORMAT = 'drift-documents/1';
-let folder: string | undefined;
 let stamp: string | undefined;
 let versions: string | undefined;
 const require = createRequire(import.meta.url);
 
-/** Where parsed documents are kept; undefined: parsed every time. loadProject sets it. */
-export function useDocumentCache(where: string | undefined): void {
-  folder = where;
+/** The parsed-document cache of one run's policy: its entries' keys, reader, writer and pruner. */
+export interface DocumentCache {
+  /** The entry's key: the hash of `text`, the schema (`schema` identifies its text) and drift's build. */
+  key(text: string, schema: string): string;
+  read(key: string): unknown;
+  /** Keeps a parsed, valid document, unless JSON cannot hold it exactly (.inf, .nan, -0). */
+  write(key: string, data: unknown): void;
+  /**
+   * Removes the oldest entries whose keys start with `prefix`, beyond the `keep` newest, sparing `kept`:
+   * for an entry each build writes under a new key (the scalar decisions), so rebuilding does not fill
+   * the folder.
+   */
+  prune(prefix: string, kept: string, keep: number): void;
+}
+
+/** The document cache under `cache`, or undefined when caches are off (or no policy was given): parsed every time. */
+export function documentCache(cache: CachePolicy | undefined): DocumentCache | undefined {
+  const documents = cacheKindFolder(cache, 'documents');
+  if (documents === undefined) return undefined;
+  const entryFile = (key: string) => path.join(documents, `${key}.json`);
+  return {
+    key: (text, schema) => createHash('sha256').update(`${FORMAT}\n${buildStamp()}\n${schema}\n`).update(text).digest('hex'),
+    read: (key) => readJsonEntry<{ data: unknown }>(entryFile(key), (value) => 'data' in value)?.data,
+    write(key, data) {
+      if (!jsonExact(data)) return;
+      // Not kept when it cannot be written: the next load parses it again.
+      writeEntry(entryFile(key), JSON.stringify({ data }));
+    },
+    prune: (prefix, kept, keep) => pruneByPrefix(documents, prefix, kept, keep),
+  };
 }
 
 /** drift's build: the hash of the sources it was built from when the build wrote one, else the package version. */
@@ -52,34 +81,7 @@ export function yamlVersion(): string {
   return yaml;
 }
 
-/** The entry's key, or undefined when documents are not kept. `schema` identifies the schema's text. */
-export function documentKey(text: string, schema: string): string | undefined {
-  if (folder === undefined) return undefined;
-  return createHash('sha256').update(`${FORMAT}\n${buildStamp()}\n${schema}\n`).update(text).digest('hex');
-}
-
-function entryFile(key: string): string {
-  return path.join(folder!, 'documents', `${key}.json`);
-}
-
-export function readCachedDocument(key: string): unknown {
-  return readJsonEntry<{ data: unknown }>(entryFile(key), (value) => 'data' in value)?.data;
-}
-
-/** Keeps a parsed, valid document, unless JSON cannot hold it exactly (.inf, .nan, -0). */
-export function writeCachedDocument(key: string, data: unknown): void {
-  if (!jsonExact(data)) return;
-  // Not kept when it cannot be written: the next load parses it again.
-  writeEntry(entryFile(key), JSON.stringify({ data }));
-}
-
-/**
- * Removes the oldest entries whose keys start with `prefix`, beyond the `keep` newest, sparing `kept`:
- * for an entry each build writes under a new key (the scalar decisions), so rebuilding does not fill
- * the folder.
- */
-export function pruneCachedDocuments(prefix: string, kept: string, keep: number): void {
-  const documents = path.join(folder!, 'documents');
+function pruneByPrefix(documents: string, prefix: string, kept: string, keep: number): void {
   try {
     const others = readdirSync(documents)
       .filter((name) => name.startsWith(prefix) && name.endsWith('.json') && name !== `${kept}.json`)

@@ -244,7 +244,7 @@ function mappedFor(scenario: Scenario): string {
  */
 function locateInAdapter(file: string, at: DataPath): Position {
   try {
-    return readLocatedYamlFile(file, packageFile('schemas/provider.schema.json')).locate(at);
+    return readLocatedYamlFile(file, packageFile('schemas/provider.schema.json'), { cache: undefined }).locate(at);
   } catch {
     return { line: 1, col: 1 };
   }

@@ -1,5 +1,6 @@
 import type { Adapter, Scenario } from './types.js';
-import { documentKey, libraryVersions, readCachedDocument, writeCachedDocument } from './documentCache.js';
+import type { CachePolicy } from '../cache/policy.js';
+import { documentCache, type DocumentCache, libraryVersions } from './documentCache.js';
 
 /**
  * The load-time intent check's verdict (intentCheck.ts) kept in the document cache: the warnings of
@@ -16,27 +17,26 @@ const FORMAT = 'drift-intent-check/1';
 type Adapters = ReadonlyArray<{ adapter: Adapter }>;
 type Scenarios = ReadonlyArray<{ scenario: Scenario }>;
 
-/** What the verdict depends on, as one text; undefined when documents are not cached. */
-function verdictKey(root: string, adapters: Adapters, scenarios: Scenarios): string | undefined {
-  if (documentKey('', FORMAT) === undefined) return undefined;
+/** What the verdict depends on, as one text. */
+function verdictKey(documents: DocumentCache, root: string, adapters: Adapters, scenarios: Scenarios): string {
   const inputs = {
     root,
     adapters: adapters.map(({ adapter }) => ({ ...adapter, xrd: adapter.xrd && { file: adapter.xrd.file, digest: adapter.xrd.digest, schemaAt: adapter.xrd.schemaAt } })),
     scenarios: scenarios.map(({ scenario }) => scenario),
   };
-  return documentKey(JSON.stringify(inputs), `${FORMAT}\n${libraryVersions()}`);
+  return documents.key(JSON.stringify(inputs), `${FORMAT}\n${libraryVersions()}`);
 }
 
-/** The warnings of a check this very project passed before; undefined when it must be checked. */
-export function readIntentVerdict(root: string, adapters: Adapters, scenarios: Scenarios): string[] | undefined {
-  const key = verdictKey(root, adapters, scenarios);
-  if (key === undefined) return undefined;
-  const kept = readCachedDocument(key) as { warnings?: unknown } | undefined;
+/** The warnings of a check this very project passed before, kept under `cache`; undefined when it must be checked. */
+export function readIntentVerdict(cache: CachePolicy | undefined, root: string, adapters: Adapters, scenarios: Scenarios): string[] | undefined {
+  const documents = documentCache(cache);
+  if (documents === undefined) return undefined;
+  const kept = documents.read(verdictKey(documents, root, adapters, scenarios)) as { warnings?: unknown } | undefined;
   return Array.isArray(kept?.warnings) && kept.warnings.every((warning) => typeof warning === 'string') ? kept.warnings : undefined;
 }
 
 /** Keeps the verdict of a check that passed. */
-export function writeIntentVerdict(root: string, adapters: Adapters, scenarios: Scenarios, warnings: string[]): void {
-  const key = verdictKey(root, adapters, scenarios);
-  if (key !== undefined) writeCachedDocument(key, { warnings });
+export function writeIntentVerdict(cache: CachePolicy | undefined, root: string, adapters: Adapters, scenarios: Scenarios, warnings: string[]): void {
+  const documents = documentCache(cache);
+  documents?.write(verdictKey(documents, root, adapters, scenarios), { warnings });
 }

@@ -11,11 +11,9 @@ import { EVERY_FACT, type Adapter, type DriftConfig, type Perturbation, type Pro
 import { loadXrd } from './xrd.js';
 import { cachePolicy, type CachePolicy } from '../cache/policy.js';
 import { CONFIG_FILE, projectRoot } from './projectRoot.js';
-import { useDocumentCache } from './documentCache.js';
 import { isSimpleGlob, isWild, simpleGlob } from './glob.js';
 import { readIntentVerdict, writeIntentVerdict } from './intentVerdict.js';
 import { useScalarCache } from './scalarCache.js';
-import { useValidatorCache } from './validatorCache.js';
 import { readLocatedYamlFile, type Locator } from './yamlFile.js';
 import { placeholdersIn } from './placeholders.js';
 
@@ -43,13 +41,13 @@ type RawConfig = Partial<Omit<DriftConfig, 'providers' | 'scenarios' | 'root' | 
  * defaults rooted at the working folder (so a repository laid out like drift's needs no config).
  */
 export function loadConfig(configPath: string | undefined, cwd = process.cwd()): DriftConfig {
-  return readConfig(configPath, cwd).config;
+  return readConfig(configPath, cwd, undefined).config;
 }
 
 /** Where a key of drift.config.yaml is, for errors naming its line; the file's first line without one. */
 type ConfigLocator = (path: ReadonlyArray<string | number>) => { file: string; line: number; col: number };
 
-function readConfig(configPath: string | undefined, cwd: string): { config: DriftConfig; roots: Roots; at: ConfigLocator } {
+function readConfig(configPath: string | undefined, cwd: string, cache: CachePolicy | undefined): { config: DriftConfig; roots: Roots; at: ConfigLocator } {
   const file = configPath ? path.resolve(cwd, configPath) : path.join(cwd, CONFIG_FILE);
   if (configPath && !existsSync(file)) {
     throw new DriftError(`${configPath}: no such config file; pass the path of a drift.config.yaml`);
@@ -58,7 +56,7 @@ function readConfig(configPath: string | undefined, cwd: string): { config: Drif
     const what = statSync(file).isDirectory() ? 'a folder' : 'not a regular file';
     throw new DriftError(`${configPath ?? file}: is ${what}, not a config file; pass the path of a drift.config.yaml`);
   }
-  const { data: raw, locate } = existsSync(file) ? readLocatedYamlFile<RawConfig>(file, packageFile('schemas/drift-config.schema.json')) : { data: {} as RawConfig, locate: undefined };
+  const { data: raw, locate } = existsSync(file) ? readLocatedYamlFile<RawConfig>(file, packageFile('schemas/drift-config.schema.json'), { cache }) : { data: {} as RawConfig, locate: undefined };
   if (raw.reference !== undefined && locate) {
     // An error, not a warning: a config that relied on the tie-break would otherwise get other findings silently.
     const { line, col } = locate(['reference']);
@@ -114,12 +112,12 @@ type RawAdapter = {
 export const DEFAULT_SOURCE_INCLUDE = ['**/*.py'];
 
 /** An adapter on its own: its paths must stay inside its own folder (in a project: the project's roots). */
-export function loadAdapter(file: string): Adapter {
-  return readAdapter(file, rootsOf(path.dirname(file))).adapter;
+export function loadAdapter(file: string, cache?: CachePolicy): Adapter {
+  return readAdapter(file, rootsOf(path.dirname(file)), cache).adapter;
 }
 
-function readAdapter(file: string, roots: Roots): { adapter: Adapter; locate: Locator } {
-  const { data: raw, locate } = readLocatedYamlFile<RawAdapter>(file, packageFile('schemas/provider.schema.json'));
+function readAdapter(file: string, roots: Roots, cache: CachePolicy | undefined): { adapter: Adapter; locate: Locator } {
+  const { data: raw, locate } = readLocatedYamlFile<RawAdapter>(file, packageFile('schemas/provider.schema.json'), { cache });
   const inside = (where: string[], given: string | undefined, resolved: string, what: string) => {
     if (given === undefined || isInside(roots, resolved)) return;
     const { line, col } = locate(where);
@@ -129,11 +127,11 @@ function readAdapter(file: string, roots: Roots): { adapter: Adapter; locate: Lo
   inside(['xrd'], raw.xrd, path.resolve(dir, raw.xrd ?? '.'), 'xrd');
   inside(['source', 'root'], raw.source?.root, path.resolve(dir, raw.source?.root ?? '.'), 'source.root');
   if (raw.source?.root === undefined) inside(['function', 'cwd'], raw.function.cwd ?? '.', path.resolve(dir, raw.function.cwd ?? '.'), 'function.cwd (the default source.root)');
-  return { adapter: adapterFrom(file, raw, locate), locate };
+  return { adapter: adapterFrom(file, raw, locate, cache), locate };
 }
 
 /** The XRD an adapter names, relative to the adapter, for the version its XR uses. */
-function xrdOf(file: string, raw: RawAdapter, locate: Locator): Adapter['xrd'] {
+function xrdOf(file: string, raw: RawAdapter, locate: Locator, cache: CachePolicy | undefined): Adapter['xrd'] {
   if (raw.xrd === undefined) return undefined;
   // Where the adapter names its XRD, found only for an error: locating parses the adapter again when it came from the cache.
   let position: { line: number; col: number } | undefined;
@@ -151,10 +149,10 @@ function xrdOf(file: string, raw: RawAdapter, locate: Locator): Adapter['xrd'] {
   if (!existsSync(xrdFile) || !statSync(xrdFile).isFile()) {
     throw new InputError(file, named.line, named.col, `xrd "${raw.xrd}" is not a file (resolved to ${xrdFile}); give the path of the XR's CompositeResourceDefinition, relative to this file`);
   }
-  return loadXrd(xrdFile, raw.xr.apiVersion, raw.xr.kind, named);
+  return loadXrd(xrdFile, raw.xr.apiVersion, raw.xr.kind, named, cache);
 }
 
-function adapterFrom(file: string, raw: RawAdapter, locate: Locator): Adapter {
+function adapterFrom(file: string, raw: RawAdapter, locate: Locator, cache: CachePolicy | undefined): Adapter {
   if (raw.xr.nodePool !== undefined) {
     const { line, col } = locate(['xr', 'nodePool']);
     throw new InputError(
@@ -175,7 +173,7 @@ function adapterFrom(file: string, raw: RawAdapter, locate: Locator): Adapter {
     dir,
     function: { command: [resolvedProgram, ...args], cwd: path.resolve(dir, raw.function.cwd ?? '.'), env: raw.function.env ?? {}, passEnv: raw.function.passEnv ?? [] },
     xr: { apiVersion: raw.xr.apiVersion, kind: raw.xr.kind, spec: raw.xr.spec ?? {}, gpus: raw.xr.gpus ?? {}, ignore: raw.xr.ignore ?? {} },
-    ...(raw.xrd === undefined ? {} : { xrd: xrdOf(file, raw, locate) }),
+    ...(raw.xrd === undefined ? {} : { xrd: xrdOf(file, raw, locate, cache) }),
     world: {
       credentials: raw.world?.credentials ?? [],
       observe: raw.world?.observe ?? [],
@@ -207,12 +205,12 @@ type RawScenario = {
   ablate?: boolean;
 };
 
-export function loadScenario(file: string): Scenario {
-  return readScenario(file).scenario;
+export function loadScenario(file: string, cache?: CachePolicy): Scenario {
+  return readScenario(file, cache).scenario;
 }
 
-function readScenario(file: string): { scenario: Scenario; locate: Locator } {
-  const { data: raw, locate } = readLocatedYamlFile<RawScenario>(file, packageFile('schemas/scenario.schema.json'));
+function readScenario(file: string, cache: CachePolicy | undefined): { scenario: Scenario; locate: Locator } {
+  const { data: raw, locate } = readLocatedYamlFile<RawScenario>(file, packageFile('schemas/scenario.schema.json'), { cache });
   return { scenario: scenarioFrom(file, raw, locate), locate };
 }
 
@@ -290,14 +288,11 @@ function globParent(pattern: string, isDynamic: (segment: string) => boolean): s
  * resolved at the edge (cache/policy.ts); absent: the environment's (DRIFT_NO_CACHE, DRIFT_CACHE_DIR).
  */
 export async function loadProject(configPath: string | undefined, cwd = process.cwd(), env: Environment = {}, policy: Policy = LOCAL_POLICY, cache: CachePolicy = cachePolicy(projectRoot(configPath, cwd), env)): Promise<Project> {
-  // The config is a cached document too: the policy is in force before it is read.
-  const folder = cache.enabled ? cache.folder : undefined;
-  useValidatorCache(folder);
-  useDocumentCache(folder);
-  useScalarCache();
-  const { config, roots, at } = readConfig(configPath, cwd);
-  const adapters = (await expand(config, roots, at, 'providers')).map((file) => readAdapter(file, roots));
-  const scenarios = (await expand(config, roots, at, 'scenarios')).map(readScenario);
+  // How canonical YAML is written, from this run's cache: the one process-wide memo loading sets.
+  useScalarCache(cache);
+  const { config, roots, at } = readConfig(configPath, cwd, cache);
+  const adapters = (await expand(config, roots, at, 'providers')).map((file) => readAdapter(file, roots, cache));
+  const scenarios = (await expand(config, roots, at, 'scenarios')).map((file) => readScenario(file, cache));
   const seen = new Map<string, string>();
   for (const { adapter, locate } of adapters) {
     const other = seen.get(adapter.name);
@@ -353,11 +348,11 @@ export async function loadProject(configPath: string | undefined, cwd = process.
   }
   // The intent check evaluates every template and XRD rule, which costs more than the rest of
   // loading: an unchanged project's verdict (its warnings; a failing check is never kept) is reused.
-  let warnings = readIntentVerdict(config.root, adapters, scenarios);
+  let warnings = readIntentVerdict(cache, config.root, adapters, scenarios);
   if (warnings === undefined) {
     const { checkIntent } = await import('./intentCheck.js');
     warnings = checkIntent(config.root, adapters, scenarios);
-    writeIntentVerdict(config.root, adapters, scenarios, warnings);
+    writeIntentVerdict(cache, config.root, adapters, scenarios, warnings);
   }
   return { config, adapters: adapters.map(({ adapter }) => adapter), scenarios: scenarios.map(({ scenario }) => scenario), warnings, env, policy, cache };
 }

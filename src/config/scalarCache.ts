@@ -1,7 +1,8 @@
 import { rememberScalarsFrom, scalarDecisions } from '../util/canonicalYaml.js';
 import { speedLayers } from '../util/speedLayers.js';
 import { YAML_OPTIONS } from '../util/yaml.js';
-import { documentKey, pruneCachedDocuments, readCachedDocument, writeCachedDocument, yamlVersion } from './documentCache.js';
+import type { CachePolicy } from '../cache/policy.js';
+import { documentCache, type DocumentCache, yamlVersion } from './documentCache.js';
 
 /**
  * How the yaml library writes each scalar drift has written (util/canonicalYaml.ts), kept as one
@@ -20,34 +21,35 @@ const KEEP_OTHER_BUILDS = 3;
 /** How many decisions the library had taken when the entry was last written (or when this process began). */
 let keptAsked = 0;
 
-/** This build's entry, or undefined when documents are not kept. Asked only once YAML is written: a run that writes none reads nothing. */
-function entryKey(): string | undefined {
-  const digest = documentKey('', `drift-scalars/1\nyaml ${yamlVersion()}\n${JSON.stringify(YAML_OPTIONS)}`);
-  return digest === undefined ? undefined : `${PREFIX}${digest.slice(0, 16)}`;
-}
+/** This build's entry. Asked only once YAML is written: a run that writes none reads nothing. */
+const entryKey = (documents: DocumentCache): string => `${PREFIX}${documents.key('', `drift-scalars/1\nyaml ${yamlVersion()}\n${JSON.stringify(YAML_OPTIONS)}`).slice(0, 16)}`;
 
 /** The kept decisions: none when there are none, and none that is not one line of YAML (not one this cache wrote). */
-function keptDecisions(): Array<[string, string]> {
-  const key = entryKey();
-  const kept = key === undefined ? undefined : readCachedDocument(key);
+function keptDecisions(documents: DocumentCache): Array<[string, string]> {
+  const kept = documents.read(entryKey(documents));
   if (typeof kept !== 'object' || kept === null || Array.isArray(kept)) return [];
   return Object.entries(kept).filter((entry): entry is [string, string] => typeof entry[1] === 'string' && !entry[1].includes('\n'));
 }
 
-/** Decisions come from the cache from now on (loadProject, after it set the document cache): read at the first scalar this process has not decided. */
-export function useScalarCache(): void {
+/**
+ * Decisions come from the cache of `cache` from now on (loadProject, with the run's policy): read at
+ * the first scalar this process has not decided. Caches off: none are read.
+ */
+export function useScalarCache(cache: CachePolicy | undefined): void {
   if (!speedLayers().scalarCache) return;
-  rememberScalarsFrom(keptDecisions);
+  const documents = documentCache(cache);
+  rememberScalarsFrom(documents && (() => keptDecisions(documents)));
 }
 
-/** Writes the decisions when the library took new ones in this process. */
-export function keepScalarCache(): void {
+/** Writes the decisions under `cache` when the library took new ones in this process. */
+export function keepScalarCache(cache: CachePolicy | undefined): void {
   if (!speedLayers().scalarCache) return;
   const { decisions, asked } = scalarDecisions();
   if (asked === keptAsked || decisions.size > MAX_DECISIONS) return;
-  const key = entryKey();
-  if (key === undefined) return;
-  writeCachedDocument(key, Object.fromEntries(decisions));
+  const documents = documentCache(cache);
+  if (documents === undefined) return;
+  const key = entryKey(documents);
+  documents.write(key, Object.fromEntries(decisions));
   keptAsked = asked;
-  pruneCachedDocuments(PREFIX, key, KEEP_OTHER_BUILDS);
+  documents.prune(PREFIX, key, KEEP_OTHER_BUILDS);
 }

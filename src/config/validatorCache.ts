@@ -4,25 +4,21 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Ajv, Options, ValidateFunction } from 'ajv';
 import { readEntry, writeEntry } from '../cache/entry.js';
+import { type CachePolicy, cacheKindFolder } from '../cache/policy.js';
 import { MemoMap } from '../util/memoMap.js';
 
 /**
  * XRD validators compiled once and kept as ajv standalone code in drift's cache folder, by the hash
  * of the schema they were compiled from, ajv's version and its options: compiling five XRDs costs
  * more than the rest of loading the project, and ajv itself is loaded only on a miss. The schema is
- * the project's, so it cannot be compiled at build as drift's own schemas are.
+ * the project's, so it cannot be compiled at build as drift's own schemas are. Where they are kept is
+ * the run's cache policy, passed to each call from the edge; nothing here remembers a folder.
  */
 
 const require = createRequire(import.meta.url);
 const FORMAT = 'drift-validators/1';
-let folder: string | undefined;
 let ajvVersion: string | undefined;
 const compilers = new MemoMap<string, Ajv>();
-
-/** Where compiled validators are kept; undefined: compiled every time. loadProject sets it. */
-export function useValidatorCache(where: string | undefined): void {
-  folder = where;
-}
 
 function compiler(options: Options): Ajv {
   const id = JSON.stringify(options);
@@ -53,12 +49,16 @@ function load(code: Buffer | undefined): ValidateFunction | undefined {
   }
 }
 
-/** The validator of `schema` under `options`: from the cache when it holds one, else compiled (and kept). Throws what ajv throws. */
-export function cachedValidator(schema: object, options: Options): ValidateFunction {
+/**
+ * The validator of `schema` under `options`: from the cache of `cache` when it holds one, else compiled
+ * (and kept there). Without a policy, or with caches off, compiled every time. Throws what ajv throws.
+ */
+export function cachedValidator(schema: object, options: Options, cache: CachePolicy | undefined): ValidateFunction {
+  const folder = cacheKindFolder(cache, 'validators');
   if (folder === undefined) return compiler(options).compile(schema);
   ajvVersion ??= (JSON.parse(readFileSync(require.resolve('ajv/package.json'), 'utf8')) as { version: string }).version;
   const key = createHash('sha256').update(`${FORMAT}\n${ajvVersion}\n${JSON.stringify(options)}\n${JSON.stringify(schema)}`).digest('hex');
-  const file = path.join(folder, 'validators', `${key}.cjs`);
+  const file = path.join(folder, `${key}.cjs`);
   const kept = load(readEntry(file));
   if (kept) return kept;
   const ajv = compiler(options);

@@ -1,4 +1,5 @@
 import type { Options, ValidateFunction } from 'ajv';
+import type { CachePolicy } from '../cache/policy.js';
 import { cachedValidator } from './validatorCache.js';
 import { InputError } from '../errors.js';
 import { isObject, type JsonObject } from '../util/objects.js';
@@ -99,9 +100,9 @@ function strict(schema: unknown, root = false): unknown {
 }
 
 /** Reads the XRD an adapter names and picks the version its XR's apiVersion asks for. */
-export function loadXrd(file: string, apiVersion: string, kind: string, named: { file: string; line: number; col: number }): Xrd {
+export function loadXrd(file: string, apiVersion: string, kind: string, named: { file: string; line: number; col: number }, cache?: CachePolicy): Xrd {
   const text = readDocumentText(file);
-  const { data, locate } = readLocatedYamlFile<RawXrd>(file, XRD_SCHEMA, text);
+  const { data, locate } = readLocatedYamlFile<RawXrd>(file, XRD_SCHEMA, { text, cache });
   const [group, version] = apiVersion.includes('/') ? apiVersion.split('/') : ['', apiVersion];
   const wrong = (problem: string) => new InputError(named.file, named.line, named.col, problem);
   if (data.spec!.group !== group || data.spec!.names!.kind !== kind) {
@@ -119,7 +120,7 @@ export function loadXrd(file: string, apiVersion: string, kind: string, named: {
   let validate: ValidateFunction | undefined;
   const compile = (): ValidateFunction => {
     try {
-      return cachedValidator(strict(schema, true) as object, XRD_OPTIONS);
+      return cachedValidator(strict(schema, true) as object, XRD_OPTIONS, cache);
     } catch (error) {
       const { line, col } = locate(['spec', 'versions', index, 'schema', 'openAPIV3Schema']);
       throw new InputError(file, line, col, `openAPIV3Schema does not compile: ${(error as Error).message}`);
@@ -157,7 +158,7 @@ export function readXrdDefinition(file: string, shown = file): XrdDefinition {
     if (error instanceof InputError) throw error;
     throw new InputError(shown, 1, 1, `cannot read the XRD (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); name a CompositeResourceDefinition file`);
   }
-  const { data, locate } = readLocatedYamlFile<RawXrd>(shown, XRD_SCHEMA, text);
+  const { data, locate } = readLocatedYamlFile<RawXrd>(shown, XRD_SCHEMA, { text, cache: undefined });
   const versions = data.spec!.versions!;
   const referenceable = versions.findIndex((version) => version.referenceable === true);
   const served = versions.findIndex((version) => version.served === true);

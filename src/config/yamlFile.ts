@@ -7,7 +7,8 @@ import type { Ajv, ErrorObject, Options, ValidateFunction } from 'ajv';
 import type { CST, Document, LineCounter, Node } from 'yaml';
 import { InputError } from '../errors.js';
 import { bytes, MAX_ALIASES, MAX_DOCUMENT_BYTES, MAX_DOCUMENT_DEPTH } from '../util/limits.js';
-import { documentKey, readCachedDocument, writeCachedDocument } from './documentCache.js';
+import type { CachePolicy } from '../cache/policy.js';
+import { documentCache } from './documentCache.js';
 import { cachedValidator } from './validatorCache.js';
 import { yamlLibrary } from '../util/yamlLibrary.js';
 import { MemoMap } from '../util/memoMap.js';
@@ -56,11 +57,11 @@ function fileValidator(schemaFile: string): ValidateFunction {
   return compiler().compile(JSON.parse(text) as object);
 }
 
-function validatorFor(schema: SchemaSource): ValidateFunction {
+function validatorFor(schema: SchemaSource, cache: CachePolicy | undefined): ValidateFunction {
   const id = typeof schema === 'string' ? schema : JSON.stringify(schema);
   let validate = validators.get(id);
   if (!validate) {
-    validate = typeof schema === 'string' ? fileValidator(schema) : cachedValidator(schema, SCHEMA_OPTIONS);
+    validate = typeof schema === 'string' ? fileValidator(schema) : cachedValidator(schema, SCHEMA_OPTIONS, cache);
     validators.set(id, validate);
   }
   return validate;
@@ -84,28 +85,36 @@ export interface LocatedYaml<T> {
   locate: Locator;
 }
 
+/** How a YAML file is read: its text when the caller has read (and bounded) it, and the run's cache policy. */
+export interface YamlRead {
+  text?: string | undefined;
+  /** The run's cache policy (cache/policy.ts), from the edge; undefined: parsed and validated every time. */
+  cache: CachePolicy | undefined;
+}
+
 /**
  * Reads a YAML file and checks it against a JSON Schema. Every problem becomes an InputError that
  * names the file, line and column, so a user can fix it without guessing.
  */
-export function readYamlFile<T>(file: string, schemaPath: SchemaSource, text?: string): T {
-  return readLocatedYamlFile<T>(file, schemaPath, text).data;
+export function readYamlFile<T>(file: string, schemaPath: SchemaSource, read: YamlRead): T {
+  return readLocatedYamlFile<T>(file, schemaPath, read).data;
 }
 
 /**
  * readYamlFile, also returning a locator so callers' own checks can name the offending line. Read
  * here, the file's size is checked first; a caller passing `text` has bounded it itself.
  */
-export function readLocatedYamlFile<T>(file: string, schemaPath: SchemaSource, text = readDocumentText(file)): LocatedYaml<T> {
+export function readLocatedYamlFile<T>(file: string, schemaPath: SchemaSource, { text = readDocumentText(file), cache }: YamlRead): LocatedYaml<T> {
   // A text that parsed and passed this schema before (documentCache.ts): its data, and a locator that parses only when asked.
-  const key = documentKey(text, schemaIdentity(schemaPath));
-  const kept = key === undefined ? undefined : readCachedDocument(key);
+  const documents = documentCache(cache);
+  const key = documents?.key(text, schemaIdentity(schemaPath));
+  const kept = key === undefined ? undefined : documents!.read(key);
   if (kept !== undefined) {
     let parsed: Locator | undefined;
-    return { data: kept as T, locate: (path) => (parsed ??= parseLocated<T>(file, schemaPath, text).locate)(path) };
+    return { data: kept as T, locate: (path) => (parsed ??= parseLocated<T>(file, schemaPath, text, cache).locate)(path) };
   }
-  const located = parseLocated<T>(file, schemaPath, text);
-  if (key !== undefined) writeCachedDocument(key, located.data);
+  const located = parseLocated<T>(file, schemaPath, text, cache);
+  if (key !== undefined) documents!.write(key, located.data);
   return located;
 }
 
@@ -120,7 +129,7 @@ function schemaIdentity(schema: SchemaSource): string {
   return digest;
 }
 
-function parseLocated<T>(file: string, schemaPath: SchemaSource, text: string): LocatedYaml<T> {
+function parseLocated<T>(file: string, schemaPath: SchemaSource, text: string, cache: CachePolicy | undefined): LocatedYaml<T> {
   const lineCounter = new (yaml().LineCounter)();
   const at = (offset: number) => lineCounter.linePos(offset);
   const doc = composeBounded(file, text, lineCounter);
@@ -130,7 +139,7 @@ function parseLocated<T>(file: string, schemaPath: SchemaSource, text: string): 
     throw new InputError(file, line, col, `not valid YAML: ${firstError.message.split('\n')[0]}`);
   }
   const value: unknown = toData(doc, file, at);
-  const validate = validatorFor(schemaPath);
+  const validate = validatorFor(schemaPath, cache);
   if (!validate(value)) {
     const error = mostSpecific(validate.errors ?? []);
     const offset = offsetOf(doc, error);

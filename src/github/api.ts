@@ -2,8 +2,11 @@
  * The one way drift talks to GitHub: an Octokit whose token goes only to the origin of
  * GITHUB_API_URL. Octokit follows `Link: next` URLs as the server wrote them; a URL on another
  * origin is refused before anything (the token least of all) is sent there.
+ * Octokit's core with its paginator only: drift calls four endpoints by route, and @octokit/rest's
+ * generated table of every endpoint's method was the bundle's largest module after web-tree-sitter.
  */
-import { Octokit } from '@octokit/rest';
+import { Octokit as Core } from '@octokit/core';
+import { paginateRest } from '@octokit/plugin-paginate-rest';
 import { DriftError } from '../errors.js';
 
 export const DEFAULT_API_URL = 'https://api.github.com';
@@ -32,6 +35,9 @@ export function apiUrl(value: string): URL {
   if (url.protocol === 'http:' && LOOPBACK_HOSTS.test(url.hostname)) return url;
   throw new DriftError(`GITHUB_API_URL must be https (plain http only on loopback, for a local server), got ${JSON.stringify(value)}: drift sends the token there`);
 }
+
+const Octokit = Core.plugin(paginateRest);
+export type Octokit = InstanceType<typeof Octokit>;
 
 export function githubClient(token: string, base: URL, userAgent = 'drift'): Octokit {
   const origin = base.origin;

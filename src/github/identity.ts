@@ -3,9 +3,8 @@
  * token answers `GET /user`. The Actions GITHUB_TOKEN and other app installation tokens get 403
  * ("Resource not accessible by integration") there, but GraphQL's `viewer` names their bot.
  */
-import type { Octokit } from '@octokit/rest';
 import { DriftError } from '../errors.js';
-import { failedRequest, requestWords } from './api.js';
+import { type Octokit, failedRequest, requestWords } from './api.js';
 
 /** Who comments with the Actions GITHUB_TOKEN. */
 export const ACTIONS_BOT = 'github-actions[bot]';
@@ -27,7 +26,7 @@ export async function tokenLogin(octokit: Octokit, options: IdentityOptions, bas
     return `${requestWords(failed)}${failed.said ? ` (GitHub said: ${failed.said})` : ''}`;
   };
   try {
-    const { data } = await octokit.rest.users.getAuthenticated();
+    const { data } = await octokit.request('GET /user');
     if (data.login) return data.login;
     refused.push('GET /user named no login');
   } catch (error) {

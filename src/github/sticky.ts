@@ -62,19 +62,22 @@ export async function upsertStickyComment(options: StickyComment): Promise<Stick
   const author = await tokenLogin(octokit, { author: options.author, inActions: options.inActions ?? false });
   const where = { owner: options.owner, repo: options.repo, issue_number: options.issueNumber };
   let found: IssueComment | undefined;
-  for await (const page of octokit.paginate.iterator(octokit.rest.issues.listComments, { ...where, per_page: 100 })) {
+  for await (const page of octokit.paginate.iterator('GET /repos/{owner}/{repo}/issues/{issue_number}/comments', { ...where, per_page: 100 })) {
     for (const comment of page.data as IssueComment[]) {
       if (!found && carriesMarker(comment.body, options.marker) && writtenBy(comment.user, author)) found = comment;
     }
   }
   if (found) {
     if (found.body === options.body) return { action: 'unchanged', id: found.id, url: found.html_url, author };
-    const { data } = await octokit.rest.issues.updateComment({ owner: options.owner, repo: options.repo, comment_id: found.id, body: options.body });
-    return { action: 'updated', id: data.id, url: data.html_url, author };
+    const { data } = await octokit.request('PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}', { owner: options.owner, repo: options.repo, comment_id: found.id, body: options.body });
+    return { action: 'updated', id: commentId(data.id), url: data.html_url, author };
   }
-  const { data } = await octokit.rest.issues.createComment({ ...where, body: options.body });
-  return { action: 'created', id: data.id, url: data.html_url, author };
+  const { data } = await octokit.request('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', { ...where, body: options.body });
+  return { action: 'created', id: commentId(data.id), url: data.html_url, author };
 }
+
+/** GitHub's types allow an int64 id as bigint; an answer parsed from JSON always carries a number. */
+const commentId = (id: number | bigint): number => Number(id);
 
 interface RequestErrorLike {
   status?: unknown;

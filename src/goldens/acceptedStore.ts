@@ -14,5 +14,5 @@ export function acceptedPath(project: Project): string {
 export function loadAccepted(project: Project): AcceptedEntry[] {
   const file = acceptedPath(project);
   if (!existsSync(file)) return [];
-  return readYamlFile<{ accepted: AcceptedEntry[] }>(file, packageFile('schemas/accepted.schema.json')).accepted;
+  return readYamlFile<{ accepted: AcceptedEntry[] }>(file, packageFile('schemas/accepted.schema.json'), { cache: project.cache }).accepted;
 }

@@ -1,3 +1,4 @@
+import type { CachePolicy } from '../cache/policy.js';
 import type { LockedConvention } from '../compare/locked.js';
 import { DriftError } from '../errors.js';
 import { appendListItem, removeListItem } from '../config/listText.js';
@@ -23,10 +24,14 @@ const HEADER = [
  * and unlocking removes one, leaving every other byte of the file as it was (listText.ts).
  */
 export class ConventionStore {
-  constructor(private readonly store: GoldenStore) {}
+  constructor(
+    private readonly store: GoldenStore,
+    /** The run's cache policy: the parsed file is kept under it. */
+    private readonly cache: CachePolicy | undefined,
+  ) {}
 
   static of(project: Project): ConventionStore {
-    return new ConventionStore(GoldenStore.of(project));
+    return new ConventionStore(GoldenStore.of(project), project.cache);
   }
 
   get file(): string {
@@ -62,7 +67,7 @@ export class ConventionStore {
   }
 
   private located(text: string) {
-    return readLocatedYamlFile<{ locked: LockedConvention[] }>(this.file, packageFile('schemas/conventions.schema.json'), text);
+    return readLocatedYamlFile<{ locked: LockedConvention[] }>(this.file, packageFile('schemas/conventions.schema.json'), { text, cache: this.cache });
   }
 
   private write(edit: () => string, shown: string, byHand: string): void {

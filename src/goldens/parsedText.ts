@@ -1,4 +1,5 @@
-import { documentKey, readCachedDocument, writeCachedDocument, yamlVersion } from '../config/documentCache.js';
+import type { CachePolicy } from '../cache/policy.js';
+import { documentCache, yamlVersion } from '../config/documentCache.js';
 import { yamlLibrary } from '../util/yamlLibrary.js';
 import { MemoMap } from '../util/memoMap.js';
 
@@ -27,11 +28,11 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-/** The YAML value of `text`, frozen; undefined when it is not YAML. */
-export function parseGoldenYaml(text: string): unknown {
+/** The YAML value of `text`, frozen; undefined when it is not YAML. Kept across processes under `cache`, when given and on. */
+export function parseGoldenYaml(text: string, cache?: CachePolicy): unknown {
   let entry = parsed.get(text);
   if (entry === undefined) {
-    entry = parsedOnce(text);
+    entry = parsedOnce(text, cache);
     // The oldest entry goes first: a long-lived process holds only the goldens it keeps reading.
     if (parsed.size >= KEEP) parsed.delete(parsed.keys().next().value!);
     parsed.set(text, entry);
@@ -43,9 +44,10 @@ export function parseGoldenYaml(text: string): unknown {
 const goldenIdentity = (): string => `golden-yaml\nyaml ${yamlVersion()}`;
 
 /** The text parsed, or its value from the document cache; a text that is not YAML is never kept. */
-function parsedOnce(text: string): { value: unknown } | { failed: true } {
-  const key = documentKey(text, goldenIdentity());
-  const kept = key === undefined ? undefined : readCachedDocument(key);
+function parsedOnce(text: string, cache: CachePolicy | undefined): { value: unknown } | { failed: true } {
+  const documents = documentCache(cache);
+  const key = documents?.key(text, goldenIdentity());
+  const kept = key === undefined ? undefined : documents!.read(key);
   if (kept !== undefined) return { value: deepFreeze(kept) };
   let value: unknown;
   try {
@@ -53,6 +55,6 @@ function parsedOnce(text: string): { value: unknown } | { failed: true } {
   } catch {
     return { failed: true };
   }
-  if (key !== undefined) writeCachedDocument(key, value);
+  if (key !== undefined) documents!.write(key, value);
   return { value: deepFreeze(value) };
 }

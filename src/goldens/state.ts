@@ -1,3 +1,4 @@
+import type { CachePolicy } from '../cache/policy.js';
 import path from 'node:path';
 import { compareGolden, type CommittedGolden } from '../compare/golden.js';
 import type { Finding } from '../compare/findings.js';
@@ -63,6 +64,8 @@ export class GoldenState {
     readonly env: GoldenEnvironment,
     readonly scope: GoldenScope,
     readonly label = 'goldens',
+    /** The run's cache policy: parsed goldens are kept under it (config/documentCache.ts). */
+    readonly cache?: CachePolicy,
   ) {}
 
   /** The name findings use for a golden file: `goldens/gke/converge.yaml`. */
@@ -78,7 +81,7 @@ export class GoldenState {
 
   private parser(provider: string, scenario: string): (text: string) => CommittedGolden {
     const name = this.name(goldenFile(provider, scenario));
-    return (text) => parseGolden(text, name);
+    return (text) => parseGolden(text, name, this.cache);
   }
 
   /** The golden findings of one cell, counted as it is compared: matched when there are none. */

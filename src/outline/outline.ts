@@ -3,7 +3,7 @@ import { takeParsed } from './parsed.js';
 import { nodeAt, toSyntax } from './syntax.js';
 import { requestReads } from './requestFlow.js';
 import { outlinePythonFile, sortedRecord, type Argument, type FileFacts, type FunctionFact, type Match, type SiteGate } from './python.js';
-import { OUTLINE_VERSION, type FunctionOutline, type Idioms, type Outline, type OutlineResult, type ParseText, type Places, type QueryFact, type SourceText } from './types.js';
+import { OUTLINE_VERSION, type FunctionOutline, type Idioms, type Outline, type OutlineResult, type ParseText, type Places, type QueryFact, type SourceText, type SwallowedFact } from './types.js';
 
 /**
  * A provider's outline from its source files. Pure given `parse`: the same files give the same
@@ -55,6 +55,7 @@ export function buildOutline(provider: string, sources: SourceText[], parse: Par
   linkRequest(functions, runtimeFiles);
   linkCalls(functions, runtimeFiles);
   const { composes, gates } = composers(functions, place);
+  const swallowed = swallowedFacts(runtime, runtimeFiles);
   const idioms: Idioms = { resourceWrite: [], readinessMark: [], readinessBy: [], results: [], readinessShape: [] };
   for (const [file, f] of runtime) {
     for (const form of f.forms) {
@@ -73,7 +74,42 @@ export function buildOutline(provider: string, sources: SourceText[], parse: Par
     gates,
   };
   const syntaxErrors = [...facts].flatMap(([file, f]) => (f.syntaxError ? [{ file, ...f.syntaxError }] : []));
-  return { outline, places, syntaxErrors, ms: performance.now() - began };
+  return { outline, places, syntaxErrors, ...(swallowed.length ? { swallowed } : {}), ms: performance.now() - began };
+}
+
+/**
+ * The handlers that catch every error and swallow it around a read of observed state: the guarded block
+ * calls a function of the provider that reads observed state itself or through its own calls, or the
+ * function holding the `try` reads it. A narrow `except KeyError:` for an absent fact is not one.
+ */
+function swallowedFacts(runtime: ReadonlyArray<[string, FileFacts]>, files: ReadonlyMap<string, FileFacts>): SwallowedFact[] {
+  const outlines = new Map<string, FunctionOutline[]>();
+  for (const [, f] of runtime) {
+    for (const fn of f.functions) {
+      const out = outlineOf(fn, files.get(fn.file)!);
+      if (out) outlines.set(fn.name, [...(outlines.get(fn.name) ?? []), out]);
+    }
+  }
+  const memo = new Map<string, boolean>();
+  const readsObserved = (name: string): boolean => {
+    const known = memo.get(name);
+    if (known !== undefined) return known;
+    memo.set(name, false); // a cycle reads nothing more
+    const found = (outlines.get(name) ?? []).some((out) => out.request?.includes('observed') || (out.calls ?? []).some((call) => readsObserved(call.replace(/\?$/, ''))));
+    memo.set(name, found);
+    return found;
+  };
+  const out: SwallowedFact[] = [];
+  for (const [file, f] of runtime) {
+    for (const handler of f.handlers) {
+      if (!handler.broad || !handler.swallows) continue;
+      const reads = handler.calls.filter(readsObserved);
+      const own = f.functions.find((fn) => fn.qualified === handler.qualified);
+      const ownReads = own ? outlineOf(own, f)?.request?.includes('observed') === true : false;
+      if (reads.length || ownReads) out.push({ file, line: handler.line, qualified: handler.qualified, reads });
+    }
+  }
+  return out;
 }
 
 /** The outline entry of a function fact: a module function or a class's method. */

@@ -93,8 +93,24 @@ export interface LiteralFact {
   use: string;
 }
 
+/** An `except` clause of a `try` (or a `with suppress(...)`) inside a function: what it catches, and whether it swallows it. */
+export interface HandlerFact {
+  /** The function holding the `try` (`Composer.compose_identity`, `FunctionRunner.RunFunction`). */
+  qualified: string;
+  /** The `except` line (the `with` line of a `suppress`). */
+  line: number;
+  /** It catches everything: a bare `except:`, `Exception` or `BaseException` (alone or in a tuple). */
+  broad: boolean;
+  /** Its block neither raises nor emits a result (`response.fatal`, `.warning`, `.normal`): the error is gone. */
+  swallows: boolean;
+  /** Plain or `self.` names the guarded block calls (the provider's helpers among them read what it reads). */
+  calls: string[];
+}
+
 export interface FileFacts {
   outline: ModuleOutline;
+  /** Every `except` clause and `with suppress(...)` inside a function, in source order. */
+  handlers: HandlerFact[];
   functions: FunctionFact[];
   forms: FormFact[];
   literals: LiteralFact[];
@@ -781,7 +797,57 @@ export function outlinePythonFile(path: string, root: Node, matches: readonly Ma
     ...(error ? { syntaxError: true as const } : {}),
   };
   const functionFacts = [...facts.values()].sort((a, b) => a.line - b.line);
-  return { outline, functions: functionFacts, forms: forms.sort((a, b) => a.line - b.line), literals, lines, fields: sortedRecord(fields), ...(error ? { syntaxError: error } : {}) };
+  const handlers = handlerFacts(of('handler'), qualifiedOf);
+  for (const handler of handlers) lines.push([`handler:${handler.qualified}:${handler.line}`, handler.line]);
+  return { outline, functions: functionFacts, forms: forms.sort((a, b) => a.line - b.line), literals, lines, fields: sortedRecord(fields), handlers, ...(error ? { syntaxError: error } : {}) };
+}
+
+/** Exceptions that catch every error a read can raise, a typo's `AttributeError` included. */
+const BROAD_EXCEPTIONS: ReadonlySet<string> = new Set(['Exception', 'BaseException', 'builtins.Exception', 'builtins.BaseException']);
+
+/** What an `except` clause catches (`except E as err:` parses as an as_pattern in some grammar versions), and its block. */
+function excepted(handler: Node): { caught: Node[]; bare: boolean; block: Node | undefined } {
+  const caught = handler.childrenForFieldName('value').map((node) => (node.type === 'as_pattern' ? (node.namedChildren[0] ?? node) : node));
+  return { caught, bare: true, block: handler.namedChildren.find((child) => child.type === 'block') };
+}
+
+/** What `with suppress(...)` (contextlib's) catches: its arguments; no block of its own handles anything. */
+function suppressed(target: Node): { caught: Node[]; bare: boolean; block: undefined } | undefined {
+  const name = dotted(target);
+  if (name !== 'suppress' && name !== 'contextlib.suppress') return undefined;
+  const call = target.parent!;
+  return { caught: (call.childForFieldName('arguments')?.namedChildren ?? []).filter((arg) => arg.type !== 'comment'), bare: false, block: undefined };
+}
+
+/** The `except` clauses of functions' `try` statements and their `with suppress(...)` blocks, from handler.scm's matches. */
+function handlerFacts(matches: readonly Match[], qualifiedOf: ReadonlyMap<Node, string>): HandlerFact[] {
+  const out: HandlerFact[] = [];
+  for (const { nodes } of matches) {
+    const handler = nodes.handler!;
+    const owner = ownerFunction(handler);
+    const qualified = owner ? qualifiedOf.get(owner) : undefined;
+    if (!qualified) continue;
+    const caughtBy = nodes.suppress ? suppressed(nodes.suppress) : excepted(handler);
+    if (!caughtBy) continue;
+    const names = caughtBy.caught.flatMap((node) => (node.type === 'tuple' || node.type === 'parenthesized_expression' ? node.namedChildren : [node])).map((node) => dotted(node) ?? node.text);
+    const broad = (caughtBy.bare && caughtBy.caught.length === 0) || names.some((name) => BROAD_EXCEPTIONS.has(name));
+    let swallows = true;
+    for (const node of caughtBy.block ? descendants(caughtBy.block) : []) {
+      if (node.type === 'raise_statement') swallows = false;
+      if (node.type === 'call') {
+        const callee = dotted(node.childForFieldName('function')!) ?? '';
+        if (RESULT_HELPERS.has(callee.split('.').pop()!) || callee.endsWith('.results.add')) swallows = false;
+      }
+    }
+    const calls = new Set<string>();
+    for (const node of descendants(nodes.guarded!)) {
+      if (node.type !== 'call') continue;
+      const callee = localCallee(node.childForFieldName('function')!);
+      if (callee) calls.add(callee);
+    }
+    out.push({ qualified, line: lineOf(handler), broad, swallows, calls: [...calls].sort() });
+  }
+  return out.sort((a, b) => a.line - b.line);
 }
 
 /** A class body's annotated fields in order (`api_version: str`, `spec: dict = field(...)`). */

@@ -130,9 +130,22 @@ export interface Outline {
  */
 export type Places = Map<string, string>;
 
+/** An `except` that catches every error and swallows it, around a block that reads observed state. */
+export interface SwallowedFact {
+  /** Relative to the source root. */
+  file: string;
+  line: number;
+  /** The function holding the `try`. */
+  qualified: string;
+  /** The provider's functions the guarded block calls that read observed state (directly or through their calls). */
+  reads: string[];
+}
+
 export interface OutlineResult {
   outline: Outline;
   places: Places;
+  /** Swallowed errors around reads of observed state (compare/rules/swallowed-fact.ts); never serialized into the outline. */
+  swallowed?: SwallowedFact[];
   /** Files that did not parse, each with where the first error is. */
   syntaxErrors: Array<{ file: string; line: number; column: number }>;
   /** Milliseconds spent parsing and reducing. */

@@ -11,6 +11,7 @@ import { renderError } from './failure.js';
 import { analyzeCoverage, type CoverageVerdict, type ProbeStart } from './coverageProbes.js';
 import type { DerivedFinder } from './twinRender.js';
 import { analyzeGates, type GateVerdict } from './gates.js';
+import { analyzeSpec, type SpecProbes } from './specProbes.js';
 
 /**
  * A provider's running function as its cells see it: two callers over the same process, each with
@@ -52,6 +53,8 @@ export interface CellResult {
   gates?: Record<string, string[]>;
   /** The intent probes' result: key → the pool intent fields that reach it; absent when none ran or one failed. */
   coverage?: Record<string, string[]>;
+  /** What the spec probes saw (a region swapped, a spec it cannot compose); absent when none ran. */
+  spec?: SpecProbes;
   skeleton: Skeleton;
   /**
    * Its own findings: what failed while rendering it (the render, a determinism replay, an ablation,
@@ -122,13 +125,15 @@ export async function runCell(session: ProviderSession, scenario: Scenario, opti
   });
   const ms = performance.now() - began;
   rendered?.(trace, ms);
-  const [determinism, gating, coverage, derived] = await Promise.all([
+  const convergedRequest = trace.converged ? recorded.get(trace.converged.step)?.request : undefined;
+  const [determinism, gating, coverage, derived, spec] = await Promise.all([
     options.determinism ? checkDeterminism(session.replay, trace, recorded) : ({} as DeterminismVerdict),
     options.gating ? analyzeGates(session.call, adapter, scenario, trace, options.maxSteps) : ({ errors: [] } as GateVerdict),
     options.gating
       ? analyzeCoverage(session.call, adapter, scenario, trace, options.maxSteps, options.probes === 'empty' || !trace.converged ? undefined : recorded.get(trace.converged.step)?.request)
       : ({ errors: [] } as CoverageVerdict),
     session.derived ? session.derived(trace, recorded.get(convergedStep(trace))) : [],
+    options.gating ? analyzeSpec(session.call, adapter, scenario, trace, convergedRequest) : ({} as SpecProbes),
   ]);
   // An analysis that errored has no result: its facets are unknown for this cell, not empty, and only
   // its error finding speaks for it (never gated-on or intent divergences read from an absence).
@@ -148,6 +153,7 @@ export async function runCell(session: ProviderSession, scenario: Scenario, opti
     ...(determinism.nondeterministic ? { nondeterministic: determinism.nondeterministic } : {}),
     ...(gating.gates ? { gates: gating.gates } : {}),
     ...(coverage.coverage ? { coverage: coverage.coverage } : {}),
+    ...(Object.keys(spec).length ? { spec } : {}),
     skeleton,
     findings: errors,
   };

@@ -49,7 +49,7 @@ function exampleOf(project: Project, adapter: Adapter): ExampleProvider {
 function committedOutlines(project: Project): StyleSubject[] {
   const store = GoldenStore.of(project);
   return project.adapters.flatMap((adapter) => {
-    const outline = parseOutlineGolden(store.read(outlineFile(adapter.name)));
+    const outline = parseOutlineGolden(store.read(outlineFile(adapter.name)), project.cache);
     return outline ? [{ provider: adapter.name, outline, places: new Map<string, string>(), root: adapter.name, keys: new Map<string, string>() }] : [];
   });
 }

@@ -3,6 +3,7 @@
  * reviewed rather than from a fresh render: `drift lock` (what may be locked); and `drift expect`, what
  * `drift diff -p` holds one provider to (the others' conventions, pinned ways, locks, rules, style).
  */
+import type { CachePolicy } from '../cache/policy.js';
 import path from 'node:path';
 import type { FunctionPool } from '../functions/pool.js';
 import { collectFacetValues } from '../compare/cross.js';
@@ -67,9 +68,9 @@ function keysOf(skeletons: readonly Skeleton[], provider: string): Map<string, s
 }
 
 /** The other providers' outline goldens as style subjects, their keys from their goldens. */
-function standInSubjects(others: readonly string[], outline: (provider: string) => string | undefined, skeletons: readonly Skeleton[]): StyleSubject[] {
+function standInSubjects(others: readonly string[], outline: (provider: string) => string | undefined, skeletons: readonly Skeleton[], cache: CachePolicy | undefined): StyleSubject[] {
   return others.flatMap((provider) => {
-    const parsed = parseOutlineGolden(outline(provider));
+    const parsed = parseOutlineGolden(outline(provider), cache);
     return parsed ? [{ provider, outline: parsed, places: new Map<string, string>(), root: provider, keys: keysOf(skeletons, provider) }] : [];
   });
 }
@@ -97,7 +98,7 @@ export async function expectProject(full: Project, name: string, options: { scen
     const requirements = [
       ...perScenario.filter(({ scenario }) => scenarios.includes(scenario)).flatMap(({ scenario, facets }) => acrossRequirements({ scenario, facets, provider: name, newcomer: true, rendered: false, locked, accepted })),
       ...common,
-      ...styleRequirements(standInSubjects(others, (provider) => goldens.readOutline(provider), skeletons), name, false),
+      ...styleRequirements(standInSubjects(others, (provider) => goldens.readOutline(provider), skeletons, full.cache), name, false),
     ];
     return { provider: name, rendered, lines: expectLines({ provider: name, requirements }), notes: [] };
   }
@@ -121,7 +122,7 @@ export async function expectProject(full: Project, name: string, options: { scen
   const root = (adapter: Adapter) => path.relative(full.config.root, adapter.source?.root ?? adapter.function.cwd) || '.';
   const subjects: StyleSubject[] = [
     ...diff.outlined.map(({ adapter, result }) => ({ provider: adapter.name, outline: result.outline, places: result.places, root: root(adapter), keys: keysOf(skeletons, adapter.name) })),
-    ...standInSubjects(others, (provider) => diff.goldens.readOutline(provider), skeletons),
+    ...standInSubjects(others, (provider) => diff.goldens.readOutline(provider), skeletons, full.cache),
   ];
   requirements.push(...styleRequirements(subjects, name));
   return { provider: name, rendered, lines: expectLines({ provider: name, requirements, findings: diff.findings }), notes: diff.notes };

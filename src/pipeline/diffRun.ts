@@ -13,7 +13,8 @@ import type { Skeleton } from '../skeleton/types.js';
 import type { CellResult } from './cell.js';
 import type { OnEvent } from './events.js';
 import { goldensOf, goldenStateFor, isFiltered, type Filters } from './goldens.js';
-import { judgeRun } from './judge.js';
+import { judgeRun, rootOf } from './judge.js';
+import type { RuleContext } from '../compare/rules/types.js';
 import { tippedConventions } from '../compare/tipped.js';
 import { committedGoldens } from '../git/changes.js';
 import { runProject, type RunResult } from './run.js';
@@ -54,15 +55,22 @@ function newProviders(full: Project, filters: Filters, goldens: GoldenState): st
   return filters.providers.filter((provider) => goldens.readOutline(provider) === undefined && full.scenarios.every((scenario) => goldens.standIn(provider, scenario.name) === undefined));
 }
 
+type SwallowedAt = NonNullable<RuleContext['swallowed']>;
+
+/** Each outlined provider's swallowed errors around observed reads, placed relative to the project root (rule swallowed-fact). */
+function swallowedByProvider(project: Project, outlined: readonly OutlinedSource[]): Map<string, SwallowedAt> {
+  return new Map(outlined.map(({ adapter, result }) => [adapter.name, (result.swallowed ?? []).map((fact) => ({ ...fact, place: `${rootOf(project, adapter)}/${fact.file}:${fact.line}` }))]));
+}
+
 /**
  * A rendered cell judged on its own: its errors, then the contract rules, then its golden, counted
  * matched or not as it is compared. A cell that did not render keeps its error finding alone: rules and
  * goldens would only echo it.
  */
-function judgeCell(cell: CellResult, scenario: Scenario, goldens: GoldenState): CellResult {
+function judgeCell(cell: CellResult, scenario: Scenario, goldens: GoldenState, swallowed: SwallowedAt | undefined): CellResult {
   if (cell.skeleton.error) return cell;
-  const { skeleton, nondeterministic } = cell;
-  const rules = checkRules({ skeleton, scenario, ...(nondeterministic ? { nondeterministic } : {}) });
+  const { skeleton, nondeterministic, spec } = cell;
+  const rules = checkRules({ skeleton, scenario, ...(nondeterministic ? { nondeterministic } : {}), ...(spec ? { spec } : {}), ...(swallowed?.length ? { swallowed } : {}) });
   return { ...cell, findings: [...cell.findings, ...rules, ...goldens.match(skeleton)] };
 }
 
@@ -90,7 +98,8 @@ export async function diffProject({ full, project, filters, env: given, onEvent,
   // Judged in matrix order once every cell is back: the rules and the golden comparison are pure, and
   // judging them while others rendered bought nothing measurable (bench/HISTORY.md).
   const scenarios = new Map(project.scenarios.map((scenario) => [scenario.name, scenario]));
-  const run: RunResult = { ...rendered, cells: rendered.cells.map((cell) => judgeCell(cell, scenarios.get(cell.scenario)!, goldens)) };
+  const swallowed = swallowedByProvider(project, outlined);
+  const run: RunResult = { ...rendered, cells: rendered.cells.map((cell) => judgeCell(cell, scenarios.get(cell.scenario)!, goldens, swallowed.get(cell.provider))) };
   const renderedProviders = new Set(project.adapters.map((adapter) => adapter.name));
   const others = full.adapters.map((adapter) => adapter.name).filter((name) => !renderedProviders.has(name));
   const standIns = new Map<string, Skeleton[]>(project.scenarios.map((scenario) => [scenario.name, others.flatMap((provider) => goldens.standIn(provider, scenario.name) ?? [])]));

@@ -34,5 +34,6 @@ export function goldenStateFor(full: Project, env: GoldenEnvironment, filters: F
       only: { ...(filters.providers.length > 0 || filters.exact ? { providers: filters.providers } : {}), ...(filters.scenarios.length > 0 ? { scenarios: filters.scenarios } : {}) },
     },
     label,
+    full.cache,
   );
 }

@@ -1,3 +1,4 @@
+import type { CachePolicy } from '../cache/policy.js';
 import { applyAccepted, legacyEntries, type AcceptedEntry } from '../compare/acceptance.js';
 import { judgePinned } from '../compare/pinned.js';
 import { collectFacetValues, judgeFacets } from '../compare/cross.js';
@@ -98,7 +99,7 @@ export function judgeRun({ project, cells, standIns, gating, accepted, acceptedF
   findings.push(...checkLocked(locked, perScenario, providers).filter(blamable));
   const known = [...cells.map((cell) => cell.skeleton), ...[...standIns.values()].flat()];
   // The providers the run did not render stand in through their outline goldens, read once.
-  const outlinesOfOthers = sources ? standInOutlines(sources.others, sources.golden) : [];
+  const outlinesOfOthers = sources ? standInOutlines(sources.others, sources.golden, project.cache) : [];
   if (sources) {
     // Style findings have no scenario: judged once, on every skeleton the run knows.
     findings.push(...judgeProjectSources({ project, outlined: sources.outlined, skeletons: known, golden: sources.golden, standIns: outlinesOfOthers, ...(full ? { everyone: true } : {}) }));
@@ -156,9 +157,9 @@ function sourcePlaces(project: Project, outlined: readonly OutlinedSource[], ske
 }
 
 /** The outline goldens of the providers a run did not render. */
-function standInOutlines(others: readonly string[], golden: (provider: string) => string | undefined): Array<{ provider: string; outline: Outline }> {
+function standInOutlines(others: readonly string[], golden: (provider: string) => string | undefined, cache: CachePolicy | undefined): Array<{ provider: string; outline: Outline }> {
   return others.flatMap((provider) => {
-    const outline = parseOutlineGolden(golden(provider));
+    const outline = parseOutlineGolden(golden(provider), cache);
     return outline ? [{ provider, outline }] : [];
   });
 }

@@ -40,7 +40,7 @@ export function parseReportArtifact(file: string, text: string): Report {
     );
   }
   // JSON is YAML: the YAML reader validates it and names the line and column of what is wrong.
-  const report = readYamlFile<Omit<Report, 'candidates' | 'summary'> & { candidates?: Report['candidates']; summary: Omit<Report['summary'], 'consequences'> & { consequences?: number } }>(file, packageFile('schemas/report.schema.json'), text);
+  const report = readYamlFile<Omit<Report, 'candidates' | 'summary'> & { candidates?: Report['candidates']; summary: Omit<Report['summary'], 'consequences'> & { consequences?: number } }>(file, packageFile('schemas/report.schema.json'), { text, cache: undefined });
   // A report of an older drift has no candidate conventions (it listed none) and no causes (each finding is its own).
   return { ...report, candidates: report.candidates ?? [], summary: { ...report.summary, consequences: report.summary.consequences ?? report.summary.findings } };
 }

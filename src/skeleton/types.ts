@@ -101,6 +101,10 @@ export interface PerturbationSkeleton {
   events: EventSkeleton[];
 }
 
+/** The pool intent drift probes, in a fixed order: what a node pool's `intent` lists. */
+export const INTENT_FIELDS = ['nodeCount', 'minNodeCount', 'maxNodeCount', 'gpu', 'gpuCount', 'zones'] as const;
+export type IntentField = (typeof INTENT_FIELDS)[number];
+
 /** A facet a cell's analysis could not establish: its ablations (gated-on) or its intent probes (intent) errored. */
 export type UnknownFacet = 'gated-on' | 'intent';
 

@@ -16,7 +16,7 @@ import type { Finding } from '../../src/compare/findings.js';
 import type { Report } from '../../src/report/model.js';
 import { driftTools, runDrift, type DriftRun } from '../helpers/drift.js';
 import { flattened } from '../helpers/consequences.js';
-import { PROVIDERS, SEEDS, seeded, type MutationSeed } from '../helpers/mutationSeeds.js';
+import { PROVIDERS, SEEDS, seeded, seededFile, type MutationSeed } from '../helpers/mutationSeeds.js';
 import { atEdit, editPlace } from '../helpers/editPlace.js';
 import { copyProject, REPO } from '../helpers/project.js';
 
@@ -97,7 +97,7 @@ describe('the mutation suite over the five bundled providers', () => {
       expect(blaming(fresh.report).filter((finding) => !finding.where?.length).map((finding) => finding.id)).toEqual([]);
       // A split blames nobody but places each of its ways.
       for (const split of fresh.report.findings.filter((finding) => finding.type === 'split')) expect(split.where?.length, split.id).toBeGreaterThan(0);
-      const composer = `providers/${seed.provider}/function/composer.py`;
+      const composer = seededFile(seed);
       const edit = editPlace(readFileSync(path.join(REPO, composer), 'utf8'), readFileSync(path.join(dir, composer), 'utf8'));
       const lineIn = (where: string | undefined) => (where?.startsWith(`${composer}:`) ? Number(where.slice(composer.length + 1)) : undefined);
       atTheEdit.set(`${seed.provider}: ${seed.drift}`, blaming(fresh.report).every((finding) => {

@@ -16,8 +16,10 @@ export interface MutationSeed {
   provider: Provider;
   /** The drift, in the words of issue 10's "Must show". */
   drift: string;
-  /** Edits of providers/<provider>/function/composer.py, each of which must apply exactly once. */
+  /** Edits of providers/<provider>/function/<file>, each of which must apply exactly once. */
   composer: Edit[];
+  /** The seeded file under providers/<provider>/function/, when not composer.py (the servicer, fn.py). */
+  file?: string;
   /** The scenarios that show it: each seed renders only these. */
   scenarios: string[];
   /** New-provider mode: every finding, by id (a provider without goldens gets a note, not golden-missing). */
@@ -215,6 +217,37 @@ export const SEEDS: MutationSeed[] = [
     // The others' pools all select their cluster: wiring, behavior (issue 37 item 5).
     expected: ['div:node-pool:selects:vultr'],
   },
+  // Harmful changes that only ever showed as golden diffs (issue 37, point 8): each is a rule naming its place.
+  {
+    provider: 'gke',
+    drift: 'a region written as a literal (the subnet)',
+    composer: [{ search: '                    "region": self.region,\n', replace: '                    "region": "us-central1",\n' }],
+    scenarios: ['converge'],
+    // The region probe moves the XR to another region: the subnet keeps the literal.
+    expected: ['rule:region-from-intent:gke:subnet'],
+  },
+  {
+    provider: 'nebius',
+    drift: 'a dropped fatal result (a spec it cannot compose answered normally)',
+    file: 'fn.py',
+    composer: [{ search: '        except InvalidSpecError as err:\n            response.fatal(rsp, str(err))\n', replace: '        except InvalidSpecError:\n' }],
+    scenarios: ['converge'],
+    // The invalid-spec probe names a pool like the system pool: the empty answer would delete everything.
+    expected: ['rule:invalid-spec-fatal:nebius:fatal'],
+  },
+  {
+    provider: 'aks',
+    drift: 'an exception swallowed around an observed fact (the resource group\'s external name)',
+    composer: [
+      {
+        search: '        resource_group = self._observed_fact(\n            "resource-group", "metadata", "annotations", EXTERNAL_NAME\n        ) or self._observed_fact(\n',
+        replace:
+          '        resource_group = None\n        try:\n            resource_group = self._observed("resource-group")["metadata"]["annotations"][EXTERNAL_NAME]\n        except Exception:\n            pass\n        resource_group = resource_group or self._observed_fact(\n',
+      },
+    ],
+    scenarios: ['converge'],
+    expected: ['rule:swallowed-fact:aks:Composer.compose_storage_class'],
+  },
   {
     provider: 'vultr',
     drift: 'pools not kept on cluster loss',
@@ -224,13 +257,16 @@ export const SEEDS: MutationSeed[] = [
   },
 ];
 
+/** The file a seed edits, relative to the project root. */
+export const seededFile = (seed: MutationSeed) => `providers/${seed.provider}/function/${seed.file ?? 'composer.py'}`;
+
 /** A copy of the project with the seed applied to its provider, formatted in the house style. */
 export function seeded(seed: MutationSeed): ProjectCopy {
   const copy = copyProject({ prefix: `drift-mutation-${seed.provider}-` });
   const { dir } = copy;
-  const file = path.join(dir, 'providers', seed.provider, 'function', 'composer.py');
+  const file = path.join(dir, seededFile(seed));
   let text = readFileSync(file, 'utf8');
-  for (const edit of seed.composer) text = applyEdit(text, edit, `providers/${seed.provider}/function/composer.py`);
+  for (const edit of seed.composer) text = applyEdit(text, edit, seededFile(seed));
   writeFileSync(file, text);
   // A seeded behaviour change is written in the house style, so only its behaviour differs.
   const format = spawnSync(path.join(REPO, '.venv/bin/ruff'), ['format', '--quiet', file]);

@@ -26,7 +26,7 @@ const adapter = parse(draft.text) as { xr: { spec: Record<string, string>; gpus:
 
 describe('draftAdapter', () => {
   it("is an adapter the schema accepts, named after the XRD's kind and version", () => {
-    expect(() => readYamlFile('providers/acme/provider.yaml', packageFile('schemas/provider.schema.json'), draft.text)).not.toThrow();
+    expect(() => readYamlFile('providers/acme/provider.yaml', packageFile('schemas/provider.schema.json'), { text: draft.text, cache: undefined })).not.toThrow();
     expect(adapter.xr).toMatchObject({ apiVersion: 'example.org/v1', kind: 'AcmeCluster' });
   });
 

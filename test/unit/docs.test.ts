@@ -296,6 +296,7 @@ const STATED: readonly Stated[] = [
   { what: 'the seeded drifts of the mutation suite', says: /\ball (\d+) seeds\b/g, is: () => String(SEEDS.length), pages: ['docs/architecture.md'] },
   { what: 'the bundled example providers', says: /\bthe (\w+)\s+bundled\s+(?:example\s+)?providers\b/gi, is: () => bundled('providers', 'provider.yaml'), pages: ['README.md'] },
   { what: 'the bundled scenarios', says: /\bthe (\w+)\s+bundled\s+scenarios\b/gi, is: () => bundled('scenarios', '.yaml'), pages: ['README.md'] },
+  { what: "the bundle's size bound", says: /the bundle's bound of ([\d,]+) bytes/g, is: () => /^const MAX_BYTES = ([\d_]+);$/m.exec(readFileSync(path.join(REPO, 'scripts/bundle.mjs'), 'utf8'))![1]!.replaceAll('_', ''), pages: ['docs/caches.md'] },
   { what: 'the facets drift compares', says: /\b(\d+) facets\b/g, is: () => String(FACETS.length), pages: [] },
   { what: 'the contract rules', says: /\b(\d+) (?:contract )?rules\b/g, is: () => String(RULE_METAS.length), pages: [] },
 ];

@@ -30,13 +30,12 @@ describe('the facet registry', () => {
   });
 
   it('names for every facet the module that extracts it', () => {
-    // The facet's id is written where its value is made; a value a skeleton module computes
-    // (skeleton/presence.ts, skeleton/selects.ts) gets its id where cross.ts lines the providers up.
+    // The facet's id is written where its value is made: its family's module, beside its meta.
     for (const facet of FACETS) {
-      const file = facet.extractor.replace(/ \(.*\)$/, '');
-      const named = file.startsWith('src/skeleton/') ? 'src/compare/cross.ts' : file;
-      expect(readFileSync(path.join(REPO, file), 'utf8').length, file).toBeGreaterThan(0);
-      expect(readFileSync(path.join(REPO, named), 'utf8'), `${facet.id} in ${named}`).toContain(`'${facet.id}'`);
+      expect(facet.extractor, facet.id).toMatch(/^src\/facets\/(rendered|source)\/\w+\.ts$/);
+      const code = readFileSync(path.join(REPO, facet.extractor), 'utf8');
+      expect(code, `${facet.id} in ${facet.extractor}`).toContain(`facet: '${facet.id}'`);
+      expect(code, `${facet.id}'s meta in ${facet.extractor}`).toContain(`id: '${facet.id}'`);
     }
   });
 

@@ -13,9 +13,9 @@ const rule = (id: string) => {
 };
 
 /** Subjects one rule reports for a skeleton in a scenario. */
-const subjects = (id: string, skeleton: Skeleton, scenario: Scenario = scenarioOf(skeleton.scenario), nondeterministic?: string) =>
+const subjects = (id: string, context: RuleContext) =>
   rule(id)
-    .check({ skeleton, scenario, ...(nondeterministic ? { nondeterministic } : {}) })
+    .check(context)
     .map((violation) => violation.subject)
     .sort();
 
@@ -250,6 +250,31 @@ const CASES: Record<string, Case> = {
     bad: [{ what: 'two renders differ', context: { ...good(), nondeterministic: 'step 1, resource cluster' }, subjects: ['render'] }],
     quiet: [{ what: 'two renders agree', context: good() }],
   },
+  'region-from-intent': {
+    bad: [{ what: 'a subnet that keeps the old region when the XR moves', context: { ...good(), spec: { region: { value: 'us-central1', probe: 'drift-probe-region', kept: { subnet: ['spec.forProvider.region'] } } } }, subjects: ['subnet'] }],
+    quiet: [
+      { what: 'every resource follows the XR to the probe region', context: { ...good(), spec: { region: { value: 'us-central1', probe: 'drift-probe-region', kept: {} } } } },
+      { what: 'a cell the probe did not run in', context: good() },
+    ],
+  },
+  'invalid-spec-fatal': {
+    bad: [{ what: 'an invalid spec answered with an empty desired state', context: { ...good(), spec: { invalidSpec: { probe: 'p', stopped: false, composed: 0 } } }, subjects: ['fatal'] }],
+    quiet: [
+      { what: 'an invalid spec composed anyway (left to the XRD)', context: { ...good(), spec: { invalidSpec: { probe: 'p', stopped: false, composed: 9 } } } },
+      { what: 'a Fatal result', context: { ...good(), spec: { invalidSpec: { probe: 'p', stopped: true, composed: 0 } } } },
+      { what: 'a cell the probe did not run in', context: good() },
+    ],
+  },
+  'swallowed-fact': {
+    bad: [
+      {
+        what: 'an except that catches everything around an observed read',
+        context: { ...good(), swallowed: [{ file: 'function/composer.py', line: 12, qualified: 'Composer.compose_identity', reads: ['_observed'], place: 'providers/gke/function/composer.py:12' }] },
+        subjects: ['Composer.compose_identity'],
+      },
+    ],
+    quiet: [{ what: 'no swallowed error in the source', context: good() }],
+  },
   'key-naming': {
     bad: [
       { what: 'a key that is not kebab-case', context: { skeleton: { ...without('network'), resources: { ...without('network').resources, Network_Main: cloud('network', 'Network') } }, scenario: converge }, subjects: ['Network_Main'] },
@@ -284,7 +309,7 @@ describe('contract rules', () => {
     describe(id, () => {
       for (const { what, context, subjects: expected, alsoBreaks = [] } of bad) {
         it(`fires on ${what}`, () => {
-          expect(subjects(id, context.skeleton, context.scenario, context.nondeterministic)).toEqual(expected);
+          expect(subjects(id, context)).toEqual(expected);
           // Only this rule (and what necessarily follows): each bad skeleton breaks one thing.
           const fired = checkRules(context);
           expect([...new Set(fired.map((finding) => finding.facet!))].sort()).toEqual([id, ...alsoBreaks].sort());
@@ -292,7 +317,7 @@ describe('contract rules', () => {
       }
       for (const { what, context } of quiet) {
         it(`stays quiet on ${what}`, () => {
-          expect(subjects(id, context.skeleton, context.scenario, context.nondeterministic)).toEqual([]);
+          expect(subjects(id, context)).toEqual([]);
         });
       }
     });
@@ -341,7 +366,7 @@ describe('gaps found by these tests, now closed', () => {
   // any namespace passes, though the kubeconfig Secret is written in the XR's namespace ({namespace}).
   it('provider-configs-read-kubeconfig: a ProviderConfig reading the Secret from another namespace breaks it', () => {
     const skeleton = changed('provider-config-helm', { reads: ['crossplane-system/{xr}-kubeconfig:kubeconfig'] });
-    expect(subjects('provider-configs-read-kubeconfig', skeleton)).toEqual(['provider-config-helm']);
+    expect(subjects('provider-configs-read-kubeconfig', { skeleton, scenario: scenarioOf(skeleton.scenario) })).toEqual(['provider-config-helm']);
   });
 
   // No rule looks at `then` drops of perturbations other than remove-credentials, although

@@ -12,17 +12,13 @@ import { tempDir } from '../helpers/project.js';
 const folder = tempDir('drift-scalars-');
 afterAll(() => folder.remove());
 
-/** A fresh process's modules, its documents kept in `cache` (as loadProject sets them): no decision in memory, the folder as the last process left it. */
+/** A fresh process's modules, its documents kept under the cache folder `cache` (as loadProject passes the run's policy): no decision in memory, the folder as the last process left it. */
 async function freshProcess(cache: string | undefined) {
   vi.resetModules();
-  const [{ useDocumentCache }, { keepScalarCache, useScalarCache }, { toCanonicalText }] = await Promise.all([
-    import('../../src/config/documentCache.js'),
-    import('../../src/config/scalarCache.js'),
-    import('../../src/util/canonicalYaml.js'),
-  ]);
-  useDocumentCache(cache);
-  useScalarCache();
-  return { keepScalarCache, toCanonicalText };
+  const [{ keepScalarCache, useScalarCache }, { toCanonicalText }] = await Promise.all([import('../../src/config/scalarCache.js'), import('../../src/util/canonicalYaml.js')]);
+  const policy = cache === undefined ? undefined : { enabled: true, folder: cache };
+  useScalarCache(policy);
+  return { keepScalarCache: () => keepScalarCache(policy), toCanonicalText };
 }
 
 /** A cache entry's data, as the document cache writes it. */

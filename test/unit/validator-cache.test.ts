@@ -1,14 +1,12 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cachedValidator, useValidatorCache } from '../../src/config/validatorCache.js';
+import { cachedValidator } from '../../src/config/validatorCache.js';
 import { tempDir } from '../helpers/project.js';
 
 const folder = tempDir('drift-validators-');
-afterAll(() => {
-  useValidatorCache(undefined);
-  folder.remove();
-});
+afterAll(() => folder.remove());
+const cache = { enabled: true, folder: folder.dir };
 
 const schema = {
   type: 'object',
@@ -18,10 +16,9 @@ const options = { strict: false, useDefaults: true, allErrors: false };
 
 describe('cachedValidator', () => {
   it('keeps the compiled validator, and the kept one defaults and rejects as the compiled one does', () => {
-    useValidatorCache(folder.dir);
-    const compiled = cachedValidator(schema, options);
+    const compiled = cachedValidator(schema, options, cache);
     expect(readdirSync(path.join(folder.dir, 'validators'))).toHaveLength(1);
-    const kept = cachedValidator(schema, options);
+    const kept = cachedValidator(schema, options, cache);
     expect(kept).not.toBe(compiled);
     for (const validate of [compiled, kept]) {
       const xr: { spec: Record<string, unknown> } = { spec: { name: 'a' } };
@@ -33,8 +30,7 @@ describe('cachedValidator', () => {
   });
 
   it('keys by the schema: another schema is compiled and kept beside it', () => {
-    useValidatorCache(folder.dir);
-    cachedValidator({ ...schema, required: ['spec'] }, options);
+    cachedValidator({ ...schema, required: ['spec'] }, options, cache);
     expect(readdirSync(path.join(folder.dir, 'validators'))).toHaveLength(2);
   });
 });

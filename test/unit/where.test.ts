@@ -37,6 +37,29 @@ const divergence = (facet: string, values: Record<string, unknown>, consensus: u
 });
 
 describe('placeOfSubject', () => {
+  it('places a kept region at the literal or the module constant that holds it, the first in the source', () => {
+    const b = source('providers/b', 50);
+    b.places.set('literal:us-central1-a', 'function/composer.py:140');
+    b.places.set('literal:us-central1-a@"zone":', 'function/composer.py:140');
+    // A value that merely contains the region's characters is not the region.
+    b.places.set('literal:us-central12', 'function/composer.py:30');
+    expect(placeOfSubject(b, 'subnet', 'region-from-intent', { own: 'us-central1' })).toBe('providers/b/function/composer.py:140');
+    b.outline.files = { 'function/composer.py': { constants: { REGION: { style: 'UPPER_SNAKE', value: 'us-central1' } } } } as unknown as Outline['files'];
+    b.places.set('const:function/composer.py:REGION', 'function/composer.py:15');
+    expect(placeOfSubject(b, 'subnet', 'region-from-intent', { own: 'us-central1' })).toBe('providers/b/function/composer.py:15');
+  });
+
+  it('places an invalid spec answered without a Fatal result at the fatal call, else the servicer\'s handler, else the servicer', () => {
+    const b = source('providers/b', 50);
+    b.places.set('def:FunctionRunner.RunFunction', 'function/fn.py:14');
+    expect(placeOfSubject(b, 'fatal', 'invalid-spec-fatal')).toBe('providers/b/function/fn.py:14');
+    b.places.set('handler:Composer.compose_identity:80', 'function/composer.py:80');
+    b.places.set('handler:FunctionRunner.RunFunction:21', 'function/fn.py:21');
+    expect(placeOfSubject(b, 'fatal', 'invalid-spec-fatal')).toBe('providers/b/function/fn.py:21');
+    b.places.set('result:fatal:22:{}', 'function/fn.py:22');
+    expect(placeOfSubject(b, 'fatal', 'invalid-spec-fatal')).toBe('providers/b/function/fn.py:22');
+  });
+
   it('finds the composer of a role, its gate for gated-on, a composed key of a rule, and where events are emitted', () => {
     const b = source('providers/b', 50);
     expect(placeOfSubject(b, 'node-pool', 'labels')).toBe('providers/b/function/composer.py:50');

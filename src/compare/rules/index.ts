@@ -5,6 +5,7 @@ import * as cloudCredentialsRef from './cloud-credentials-ref.js';
 import * as credentialsLossDropsNothing from './credentials-loss-drops-nothing.js';
 import * as deterministicOutput from './deterministic-output.js';
 import * as inClusterNoDelete from './in-cluster-no-delete.js';
+import * as invalidSpecFatal from './invalid-spec-fatal.js';
 import * as keyNaming from './key-naming.js';
 import * as kubeconfigPublished from './kubeconfig-published.js';
 import * as namespacedRequirement from './namespaced-requirement.js';
@@ -13,6 +14,8 @@ import * as noEmptySecretRef from './no-empty-secret-ref.js';
 import * as nothingDropped from './nothing-dropped.js';
 import * as providerConfigsReadKubeconfig from './provider-configs-read-kubeconfig.js';
 import * as readinessCoverage from './readiness-coverage.js';
+import * as swallowedFact from './swallowed-fact.js';
+import * as regionFromIntent from './region-from-intent.js';
 import * as xrConverges from './xr-converges.js';
 import type { Rule, RuleContext, RuleMeta } from './types.js';
 
@@ -33,6 +36,9 @@ const MODULES = [
   credentialsLossDropsNothing,
   nothingDropped,
   noEmptySecretRef,
+  regionFromIntent,
+  invalidSpecFatal,
+  swallowedFact,
   deterministicOutput,
   keyNaming,
 ] as const;
@@ -55,8 +61,10 @@ export function checkRules(context: RuleContext): Finding[] {
       subject: violation.subject,
       facet: rule.id,
       message: `${rule.id}: ${violation.message}`,
+      ...(violation.value !== undefined ? { values: { [provider]: violation.value } } : {}),
+      ...(violation.place !== undefined ? { where: [violation.place] } : {}),
       // What to do first, then why: the rule's own fix from its meta, as docs/rules.md lists it.
-      hint: `${rule.examples.fix} Why: ${rule.rationale}`,
+      hint: `${violation.fix ?? rule.examples.fix} Why: ${rule.rationale}`,
     })),
   );
 }

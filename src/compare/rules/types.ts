@@ -1,5 +1,6 @@
 import type { Scenario } from '../../config/types.js';
 import type { Skeleton } from '../../skeleton/types.js';
+import type { SwallowedFact } from '../../outline/types.js';
 import type { FindingClass } from '../findings.js';
 
 export interface RuleContext {
@@ -7,12 +8,41 @@ export interface RuleContext {
   scenario: Scenario;
   /** Where a second render of the same cell differed, if it did. */
   nondeterministic?: string;
+  /** What the spec probes saw (src/pipeline/specProbes.ts), where they ran. */
+  spec?: SpecProbes;
+  /** The provider's swallowed errors around observed reads, from its outline, each with its place (`providers/gke/function/composer.py:12`). */
+  swallowed?: Array<SwallowedFact & { place: string }>;
+}
+
+/**
+ * What the spec probes saw (src/pipeline/specProbes.ts; region-from-intent and invalid-spec-fatal read it).
+ * Each probe sends the converged step's request once more with the XR changed, as the intent probes
+ * do: what the answer then holds is the function's doing.
+ */
+export interface SpecProbes {
+  /**
+   * The XR's region (the adapter's `values.region`) swapped for another, everywhere in the request: the
+   * composed keys whose body still holds the old one, with the fields that hold it.
+   */
+  region?: { value: string; probe: string; kept: Record<string, string[]> };
+  /**
+   * The XR's first pool named like the system pool the function injects (`system`): a spec it cannot
+   * compose. `stopped` when it answered with a Fatal result (or failed the call: nothing is applied
+   * either way); `composed`, how many resources the answer still held.
+   */
+  invalidSpec?: { probe: string; stopped: boolean; composed: number };
 }
 
 export interface Violation {
   /** A composed key, status field or requirement name. */
   subject: string;
   message: string;
+  /** The provider's offending value, where the place in its code is found by it (a literal it keeps). */
+  value?: unknown;
+  /** The place in the provider's code, when the rule read it from the source itself. */
+  place?: string;
+  /** The fix in the provider's own names, where the violation knows them; else the rule's `examples.fix`. */
+  fix?: string;
 }
 
 /**
