@@ -32,6 +32,8 @@ export interface DiffInput {
   changed?: boolean;
   /** `drift mcp`'s kept function processes (functions/pool.ts). */
   pool?: FunctionPool;
+  /** What the verdict's key already made (pipeline/diffVerdict.ts): the providers' answer keys, and git's committed goldens when it asked. */
+  known?: { keys: ReadonlyMap<string, string | undefined>; committed?: { set: Set<string> | undefined } };
 }
 
 export interface DiffResult {
@@ -79,7 +81,7 @@ function judgeCell(cell: CellResult, scenario: Scenario, goldens: GoldenState, s
  * contract rules, its golden), then divergences across providers, then accepted entries, then goldens
  * nothing produces any more.
  */
-export async function diffProject({ full, project, filters, env: given, onEvent, changed = false, pool }: DiffInput): Promise<DiffResult> {
+export async function diffProject({ full, project, filters, env: given, onEvent, changed = false, pool, known }: DiffInput): Promise<DiffResult> {
   // Read before rendering: a bad file fails fast and changes nothing.
   const accepted = loadAccepted(project);
   const locked = ConventionStore.of(project).load();
@@ -93,7 +95,7 @@ export async function diffProject({ full, project, filters, env: given, onEvent,
   // Awaited after the renders: an error of its own (a query of drift's that does not compile) is
   // rethrown there, exit 2, and must not end the process first as an unhandled rejection.
   outlining.catch(() => undefined);
-  const rendered = await runProject(project, { ...(onEvent ? { onEvent } : {}), ...(pool ? { pool } : {}) });
+  const rendered = await runProject(project, { ...(onEvent ? { onEvent } : {}), ...(pool ? { pool } : {}), ...(known ? { keys: known.keys } : {}) });
   const outlined = await outlining;
   // Judged in matrix order once every cell is back: the rules and the golden comparison are pure, and
   // judging them while others rendered bought nothing measurable (bench/HISTORY.md).
@@ -134,7 +136,7 @@ export async function diffProject({ full, project, filters, env: given, onEvent,
       findings.push(...tippedConventions({ newcomers, withNewcomers, without, reported }).findings);
     }
   } else if (others.length === 0 && !isFiltered(filters)) {
-    const committed = await committedGoldens(path.resolve(project.config.root, project.config.goldens), [...renderedProviders], project.env);
+    const committed = known?.committed ? known.committed.set : await committedGoldens(path.resolve(project.config.root, project.config.goldens), [...renderedProviders], project.env);
     const uncommitted = committed ? [...renderedProviders].filter((name) => !committed.has(name)).sort() : [];
     if (uncommitted.length > 0 && committed!.size >= 2) {
       const stays = (name: string) => !uncommitted.includes(name);

@@ -73,7 +73,13 @@ function goldenFiles(dir: string): string[] {
  * providers whose goldens git has committed (the established ones, compare/tipped.ts). Undefined
  * when a provider cannot be keyed: its cells are never cached either.
  */
-async function verdictParts(full: Project, project: Project, filters: Filters): Promise<string[] | undefined> {
+interface Keyed {
+  parts: string[];
+  /** What a miss's run takes instead of making it again. */
+  known: NonNullable<DiffInput['known']>;
+}
+
+async function verdictParts(full: Project, project: Project, filters: Filters): Promise<Keyed | undefined> {
   const root = project.config.root;
   const hashes: EnvironmentHashes = new Map();
   const parts = [
@@ -87,8 +93,10 @@ async function verdictParts(full: Project, project: Project, filters: Filters): 
     `scenarios ${JSON.stringify(full.scenarios.map((scenario) => scenario.name))}`,
     ...project.scenarios.map((scenario) => `scenario ${portable(scenario, root)}`),
   ];
+  const keys = new Map<string, string | undefined>();
   for (const adapter of project.adapters) {
     const key = providerKey(adapter, project.env, hashes);
+    keys.set(adapter.name, key);
     if (key === undefined) return undefined;
     const sources = await readSources(adapter, { depth: false });
     parts.push(`provider ${adapter.name} ${key} ${portable(adapter, root)}`, `sources ${sources.length > 0 ? sourceKey(adapter, sources, project.env) : 'none'}`);
@@ -99,15 +107,17 @@ async function verdictParts(full: Project, project: Project, filters: Filters): 
   if (others === 0 && !isFiltered(filters)) {
     const committed = await committedGoldens(goldens, project.adapters.map((adapter) => adapter.name), project.env);
     parts.push(`committed ${committed ? JSON.stringify([...committed].sort()) : 'unknown'}`);
+    return { parts, known: { keys, committed: { set: committed } } };
   }
-  return parts;
+  return { parts, known: { keys } };
 }
 
 /** The spot of this diff's verdict; undefined when caches are off, the layer is, or a provider cannot be keyed. */
-async function spotOf(full: Project, project: Project, filters: Filters): Promise<VerdictSpot | undefined> {
+async function spotOf(full: Project, project: Project, filters: Filters): Promise<{ spot: VerdictSpot; known: Keyed['known'] } | undefined> {
   if (!project.cache?.enabled || !speedLayers().verdictCache) return undefined;
-  const parts = await verdictParts(full, project, filters);
-  return parts && verdictSpot(project.cache, 'diff', parts);
+  const keyed = await verdictParts(full, project, filters);
+  const spot = keyed && verdictSpot(project.cache, 'diff', keyed.parts);
+  return spot && keyed && { spot, known: keyed.known };
 }
 
 /**
@@ -116,10 +126,11 @@ async function spotOf(full: Project, project: Project, filters: Filters): Promis
  */
 export async function diffReport(input: DiffInput & { keep: boolean; changedRun?: Report['changed'] }): Promise<DiffReport> {
   const { full, project, filters, changedRun, keep } = input;
-  const spot = keep && input.env === undefined ? await spotOf(full, project, filters) : undefined;
+  const keyed = keep && input.env === undefined ? await spotOf(full, project, filters) : undefined;
+  const spot = keyed?.spot;
   const kept = spot && readVerdict<{ report: Report }>(spot);
   if (kept) return { report: kept.report, errors: [], swept: goldensOf(project).sweep() };
-  const { run, findings, candidates, outlined, swept, notes, fromCache } = await diffProject(input);
+  const { run, findings, candidates, outlined, swept, notes, fromCache } = await diffProject({ ...input, ...(keyed ? { known: keyed.known } : {}) });
   const report = buildReport(
     project.adapters.map((a) => a.name),
     project.scenarios.map((s) => s.name),
