@@ -2,7 +2,7 @@ import { CONTRACT_ROLES } from '../roles/catalog.js';
 import { rolesPresent } from '../skeleton/presence.js';
 import type { ResourceSkeleton, Skeleton } from '../skeleton/types.js';
 import type { RenderedValue } from '../facets/rendered/family.js';
-import { RENDERED_FAMILIES } from '../facets/rendered/families.js';
+import { RENDERED_FAMILIES } from '../facets/rendered/renderedFamilies.js';
 import { facetMeta } from '../facets/registry.js';
 import { stableStringify } from '../util/objects.js';
 import { judge, type ValueGroup, type Verdict } from './consensus.js';

@@ -5,7 +5,7 @@
  * contract and docs/facets.md take their words from this table.
  */
 import type { FacetMeta } from './meta.js';
-import { RENDERED_FAMILIES } from './rendered/families.js';
+import { RENDERED_FAMILIES } from './rendered/renderedFamilies.js';
 import { STYLE_FACETS } from './styleFacets.js';
 
 /** The rendered facets, from the families that extract them (src/facets/rendered/). */

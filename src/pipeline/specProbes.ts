@@ -40,6 +40,9 @@ async function regionProbe(call: Caller, adapter: Adapter, converged: RunFunctio
     const paths = pathsHolding(answer.resources[key]!.resource, regionPattern(value));
     if (paths.length) kept[key] = paths;
   }
+  // The XR's own status is composed too: a region it publishes is the function's.
+  const published = pathsHolding(answer.status, regionPattern(value));
+  if (published.length) kept.status = published.map((at) => `status.${at}`);
   return { value, probe: PROBE_REGION, kept };
 }
 

@@ -22,7 +22,7 @@ export interface RuleContext {
 export interface SpecProbes {
   /**
    * The XR's region (the adapter's `values.region`) swapped for another, everywhere in the request: the
-   * composed keys whose body still holds the old one, with the fields that hold it.
+   * composed keys whose body still holds the old one (and `status`, when the XR's status does), with the fields that hold it.
    */
   region?: { value: string; probe: string; kept: Record<string, string[]> };
   /**

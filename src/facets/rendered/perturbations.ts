@@ -1,7 +1,7 @@
 import { subjectRole } from '../../skeleton/presence.js';
 import type { Skeleton } from '../../skeleton/types.js';
 import type { FacetMeta } from '../meta.js';
-import { eventLines } from './events.js';
+import { eventLines } from './emittedEvents.js';
 import type { RenderedFamily } from './family.js';
 
 /** What each of the scenario's perturbations did to the world, and what the function said. */

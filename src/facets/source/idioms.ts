@@ -1,5 +1,6 @@
 import type { Outline } from '../../outline/types.js';
 import type { FacetMeta } from '../meta.js';
+import { runtimeDefs } from './jobs.js';
 import { subjectOf, type AddFacet, type SourceFamily, type SourceSubject } from './subject.js';
 
 /**
@@ -36,10 +37,23 @@ function resultMechanism(form: string): string {
   return /^response\.(normal|warning|fatal)\(\)$/.test(form) ? 'response.<severity>()' : form;
 }
 
-const IDIOMS: Array<[keyof Outline['idioms'], string, string, (form: string) => string]> = [
+/**
+ * What decides readiness, by the kind of thing consulted: a module constant of keys, a helper of the
+ * provider's own, or an SDK call. Their names are other facets' (naming-style, helper-name): a renamed
+ * constant or helper decides readiness the same way.
+ */
+function consultedKind(form: string, outline: Outline): string {
+  const modules = Object.values(outline.files).filter((module) => module.kind === 'module');
+  if (modules.some((module) => Object.hasOwn(module.constants, form))) return 'a module constant';
+  const call = /^([\w.]+)\(\)$/.exec(form);
+  if (call && runtimeDefs(outline).some((def) => def.name === call[1]!.split('.').pop())) return 'a helper of its own';
+  return form;
+}
+
+const IDIOMS: Array<[keyof Outline['idioms'], string, string, (form: string, outline: Outline) => string]> = [
   ['resourceWrite', 'resource-write', 'how composed resources are written', (form) => form],
   ['readinessMark', 'readiness-mark', 'how readiness is marked', (form) => form],
-  ['readinessBy', 'readiness-by', 'what decides readiness', (form) => form],
+  ['readinessBy', 'readiness-by', 'what decides readiness', consultedKind],
   ['results', 'results', 'how results are emitted', resultMechanism],
 ];
 
@@ -72,12 +86,13 @@ function extract(subjects: readonly SourceSubject[], add: AddFacet): void {
           facet: 'idiom',
           describe,
           placeKey: (p, convention) => {
-            const own = subjectOf(subjects, p).outline.idioms[idiom];
-            const odd = own.find((form) => !(convention as string[]).includes(normalize(form))) ?? own[0];
+            const { outline: theirs } = subjectOf(subjects, p);
+            const own = theirs.idioms[idiom];
+            const odd = own.find((form) => !(convention as string[]).includes(normalize(form, theirs))) ?? own[0];
             return odd ? `idiom:${idiom}:${odd}` : '';
           },
         },
-        [...new Set(forms.map(normalize))].sort(),
+        [...new Set(forms.map((form) => normalize(form, outline)))].sort(),
       );
     }
   }

@@ -5,7 +5,7 @@ import { sortedSet, type RenderedFamily, type RoleContext } from './family.js';
 
 /** What a role's resources read (Secrets) and which composed resource they select or reference. */
 
-const EXTRACTOR = 'src/facets/rendered/wiring.ts';
+const EXTRACTOR = 'src/facets/rendered/resourceLinks.ts';
 
 const META: readonly FacetMeta[] = [
   { id: 'reads', class: 'behavioral', source: 'skeleton', scope: 'role', description: 'The Secrets and keys the role\'s resources read.', compares: 'Templated Secret name/key pairs.', example: '[{xr}-kubeconfig-{hash}/kubeconfig]', fix: 'Read the kubeconfig Secret and key the cluster writes.', extractor: EXTRACTOR },

@@ -4,7 +4,7 @@ import { unknownIn, type RenderedFamily, type RoleContext } from './family.js';
 
 /** Which intent values reach the node pools: one a provider ignores is lost. */
 
-const EXTRACTOR = 'src/facets/rendered/intent.ts';
+const EXTRACTOR = 'src/facets/rendered/intentReach.ts';
 
 const META: readonly FacetMeta[] = [
   { id: 'intent', class: 'behavioral', source: 'skeleton', scope: 'role', description: 'Which scenario intent values reach the node pools\' resources.', compares: 'The intent fields (nodeCount, minNodeCount, maxNodeCount, gpu, gpuCount, zones) whose change changes the pool\'s rendered body; node-pool only.', example: '[nodeCount, minNodeCount, maxNodeCount, gpu, gpuCount, zones]', fix: 'Place every intent field in the pool\'s body, as the adapter maps it.', extractor: EXTRACTOR },

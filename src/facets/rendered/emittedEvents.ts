@@ -4,7 +4,7 @@ import type { RenderedFamily } from './family.js';
 
 /** The events the function emits, by severity and templated message. */
 
-const EXTRACTOR = 'src/facets/rendered/events.ts';
+const EXTRACTOR = 'src/facets/rendered/emittedEvents.ts';
 
 const META: readonly FacetMeta[] = [
   { id: 'events', class: 'behavioral', source: 'skeleton', scope: 'cell', description: 'The events the function emits.', compares: 'Severity and templated message.', example: '[Normal: Waiting for {cloud} ClusterProviderConfig default]', fix: 'Emit the same events with the same wording.', extractor: EXTRACTOR },

@@ -5,7 +5,7 @@ import { sortedSet, unknownIn, type RenderedFamily, type RoleContext } from './f
 
 /** What a role waits for before it is composed, as the ablation runs found it. */
 
-const EXTRACTOR = 'src/facets/rendered/gates.ts';
+const EXTRACTOR = 'src/facets/rendered/gatedOn.ts';
 
 const META: readonly FacetMeta[] = [
   { id: 'gated-on', class: 'behavioral', source: 'skeleton', scope: 'role', description: 'What the role waits for before it is composed, found by ablation.', compares: 'Gates (a resource\'s readiness or existence, a cloud fact, the credentials) normalized to roles; only in ablated scenarios, and only for cells whose ablations all ran.', example: '[service-account.email]', fix: 'Gate the resource on the same facts as the others, and keep it once it exists.', extractor: EXTRACTOR },

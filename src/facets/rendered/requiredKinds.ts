@@ -5,7 +5,7 @@ import type { RenderedFamily, RenderedValue } from './family.js';
 
 /** What the function asks Crossplane to fetch. */
 
-const EXTRACTOR = 'src/facets/rendered/requirements.ts';
+const EXTRACTOR = 'src/facets/rendered/requiredKinds.ts';
 
 const META: readonly FacetMeta[] = [
   { id: 'requires', class: 'behavioral', source: 'skeleton', scope: 'cell', description: 'The kinds the function asks Crossplane to fetch.', compares: 'Required kinds, sorted; empty when it requires nothing.', example: '[ClusterProviderConfig]', fix: 'Require what the others require.', extractor: EXTRACTOR },
