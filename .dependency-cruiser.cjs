@@ -64,8 +64,8 @@ const MAY_IMPORT = {
 /** Start, probe and stop the provider functions (processes and their private socket folders), and keep them between drift mcp's calls, their sources watched (pool.ts). */
 const FUNCTION_PROCESSES = ['^src/functions/process\\.ts$', '^src/functions/reaper\\.ts$', '^src/functions/watchdog\\.ts$', '^src/functions/pool\\.ts$'];
 
-/** The persistent caches: answers (their files, the source tree and Python environment the key hashes), analysed cells, and outlines with ruff's reports. */
-const ANSWER_CACHE = ['^src/cache/(entry|folder|prune)\\.ts$', '^src/functions/answerCache\\.ts$', '^src/functions/answerKey\\.ts$', '^src/pipeline/cellCache\\.ts$', '^src/pipeline/sourceCache\\.ts$'];
+/** The persistent caches: answers (their files, the source tree and Python environment the key hashes), analysed cells, outlines with ruff's reports, and judged reports (their key hashes every golden file). */
+const ANSWER_CACHE = ['^src/cache/(entry|folder|prune)\\.ts$', '^src/pipeline/diffVerdict\\.ts$', '^src/functions/answerCache\\.ts$', '^src/functions/answerKey\\.ts$', '^src/pipeline/cellCache\\.ts$', '^src/pipeline/sourceCache\\.ts$'];
 
 /** Read drift.config.yaml, adapters, scenarios and XRDs, expand their globs, and resolve their paths (symlinks); the cache folder, compiled XRD validators and parsed documents: config's only impure parts. */
 const CONFIG_READERS = ['^src/config/load\\.ts$', '^src/config/paths\\.ts$', '^src/config/yamlFile\\.ts$', '^src/config/xrd\\.ts$', '^src/config/validatorCache\\.ts$', '^src/config/documentCache\\.ts$', '^src/config/glob\\.ts$'];

@@ -73,13 +73,13 @@ function spawnedCpu(root, args, env) {
 }
 
 /**
- * Forgets every answer, cell, source and outline: the next `drift diff` makes every call and builds
+ * Forgets every answer, cell, source, outline and verdict: the next `drift diff` makes every call and builds
  * every outline again (a full run), with drift's compiled code, validators and parsed documents kept,
  * as after an edit that touches every provider.
  */
 function forgetRuns(folder) {
   for (const name of readdirSync(folder)) {
-    if (name.endsWith('.answers') || name === 'cells' || name === 'sources' || name === 'outlines') rmSync(path.join(folder, name), { recursive: true, force: true });
+    if (name.endsWith('.answers') || name === 'cells' || name === 'sources' || name === 'outlines' || name === 'verdicts') rmSync(path.join(folder, name), { recursive: true, force: true });
   }
 }
 
@@ -131,6 +131,7 @@ export async function benchAblation(root, { reps }) {
     scalarCache: { DRIFT_SPEED_OFF: 'scalarCache' },
     treeSitterInternals: { DRIFT_SPEED_OFF: 'treeSitterInternals' },
     memo: { DRIFT_SPEED_OFF: 'memo' },
+    verdictCache: { DRIFT_SPEED_OFF: 'verdictCache' },
     'V8 flags': { DRIFT_TURBOFAN: '1' },
   };
   const coldDir = mkdtempSync(path.join(os.tmpdir(), 'drift-ablation-cold-'));
@@ -158,7 +159,7 @@ export async function benchAblation(root, { reps }) {
       for (const [layer, layers] of Object.entries(inProcess)) await pair(`in process\0${layer}`, i, (off) => full(off ? layers : {}));
       for (const [name, run] of Object.entries(paths)) {
         for (const [layer, env] of Object.entries(spawnedLayers)) {
-          if (name === 'cold start' && (layer === 'treeSitterInternals' || layer === 'memo')) continue; // `drift list` neither outlines nor memoizes
+          if (name === 'cold start' && (layer === 'treeSitterInternals' || layer === 'memo' || layer === 'verdictCache')) continue; // `drift list` neither outlines, memoizes nor judges
           await pair(`${name}\0${layer}`, i, async (off) => {
             const run_ = await run(off ? env : {});
             return { ...run_, report: name === 'cold start' ? undefined : run_.out };

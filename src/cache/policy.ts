@@ -5,8 +5,8 @@ import { cacheFolder } from './folder.js';
 /**
  * Whether drift reads and writes its caches this run, and where: resolved once at the edge (the
  * CLI's commands, `drift mcp`) from `--no-cache` and the environment, then passed down. `--no-cache`
- * and `DRIFT_NO_CACHE=1` mean the same: none of the eight caches (answers, cells, outlines,
- * validators, documents, scalar decisions, V8 code, parsed goldens) is read or written.
+ * and `DRIFT_NO_CACHE=1` mean the same: none of the nine caches (answers, cells, outlines, judged
+ * reports, validators, documents, scalar decisions, V8 code, parsed goldens) is read or written.
  */
 export interface CachePolicy {
   readonly enabled: boolean;

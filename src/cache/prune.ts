@@ -20,7 +20,7 @@ import { sweepFiles, TEMPORARY_MARK } from '../goldens/atomicFile.js';
 export const CACHE_BOUND = { perProvider: 32, maxAgeDays: 30, maxBytes: 256 * 1024 * 1024 } as const;
 
 /** Sub-folders of the cache holding entries; '' is the folder itself (answers, V8 code). */
-const KINDS = ['', 'cells', 'sources', 'documents', 'validators'];
+const KINDS = ['', 'cells', 'sources', 'documents', 'validators', 'verdicts'];
 /** Entry names: `<provider>-<32 hex>.<extension>` are one provider's versions. */
 const PROVIDER_ENTRY = /^(.+)-[0-9a-f]{32}\.(answers|json)$/;
 const ENTRY = /\.(answers|json|cjs|v8)$/;

@@ -2,8 +2,6 @@ import type { Invocation } from './io.js';
 import { appendFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { Option, type Command } from 'commander';
-import { buildReport } from '../report/model.js';
-import { timelinesOf } from '../report/timeline.js';
 import { renderMarkdown } from '../report/markdown.js';
 import { REPORT_FORMATS, renderReport, type ReportFormat } from '../report/formats.js';
 import type { Filters } from '../pipeline/goldens.js';
@@ -45,37 +43,28 @@ export function registerDiff(program: Command, cli: Invocation): void {
       if (output !== undefined) checkOutputFolder(output, options.output!);
       const full = await fullProject(command, cli);
       const links = pageLinks(options, cli, full.config.root, output);
-      const [{ project, filters, changed }, { diffProject }] = await Promise.all([selection(full, options), import('../pipeline/diffRun.js')]);
+      const [{ project, filters, changed }, { diffReport }] = await Promise.all([selection(full, options), import('../pipeline/diffVerdict.js')]);
       const progress = progressFor(cli, project.adapters.map((a) => a.name), globals.verbose);
-      const { run, findings, candidates, outlined, swept, notes } = await diffProject({
+      const { report, errors, swept } = await diffReport({
         full,
         project,
         filters,
         changed: changed !== undefined,
+        ...(changed ? { changedRun: changed } : {}),
+        // --verbose prints the run's timings and --changed decides what renders with git: both judge every time.
+        keep: changed === undefined && !globals.verbose,
         ...(progress.onEvent ? { onEvent: progress.onEvent } : {}),
       });
       progress.done();
       reportSwept(cli, swept, project);
-      const report = buildReport(
-        project.adapters.map((a) => a.name),
-        project.scenarios.map((s) => s.name),
-        findings,
-        {
-          sources: outlined.map((source) => source.adapter.name),
-          candidates: candidates.map((candidate) => ({ facet: candidate.facet, subject: candidate.subject, value: candidate.words })),
-          ...(changed ? { changed } : {}),
-          notes,
-          timelines: timelinesOf(run.cells),
-        },
-      );
       const color = options.output === undefined && cli.io.stdout.isTTY === true && globals.color !== false && !cli.io.env.NO_COLOR;
       const text = renderReport(report, options.format, { color, verbose: globals.verbose ?? false, html: { links } });
       if (output !== undefined) await writeReport(cli, output, options.output!, text);
       else cli.io.stdout.write(text);
       const stepSummary = cli.io.env.GITHUB_STEP_SUMMARY;
       if (stepSummary) appendFileSync(stepSummary, options.format === 'markdown' ? text : renderMarkdown(report));
-      if (run.providers.some((provider) => provider.error)) {
-        for (const provider of run.providers) if (provider.error) cli.io.stderr.write(`drift: ${provider.error}\n`);
+      if (errors.length > 0) {
+        for (const error of errors) cli.io.stderr.write(`drift: ${error}\n`);
         cli.code = 2;
         return;
       }

@@ -1,4 +1,4 @@
-import http2 from 'node:http2';
+import type http2 from 'node:http2';
 import net from 'node:net';
 import { GrpcStatus } from './grpcStatus.js';
 
@@ -42,6 +42,12 @@ function grpcMessage(value: unknown): string {
   }
 }
 
+/**
+ * node:http2, loaded at the first connection: loading it costs ~20 ms of CPU under drift's V8 flags,
+ * which a run whose every cell comes from the cache (no function started) would pay for nothing.
+ */
+const http2Module = (): typeof http2 => process.getBuiltinModule('node:http2');
+
 export class UnaryChannel {
   private session: http2.ClientHttp2Session | undefined;
   private closed = false;
@@ -59,7 +65,8 @@ export class UnaryChannel {
       settings: { initialWindowSize: 16 * 1024 * 1024, maxHeaderListSize: 64 * 1024 },
       maxSessionMemory: 64,
     };
-    const session = unix === undefined ? http2.connect(`http://${this.address}`, options) : http2.connect('http://localhost', { ...options, createConnection: () => net.connect(unix) });
+    const { connect } = http2Module();
+    const session = unix === undefined ? connect(`http://${this.address}`, options) : connect('http://localhost', { ...options, createConnection: () => net.connect(unix) });
     session.on('error', () => {
       // Each call waiting on the session hears of it through its own stream.
     });
@@ -99,7 +106,7 @@ export class UnaryChannel {
       };
       const timer = setTimeout(() => {
         finish(new UnaryError(GrpcStatus.DEADLINE_EXCEEDED, 'Deadline exceeded'));
-        stream.close(http2.constants.NGHTTP2_CANCEL);
+        stream.close(http2Module().constants.NGHTTP2_CANCEL);
       }, timeoutMs);
       const chunks: Buffer[] = [];
       let received = 0;
@@ -121,7 +128,7 @@ export class UnaryChannel {
         received += chunk.length;
         if (received > MAX_MESSAGE_BYTES + 5) {
           finish(new UnaryError(GrpcStatus.RESOURCE_EXHAUSTED, `Received message larger than max (${received - 5} vs. ${MAX_MESSAGE_BYTES})`));
-          stream.close(http2.constants.NGHTTP2_CANCEL);
+          stream.close(http2Module().constants.NGHTTP2_CANCEL);
           return;
         }
         chunks.push(chunk);

@@ -28,7 +28,7 @@ interface Stored {
 }
 
 /** The loaded object as JSON, paths under `base` made relative, so two checkouts of one tree share a key. */
-function portable(value: unknown, base: string): string {
+export function portable(value: unknown, base: string): string {
   const prefix = `${base}${path.sep}`;
   return JSON.stringify(value, (_key, item: unknown) => (typeof item === 'string' && (item === base || item.startsWith(prefix)) ? path.relative(base, item) || '.' : item));
 }

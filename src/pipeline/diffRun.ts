@@ -32,6 +32,8 @@ export interface DiffInput {
   changed?: boolean;
   /** `drift mcp`'s kept function processes (functions/pool.ts). */
   pool?: FunctionPool;
+  /** What the verdict's key already made (pipeline/diffVerdict.ts): the providers' answer keys, and git's committed goldens when it asked. */
+  known?: { keys: ReadonlyMap<string, string | undefined>; committed?: { set: Set<string> | undefined } };
 }
 
 export interface DiffResult {
@@ -46,6 +48,8 @@ export interface DiffResult {
   swept: string[];
   /** What the report says beside its findings (a new provider whose goldens are not written yet). */
   notes: string[];
+  /** Every cell and every outline came from the caches: the findings are a function of cached values alone (pipeline/diffVerdict.ts). */
+  fromCache: boolean;
 }
 
 /** The providers the filters name that have no golden at all: no scenario's, no outline. */
@@ -77,7 +81,7 @@ function judgeCell(cell: CellResult, scenario: Scenario, goldens: GoldenState, s
  * contract rules, its golden), then divergences across providers, then accepted entries, then goldens
  * nothing produces any more.
  */
-export async function diffProject({ full, project, filters, env: given, onEvent, changed = false, pool }: DiffInput): Promise<DiffResult> {
+export async function diffProject({ full, project, filters, env: given, onEvent, changed = false, pool, known }: DiffInput): Promise<DiffResult> {
   // Read before rendering: a bad file fails fast and changes nothing.
   const accepted = loadAccepted(project);
   const locked = ConventionStore.of(project).load();
@@ -86,11 +90,12 @@ export async function diffProject({ full, project, filters, env: given, onEvent,
   const goldens = goldenStateFor(full, env, filters);
   // The providers' code is read before anything renders (source drift cannot read stops the run),
   // then outlined and formatted while the functions render.
-  const outlining = outlineSources(await readProjectSources(project), project, onEvent);
+  const read = await readProjectSources(project);
+  const outlining = outlineSources(read, project, onEvent);
   // Awaited after the renders: an error of its own (a query of drift's that does not compile) is
   // rethrown there, exit 2, and must not end the process first as an unhandled rejection.
   outlining.catch(() => undefined);
-  const rendered = await runProject(project, { ...(onEvent ? { onEvent } : {}), ...(pool ? { pool } : {}) });
+  const rendered = await runProject(project, { ...(onEvent ? { onEvent } : {}), ...(pool ? { pool } : {}), ...(known ? { keys: known.keys } : {}) });
   const outlined = await outlining;
   // Judged in matrix order once every cell is back: the rules and the golden comparison are pure, and
   // judging them while others rendered bought nothing measurable (bench/HISTORY.md).
@@ -131,7 +136,7 @@ export async function diffProject({ full, project, filters, env: given, onEvent,
       findings.push(...tippedConventions({ newcomers, withNewcomers, without, reported }).findings);
     }
   } else if (others.length === 0 && !isFiltered(filters)) {
-    const committed = await committedGoldens(path.resolve(project.config.root, project.config.goldens), [...renderedProviders], project.env);
+    const committed = known?.committed ? known.committed.set : await committedGoldens(path.resolve(project.config.root, project.config.goldens), [...renderedProviders], project.env);
     const uncommitted = committed ? [...renderedProviders].filter((name) => !committed.has(name)).sort() : [];
     if (uncommitted.length > 0 && committed!.size >= 2) {
       const stays = (name: string) => !uncommitted.includes(name);
@@ -152,10 +157,11 @@ export async function diffProject({ full, project, filters, env: given, onEvent,
   // --changed, where a missing golden fails.
   const fresh = project.policy.run.strict || changed ? [] : newProviders(full, filters, goldens);
   const drafts = placeholderNotes(project);
-  if (fresh.length === 0) return { run, findings, candidates, goldens, outlined, swept, notes: drafts };
+  const fromCache = read.every((source) => source.cached !== undefined) && rendered.providers.every((provider) => !provider.error && provider.cachedCells === project.scenarios.length);
+  if (fresh.length === 0) return { run, findings, candidates, goldens, outlined, swept, notes: drafts, fromCache };
   const isFresh = (finding: Finding) => finding.provider !== undefined && fresh.includes(finding.provider) && finding.id.startsWith('golden-missing:');
   const notes = [`new provider: goldens not written yet (${fresh.join(', ')}). When the rest is clean, \`drift update ${fresh.map((name) => `-p ${name}`).join(' ')}\` writes its goldens and the contract; commit them with the function.`];
-  return { run, findings: findings.filter((finding) => !isFresh(finding)), candidates, goldens, outlined, swept, notes: [...drafts, ...notes] };
+  return { run, findings: findings.filter((finding) => !isFresh(finding)), candidates, goldens, outlined, swept, notes: [...drafts, ...notes], fromCache };
 }
 
 /** One note per rendered adapter that still holds a draft's placeholders: its findings may be the adapter's. */

@@ -36,7 +36,7 @@ async function runProvider(project: Project, adapter: Adapter, options: RunOptio
   emit({ type: 'provider-starting', provider: adapter.name, scenarios: project.scenarios.length });
   const folder = cacheFolderOf(project);
   // The answer cache's key, which also tells whether a process kept for the provider still runs its code (functions/pool.ts).
-  const key = folder === undefined && !options.pool ? undefined : providerKey(adapter, project.env, hashes);
+  const key = folder === undefined && !options.pool ? undefined : options.keys?.has(adapter.name) ? options.keys.get(adapter.name) : providerKey(adapter, project.env, hashes);
   const cellOptions: CellOptions = {
     maxSteps: project.config.maxSteps,
     determinism: options.determinism !== false,

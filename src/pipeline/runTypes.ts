@@ -20,6 +20,8 @@ export interface RunOptions {
   reuseCells?: boolean;
   /** `drift mcp`'s kept function processes (functions/pool.ts): a provider's process is taken from it and put back, not started and stopped. */
   pool?: FunctionPool;
+  /** Providers' answer keys (providerKey) this run already made, by name (the verdict's key, pipeline/diffVerdict.ts): not made twice. */
+  keys?: ReadonlyMap<string, string | undefined>;
 }
 
 export interface ProviderRun {

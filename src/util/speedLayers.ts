@@ -33,12 +33,14 @@ export interface SpeedLayers {
   scalarCache: boolean;
   /** Calls into web-tree-sitter's Emscripten exports (outline/binding.ts); off, its public API. */
   treeSitterInternals: boolean;
+  /** `drift diff`'s judged report kept between runs (cache/verdict.ts, pipeline/diffVerdict.ts); off, every run judges. */
+  verdictCache: boolean;
 }
 
 /** The layers that a name in DRIFT_SPEED_OFF switches off (the codec and the client only the bench can replace). */
-export const SWITCHABLE = ['memo', 'scalarCache', 'treeSitterInternals'] as const;
+export const SWITCHABLE = ['memo', 'scalarCache', 'treeSitterInternals', 'verdictCache'] as const;
 
-const ALL_ON: SpeedLayers = { memo: true, scalarCache: true, treeSitterInternals: true };
+const ALL_ON: SpeedLayers = { memo: true, scalarCache: true, treeSitterInternals: true, verdictCache: true };
 
 let current: SpeedLayers = ALL_ON;
 
