@@ -744,6 +744,14 @@ export function outlinePythonFile(path: string, root: Node, matches: readonly Ma
     for (const { nodes } of of('class_comment')) if (nodes.comment!.parent?.parent === definition) lines.push([`comment:${name}`, lineOf(nodes.comment!)]);
   }
 
+  // Section banners between module functions: module-level comments below the first definition (the
+  // ones above it head the file or its constants).
+  const firstDefinition = Math.min(...[...qualifiedOf].filter(([, qualified]) => !qualified.includes('.')).map(([definition]) => definition.startIndex));
+  const banners = of('module_comment')
+    .map(({ nodes }) => nodes.comment!)
+    .filter((comment) => comment.startIndex > firstDefinition);
+  if (banners[0]) lines.push([`comment:${path}`, lineOf(banners[0])]);
+
   // SDK call targets anywhere in the file, and the SDK's result helpers among them.
   const sdkCalls = new Set<string>();
   const sdkTargets = [
@@ -792,6 +800,7 @@ export function outlinePythonFile(path: string, root: Node, matches: readonly Ma
     classes: sortedRecord(classes),
     functions: sortedRecord(functions),
     order,
+    ...(banners.length ? { comments: banners.length } : {}),
     ...(Object.keys(qualified).length ? { literals: sortedRecord(qualified) } : {}),
     sdkCalls: [...sdkCalls].sort(),
     ...(error ? { syntaxError: true as const } : {}),

@@ -44,7 +44,7 @@ const META: readonly FacetMeta[] = [
     id: 'comment-sections',
     class: 'stylistic',
     ...SOURCE,
-    description: 'Comments standing between the composer class’s defs (section banners).',
+    description: 'Comments standing between the composer’s defs (section banners): in the composer class, else between the module functions of the modules holding the role composers.',
     compares: 'section comments or none',
     example: 'eks split its composer with `# --- helpers ---` banners where the others order defs without them',
     fix: 'drop the banner; the def order says the same',
@@ -130,20 +130,23 @@ function extract(subjects: readonly SourceSubject[], add: AddFacet): void {
         },
         sorted(kinds(outline).map(({ kind }) => kind)),
       );
-      // Comment structure: section banners between the composer's defs, or none.
-      const comments = sectionComments(outline, composerClass);
+    }
+
+    // Comment structure: section banners between the composer's defs (its class's methods, or the
+    // module functions of the modules holding module-level role composers), or none.
+    const banners = bannersOf(subject);
+    if (banners) {
       add(
         provider,
         {
           subject: 'composer',
           facet: 'comment-sections',
-          describe: 'comments between the composer class\'s defs (section banners)',
-          placeKey: (p) => (sectionComments(subjectOf(subjects, p).outline, composerClass) > 0 ? `comment:${composerClass}` : `class:${composerClass}`),
+          describe: composerClass ? "comments between the composer class's defs (section banners)" : "comments between the composer module's functions (section banners)",
+          placeKey: (p) => bannersOf(subjectOf(subjects, p))?.place ?? '',
         },
-        comments > 0 ? 'section comments' : 'none',
+        banners.count > 0 ? 'section comments' : 'none',
       );
     }
-
   }
 }
 
@@ -194,7 +197,28 @@ function composerOrder(outline: Outline, composerClass: string, composers: Reado
   return { runs: methods.filter((def) => !beside.has(def.name) && !/^__.*__$/.test(def.name)), placed };
 }
 
-const sectionComments = (outline: Outline, composerClass: string) => Object.values(outline.files).reduce((n, module) => n + (module.classes[composerClass]?.comments ?? 0), 0);
+/**
+ * Section banners among the composer's defs: in the composer class, else at module level in the
+ * modules holding the role composers; with the place a finding names (the first banner, else where
+ * the composer starts). Undefined when the provider has no composer.
+ */
+function bannersOf(subject: SourceSubject): { count: number; place: string } | undefined {
+  const { outline, composers } = subject;
+  const defs = runtimeDefs(outline);
+  const composerClass = classOfComposers(defs, composers);
+  if (composerClass) {
+    const count = Object.values(outline.files).reduce((n, module) => n + (module.classes[composerClass]?.comments ?? 0), 0);
+    return { count, place: count > 0 ? `comment:${composerClass}` : `class:${composerClass}` };
+  }
+  const modules = composerModules(defs, composers);
+  if (modules.length === 0) return undefined;
+  const count = modules.reduce((n, file) => n + (outline.files[file]?.comments ?? 0), 0);
+  const banner = modules.find((file) => (outline.files[file]?.comments ?? 0) > 0);
+  return { count, place: banner ? `comment:${banner}` : `def:${defs.find((def) => !def.owner && composers.has(def.name))!.qualified}` };
+}
+
+/** The modules holding module-level role composers, sorted. */
+const composerModules = (defs: readonly Def[], composers: ReadonlyMap<string, ReadonlySet<string>>) => [...new Set(defs.filter((def) => !def.owner && composers.has(def.name)).map((def) => def.file))].sort();
 
 /** The class that holds the role composers (the composer), if one does. */
 function classOfComposers(defs: readonly Def[], composers: ReadonlyMap<string, ReadonlySet<string>>): string | undefined {
