@@ -71,7 +71,7 @@ export interface ModuleOutline {
   functions: Record<string, FunctionOutline>;
   /** Module-level functions and classes in source order. */
   order: string[];
-  /** Comments at module level below the first definition: section banners between module functions. */
+  /** Comments at module level below the first definition, each heading a definition: section banners between module functions. */
   comments?: number;
   /**
    * Qualified names written as string literals in function bodies (`modelplane.ai/pool`,

@@ -37,9 +37,9 @@ describe('outline: layout and definitions', () => {
     expect(Object.keys(methods)).toContain('compose_node_pools');
   });
 
-  it('counts the comments between module functions (section banners), not those heading the file or its constants', async () => {
+  it('counts the comments between module functions (section banners), not those heading the file or a constant', async () => {
     const { outline, places } = await outlineOf({
-      'function/composer.py': ['# Composes the cluster.', '', '# The API group.', 'GROUP = "example.org"', '', '', 'def compose():', '    # a note in a body', '    pass', '', '', '# --- helpers ---', '', '', 'def cloud():', '    pass', ''].join('\n'),
+      'function/composer.py': ['# Composes the cluster.', '', '# The API group.', 'GROUP = "example.org"', '', '', 'def compose():', '    # a note in a body', '    pass', '', '', '# --- helpers ---', '', '', 'def cloud():', '    pass', '', '', '# Retries, tuned by hand.', 'RETRIES = 3', ''].join('\n'),
       'function/plain.py': ['# Nothing but a header.', '', '', 'def one():', '    pass', ''].join('\n'),
     });
     expect(outline.files['function/composer.py']!.comments).toBe(1);
