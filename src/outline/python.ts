@@ -535,6 +535,9 @@ function useOf(identifier: Node): string {
   return parent.type.replaceAll('_', ' ');
 }
 
+/** What a section banner stands above. */
+const DEFINITIONS: ReadonlySet<string> = new Set(['function_definition', 'class_definition', 'decorated_definition']);
+
 /** Reduces one parsed Python file, from its query matches. `path` is relative to the provider's source root. */
 export function outlinePythonFile(path: string, root: Node, matches: readonly Match[]): FileFacts {
   const grouped = new Map<string, Match[]>();
@@ -744,6 +747,19 @@ export function outlinePythonFile(path: string, root: Node, matches: readonly Ma
     for (const { nodes } of of('class_comment')) if (nodes.comment!.parent?.parent === definition) lines.push([`comment:${name}`, lineOf(nodes.comment!)]);
   }
 
+  // Section banners between module functions: module-level comments below the first definition that
+  // head a definition (the ones above it head the file or its constants; a note on a statement is no banner).
+  const firstDefinition = Math.min(...[...qualifiedOf].filter(([, qualified]) => !qualified.includes('.')).map(([definition]) => definition.startIndex));
+  const headsDefinition = (comment: Node) => {
+    const siblings = comment.parent?.namedChildren ?? [];
+    const next = siblings.slice(siblings.indexOf(comment) + 1).find((sibling) => sibling.type !== 'comment');
+    return next !== undefined && DEFINITIONS.has(next.type);
+  };
+  const banners = of('module_comment')
+    .map(({ nodes }) => nodes.comment!)
+    .filter((comment) => comment.startIndex > firstDefinition && headsDefinition(comment));
+  if (banners[0]) lines.push([`comment:${path}`, lineOf(banners[0])]);
+
   // SDK call targets anywhere in the file, and the SDK's result helpers among them.
   const sdkCalls = new Set<string>();
   const sdkTargets = [
@@ -792,6 +808,7 @@ export function outlinePythonFile(path: string, root: Node, matches: readonly Ma
     classes: sortedRecord(classes),
     functions: sortedRecord(functions),
     order,
+    ...(banners.length ? { comments: banners.length } : {}),
     ...(Object.keys(qualified).length ? { literals: sortedRecord(qualified) } : {}),
     sdkCalls: [...sdkCalls].sort(),
     ...(error ? { syntaxError: true as const } : {}),

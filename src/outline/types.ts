@@ -7,7 +7,7 @@ import type { Tree } from 'web-tree-sitter';
  */
 
 /** Bumped when the outline's shape changes, so an old golden is refused with a hint. */
-export const OUTLINE_VERSION = 3;
+export const OUTLINE_VERSION = 4;
 
 export type FileKind = 'package-marker' | 'module' | 'test' | 'test-helper';
 
@@ -71,6 +71,8 @@ export interface ModuleOutline {
   functions: Record<string, FunctionOutline>;
   /** Module-level functions and classes in source order. */
   order: string[];
+  /** Comments at module level below the first definition, each heading a definition: section banners between module functions. */
+  comments?: number;
   /**
    * Qualified names written as string literals in function bodies (`modelplane.ai/pool`,
    * `storage.k8s.io/v1`), each with where it goes (as a constant's `usedAs`): the values the others

@@ -382,13 +382,21 @@ const FACET_SEEDS: IdiomSeed[] = [
       classy: composer((t) => replaceExactly(t, '    def _cloud(', `    ${BANNER}    def _cloud(`), '    # --- helpers'),
       hybrid: composer((t) => replaceExactly(t, '    def _cloud(', `    ${BANNER}    def _cloud(`), '    # --- helpers'),
       selfreq: composer((t) => replaceExactly(t, '    def set(self', `    ${BANNER}    def set(self`), '    # --- helpers'),
+      // Module functions: the banner at module level, between them.
+      modular: composer((t) => replaceExactly(t, '\ndef cloud(', `\n${BANNER}def cloud(`), '# --- helpers'),
+      reqparam: composer((t) => replaceExactly(t, '\ndef composite(', `\n${BANNER}def composite(`), '# --- helpers'),
+      stateful: composer((t) => replaceExactly(t, '\ndef cloud(', `\n${BANNER}def cloud(`), '# --- helpers'),
     },
   },
   {
     facet: 'helper-placement',
-    drift: 'a body builder only one role composer calls moved away from it',
+    drift: 'a body builder only one role composer calls moved from where the idiom keeps it',
     plant: {
       classy: composer((t) => moveDef(t, '    def _node_pool(', '    def compose_provider_configs(', '    def _cloud('), '    def _node_pool('),
+      // Module functions keep their builders after every composer: one moved directly after its only caller.
+      stateful: composer((t) => moveDef(t, 'def provider_config(', 'def emit(', 'def storage_class('), 'def provider_config('),
+      // The reconciler's module-level builders follow the class: its composer moved last, they follow it directly.
+      selfreq: composer((t) => moveDef(t, '    def reconcile(self):', '    def set_pools(', 'def managed('), 'def provider_config('),
     },
   },
   {
@@ -521,9 +529,7 @@ export const IDIOM_SEEDS: IdiomSeed[] = [...GENERIC_SEEDS, ...FACET_SEEDS];
 
 /**
  * Where a seed has no counterpart in an idiom: the idiom has no such construct at all (`absent`), or
- * drift's facet does not judge the idiom's version of it yet (`gap`, a known miss: the composer-class
- * facets look only inside a class holding role composers, and the outline counts section comments
- * only inside classes).
+ * drift's facet does not judge the idiom's version of it yet (`gap`, a known miss; none at present).
  */
 export const EXCLUDED: ReadonlyArray<{ idiom: Idiom; facet: string; kind: 'absent' | 'gap'; reason: string }> = [
   { idiom: 'modular', facet: 'docstrings', kind: 'absent', reason: 'modular writes no docstrings at all: one fewer changes nothing, and one more still leaves a public def without' },
@@ -534,8 +540,6 @@ export const EXCLUDED: ReadonlyArray<{ idiom: Idiom; facet: string; kind: 'absen
   ...(['modular', 'reqparam', 'stateful'] as const).flatMap((idiom) => [
     { idiom, facet: 'method-kinds', kind: 'absent' as const, reason: `${idiom} has no class holding its role composers: module functions have no method kind` },
     { idiom, facet: 'def-order', kind: 'absent' as const, reason: `${idiom} names every def public: the def order's public and private runs have nothing to reorder` },
-    { idiom, facet: 'comment-sections', kind: 'gap' as const, reason: `a banner between ${idiom}'s module functions is not seen: the outline counts section comments only inside a class` },
-    { idiom, facet: 'helper-placement', kind: 'gap' as const, reason: `${idiom}'s body builders are module functions: helper-placement judges only a composer class's methods` },
   ]),
-  { idiom: 'selfreq', facet: 'helper-placement', kind: 'gap', reason: "selfreq's body builders (provider_config, storage_class) are module functions beside its reconciler: helper-placement judges only the class's methods" },
+  ...(['modular', 'reqparam'] as const).map((idiom) => ({ idiom, facet: 'helper-placement', kind: 'absent' as const, reason: `${idiom} has no body builder only one role composer calls: each of its module helpers is called by more than one def` })),
 ];

@@ -37,6 +37,16 @@ describe('outline: layout and definitions', () => {
     expect(Object.keys(methods)).toContain('compose_node_pools');
   });
 
+  it('counts the comments between module functions (section banners), not those heading the file or a constant', async () => {
+    const { outline, places } = await outlineOf({
+      'function/composer.py': ['# Composes the cluster.', '', '# The API group.', 'GROUP = "example.org"', '', '', 'def compose():', '    # a note in a body', '    pass', '', '', '# --- helpers ---', '', '', 'def cloud():', '    pass', '', '', '# Retries, tuned by hand.', 'RETRIES = 3', ''].join('\n'),
+      'function/plain.py': ['# Nothing but a header.', '', '', 'def one():', '    pass', ''].join('\n'),
+    });
+    expect(outline.files['function/composer.py']!.comments).toBe(1);
+    expect(outline.files['function/plain.py']!.comments).toBeUndefined();
+    expect(places.get('comment:function/composer.py')).toBe('function/composer.py:12');
+  });
+
   it('normalizes a wrapped signature like an unwrapped one and keeps defaults, splats, decorators and async', async () => {
     const { outline } = await outlineOf({
       'function/a.py': 'import click\n\n\n@click.command()\nasync def serve(\n    address: str = "x",\n    *args,\n    **kwargs: object,\n) -> None:\n    pass\n',

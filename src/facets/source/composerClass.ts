@@ -4,9 +4,10 @@ import { helpersOf, runtimeDefs, type Def } from './jobs.js';
 import { isPrivate, sorted, subjectOf, type AddFacet, type SourceFamily, type SourceSubject } from './subject.js';
 
 /**
- * The composer class as a reader walks it: the order of its defs (`def-order`), where a helper only
+ * The composer as a reader walks it: the order of its class's defs (`def-order`), where a helper only
  * one role composer calls sits (`helper-placement`), the kinds of its methods (`method-kinds`) and
- * section banners between them (`comment-sections`).
+ * section banners between its defs (`comment-sections`). Where the role composers are module
+ * functions, the modules holding them stand for the class in the last two.
  */
 
 /** Where these facets' values come from. */
@@ -26,7 +27,7 @@ const META: readonly FacetMeta[] = [
     id: 'helper-placement',
     class: 'stylistic',
     ...SOURCE,
-    description: 'Where a body builder only one role composer calls sits.',
+    description: 'Where a body builder only one role composer calls sits (a private method of the composer class, or a function of a module holding role composers).',
     compares: 'beside its composer (directly after it) or apart from it',
     example: 'eks kept `_node_pool` at the end of the class where the others put it after compose_node_pools',
     fix: 'move the helper where the convention keeps it: directly after the composer that calls it, or apart from it',
@@ -44,7 +45,7 @@ const META: readonly FacetMeta[] = [
     id: 'comment-sections',
     class: 'stylistic',
     ...SOURCE,
-    description: 'Comments standing between the composer class’s defs (section banners).',
+    description: 'Comments standing between the composer’s defs (section banners): in the composer class, else between the module functions of the modules holding the role composers.',
     compares: 'section comments or none',
     example: 'eks split its composer with `# --- helpers ---` banners where the others order defs without them',
     fix: 'drop the banner; the def order says the same',
@@ -90,25 +91,29 @@ function extract(subjects: readonly SourceSubject[], add: AddFacet): void {
         },
         runsOf(order.runs, subject.composers),
       );
-      if (order.placed.length > 0) {
-        add(
-          provider,
-          {
-            subject: 'composer',
-            facet: 'helper-placement',
-            describe: 'where a helper only one role composer calls sits',
-            // The way the convention goes: a helper already right after its composer is never told to move there.
-            fix: (convention) => ((convention as string[]).includes('beside its composer') ? 'move the helper directly after the composer that calls it' : 'move the helper away from its composer, where the others keep such helpers'),
-            placeKey: (p, convention) => {
-              const other = subjectOf(subjects, p);
-              const placed = composerOrder(other.outline, composerClass, other.composers).placed;
-              const odd = placed.find((entry) => !(convention as string[]).includes(entry.where)) ?? placed[0];
-              return odd ? `def:${odd.def.qualified}` : '';
-            },
+    }
+
+    // Where the body builders only one role composer calls sit: methods of the composer class and
+    // module functions of the modules holding the composers alike, in the order a reader meets them.
+    const placed = builderPlacement(outline, subject.composers);
+    if (placed.length > 0) {
+      add(
+        provider,
+        {
+          subject: 'composer',
+          facet: 'helper-placement',
+          describe: 'where a helper only one role composer calls sits',
+          // The way the convention goes: a helper already right after its composer is never told to move there.
+          fix: (convention) => ((convention as string[]).includes('beside its composer') ? 'move the helper directly after the composer that calls it' : 'move the helper away from its composer, where the others keep such helpers'),
+          placeKey: (p, convention) => {
+            const other = subjectOf(subjects, p);
+            const theirs = builderPlacement(other.outline, other.composers);
+            const odd = theirs.find((entry) => !(convention as string[]).includes(entry.where)) ?? theirs[0];
+            return odd ? `def:${odd.def.qualified}` : '';
           },
-          sorted(order.placed.map((entry) => entry.where)),
-        );
-      }
+        },
+        sorted(placed.map((entry) => entry.where)),
+      );
     }
 
     if (composerClass) {
@@ -130,20 +135,23 @@ function extract(subjects: readonly SourceSubject[], add: AddFacet): void {
         },
         sorted(kinds(outline).map(({ kind }) => kind)),
       );
-      // Comment structure: section banners between the composer's defs, or none.
-      const comments = sectionComments(outline, composerClass);
+    }
+
+    // Comment structure: section banners between the composer's defs (its class's methods, or the
+    // module functions of the modules holding module-level role composers), or none.
+    const banners = bannersOf(subject);
+    if (banners) {
       add(
         provider,
         {
           subject: 'composer',
           facet: 'comment-sections',
-          describe: 'comments between the composer class\'s defs (section banners)',
-          placeKey: (p) => (sectionComments(subjectOf(subjects, p).outline, composerClass) > 0 ? `comment:${composerClass}` : `class:${composerClass}`),
+          describe: composerClass ? "comments between the composer class's defs (section banners)" : "comments between the composer module's functions (section banners)",
+          placeKey: (p) => bannersOf(subjectOf(subjects, p))?.place ?? '',
         },
-        comments > 0 ? 'section comments' : 'none',
+        banners.count > 0 ? 'section comments' : 'none',
       );
     }
-
   }
 }
 
@@ -160,15 +168,12 @@ const runsOf = (defs: readonly Def[], composers: ReadonlyMap<string, ReadonlySet
 };
 
 /**
- * The composer class's defs in order, split: a private helper that directly follows a def calling it
- * (or a fellow helper placed so) sits `beside its caller`; the rest, whose public and private runs
- * are the def order, hold the helpers `at the end` or elsewhere. The runs of the rest are the def
- * order; the placement of the helpers that only a role composer calls is its own facet.
+ * The composer class's defs in order, less the private helpers that directly follow a def calling
+ * them (or a fellow helper placed so): those count with that def. The public and private runs of the
+ * rest are the def order; where the helpers that only a role composer calls sit is helper-placement's.
  */
-function composerOrder(outline: Outline, composerClass: string, composers: ReadonlyMap<string, ReadonlySet<string>>): { runs: Def[]; placed: Array<{ def: Def; where: string }> } {
+function composerOrder(outline: Outline, composerClass: string, composers: ReadonlyMap<string, ReadonlySet<string>>): { runs: Def[] } {
   const methods = runtimeDefs(outline).filter((def) => def.owner === composerClass);
-  // Utilities that look up the observed or desired state are shared by nature, wherever they are used.
-  const readers = new Set(helpersOf(outline, composers).helpers.filter((helper) => helper.reads.includes('observed') || helper.reads.includes('desired')).map((helper) => helper.name));
   const calls = (def: Def, name: string) => (def.outline.calls ?? []).some((call) => call.replace(/\?$/, '') === name);
   const beside = new Set<string>();
   for (let index = 1; index < methods.length; index++) {
@@ -183,18 +188,67 @@ function composerOrder(outline: Outline, composerClass: string, composers: Reado
       if (!beside.has(before.name)) break;
     }
   }
-  const placed = methods
-    .filter((def) => isPrivate(def.name) && !composers.has(def.name) && !/^__.*__$/.test(def.name))
-    .filter((def) => {
-      // Body builders only.
-      const callers = methods.filter((other) => calls(other, def.name));
-      return callers.length === 1 && composers.has(callers[0]!.name) && !readers.has(def.name);
-    })
-    .map((def) => ({ def, where: beside.has(def.name) ? 'beside its composer' : 'apart from its composer' }));
-  return { runs: methods.filter((def) => !beside.has(def.name) && !/^__.*__$/.test(def.name)), placed };
+  return { runs: methods.filter((def) => !beside.has(def.name) && !/^__.*__$/.test(def.name)) };
 }
 
-const sectionComments = (outline: Outline, composerClass: string) => Object.values(outline.files).reduce((n, module) => n + (module.classes[composerClass]?.comments ?? 0), 0);
+/**
+ * Section banners among the composer's defs: in the composer class, else at module level in the
+ * modules holding the role composers; with the place a finding names (the first banner, else where
+ * the composer starts). Undefined when the provider has no composer.
+ */
+function bannersOf(subject: SourceSubject): { count: number; place: string } | undefined {
+  const { outline, composers } = subject;
+  const defs = runtimeDefs(outline);
+  const composerClass = classOfComposers(defs, composers);
+  if (composerClass) {
+    const count = Object.values(outline.files).reduce((n, module) => n + (module.classes[composerClass]?.comments ?? 0), 0);
+    return { count, place: count > 0 ? `comment:${composerClass}` : `class:${composerClass}` };
+  }
+  const modules = composerModules(defs, composers);
+  if (modules.length === 0) return undefined;
+  const count = modules.reduce((n, file) => n + (outline.files[file]?.comments ?? 0), 0);
+  const banner = modules.find((file) => (outline.files[file]?.comments ?? 0) > 0);
+  return { count, place: banner ? `comment:${banner}` : `def:${defs.find((def) => !def.owner && composers.has(def.name))!.qualified}` };
+}
+
+/** The modules holding module-level role composers, sorted. */
+const composerModules = (defs: readonly Def[], composers: ReadonlyMap<string, ReadonlySet<string>>) => [...new Set(defs.filter((def) => !def.owner && composers.has(def.name)).map((def) => def.file))].sort();
+
+/**
+ * The body builders only one role composer calls (a private method of the composer class, or a
+ * function of a module holding role composers), each `beside its composer` when it directly follows
+ * the def calling it (or a fellow helper placed so), else `apart from its composer`. Utilities that
+ * read the observed or desired state are shared by nature and left out, wherever they are used.
+ */
+function builderPlacement(outline: Outline, composers: ReadonlyMap<string, ReadonlySet<string>>): Array<{ def: Def; where: string }> {
+  const all = runtimeDefs(outline);
+  const files = new Set(all.filter((def) => composers.has(def.name)).map((def) => def.file));
+  const sequence = all.filter((def) => files.has(def.file));
+  const readers = new Set(helpersOf(outline, composers).helpers.filter((helper) => helper.reads.includes('observed') || helper.reads.includes('desired')).map((helper) => helper.name));
+  const calls = (def: Def, name: string) => (def.outline.calls ?? []).some((call) => call.replace(/\?$/, '') === name);
+  // A method is a helper by its private name; a module function by what calls it, whatever its name.
+  const candidate = (def: Def) => !composers.has(def.name) && !/^__.*__$/.test(def.name) && (def.owner === undefined || isPrivate(def.name));
+  const beside = new Set<string>();
+  for (let index = 1; index < sequence.length; index++) {
+    const def = sequence[index]!;
+    if (!candidate(def)) continue;
+    for (let at = index - 1; at >= 0; at--) {
+      const before = sequence[at]!;
+      if (calls(before, def.name)) {
+        beside.add(def.qualified);
+        break;
+      }
+      if (!beside.has(before.qualified)) break;
+    }
+  }
+  return sequence
+    .filter(candidate)
+    .filter((def) => {
+      const callers = all.filter((other) => calls(other, def.name));
+      return callers.length === 1 && composers.has(callers[0]!.name) && !readers.has(def.name);
+    })
+    .map((def) => ({ def, where: beside.has(def.qualified) ? 'beside its composer' : 'apart from its composer' }));
+}
 
 /** The class that holds the role composers (the composer), if one does. */
 function classOfComposers(defs: readonly Def[], composers: ReadonlyMap<string, ReadonlySet<string>>): string | undefined {
