@@ -1,4 +1,4 @@
-import { rememberScalarsFrom, scalarDecisions } from '../util/canonicalYaml.js';
+import { rememberScalars, scalarDecisions } from '../util/canonicalYaml.js';
 import { speedLayers } from '../util/speedLayers.js';
 import { YAML_OPTIONS } from '../util/yaml.js';
 import type { CachePolicy } from '../cache/policy.js';
@@ -21,7 +21,7 @@ const KEEP_OTHER_BUILDS = 3;
 /** How many decisions the library had taken when the entry was last written (or when this process began). */
 let keptAsked = 0;
 
-/** This build's entry. Asked only once YAML is written: a run that writes none reads nothing. */
+/** This build's entry. */
 const entryKey = (documents: DocumentCache): string => `${PREFIX}${documents.key('', `drift-scalars/1\nyaml ${yamlVersion()}\n${JSON.stringify(YAML_OPTIONS)}`).slice(0, 16)}`;
 
 /** The kept decisions: none when there are none, and none that is not one line of YAML (not one this cache wrote). */
@@ -32,13 +32,14 @@ function keptDecisions(documents: DocumentCache): Array<[string, string]> {
 }
 
 /**
- * Decisions come from the cache of `cache` from now on (loadProject, with the run's policy): read at
- * the first scalar this process has not decided. Caches off: none are read.
+ * The decisions kept under `cache` (loadProject, with the run's policy), read into the writer's memo
+ * at once: one entry of about 50 KB, a millisecond, and no cache folder left behind in module state.
+ * Caches off: none are read.
  */
 export function useScalarCache(cache: CachePolicy | undefined): void {
   if (!speedLayers().scalarCache) return;
   const documents = documentCache(cache);
-  rememberScalarsFrom(documents && (() => keptDecisions(documents)));
+  if (documents) rememberScalars(keptDecisions(documents));
 }
 
 /** Writes the decisions under `cache` when the library took new ones in this process. */

@@ -50,8 +50,6 @@ type Context = 'block' | 'flow-map' | 'flow-seq' | 'block-key' | 'flow-key';
  * scalars no earlier run met.
  */
 const written = new Map<string, string>();
-/** Where earlier processes' decisions come from: read at this process's first undecided scalar, so a run that writes no YAML never reads them. */
-let earlier: (() => Iterable<readonly [string, string]>) | undefined;
 let asked = 0;
 
 /** Every decision taken or remembered in this process, by `context NUL text`, and how many the library took. */
@@ -59,18 +57,13 @@ export function scalarDecisions(): { decisions: ReadonlyMap<string, string>; ask
   return { decisions: written, asked };
 }
 
-/** Decisions an earlier process took with the same library and options, `id` as scalarDecisions names them; undefined: none. */
-export function rememberScalarsFrom(load: (() => Iterable<readonly [string, string]>) | undefined): void {
-  earlier = load;
-}
-
-function decided(id: string): string | undefined {
-  if (earlier && !written.has(id)) {
-    const load = earlier;
-    earlier = undefined;
-    for (const [kept, text] of load()) if (!written.has(kept)) written.set(kept, text);
-  }
-  return written.get(id);
+/**
+ * Decisions an earlier process took with the same library and options, `id` as scalarDecisions names
+ * them, taken into this process's memo; a decision this process took itself stays. Nothing of where
+ * they came from is kept.
+ */
+export function rememberScalars(kept: Iterable<readonly [string, string]>): void {
+  for (const [id, text] of kept) if (!written.has(id)) written.set(id, text);
 }
 
 function scalar(value: unknown, context: Context): string {
@@ -78,7 +71,7 @@ function scalar(value: unknown, context: Context): string {
   if (value === null) return 'null';
   if (typeof value !== 'string') return String(value);
   const id = `${context}\u0000${value}`;
-  let text = decided(id);
+  let text = written.get(id);
   if (text === undefined) {
     text = askLibrary(value, context);
     written.set(id, text);
