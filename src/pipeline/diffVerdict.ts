@@ -43,7 +43,8 @@ function contentOf(file: string): string {
 /**
  * Every file of the goldens folder and its provider folders, by path and content: the skeleton and
  * outline goldens (the rendered providers', the stand-ins', obsolete ones), accepted.yaml and
- * conventions.yaml. The sweep ran first; an interrupted write's temporary file would only be one more part.
+ * conventions.yaml. The key is made before the sweep: a temporary file an interrupted write left is one
+ * more part, so that run misses and sweeps it (a verdict is never kept by a run that swept).
  */
 function goldenFiles(dir: string): string[] {
   const parts: string[] = [];
