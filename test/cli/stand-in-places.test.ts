@@ -4,7 +4,7 @@
  * def, read from the stand-in's source (sourcesRun.ts `standInPlaces`), while the verdict stays the
  * goldens'. With the verdict cache on, a line moved in a stand-in's source moves the example (the
  * stand-ins' outline keys are in the verdict's key, diffVerdict.ts). A stand-in whose source cannot be
- * outlined is shown by name, as before, and the run goes on.
+ * outlined is shown by name, as before, and the run goes on. `drift expect -p` shows what diff -p does.
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -72,6 +72,10 @@ describe('-p: a stand-in’s example names its file:line from its source', () =>
     expect(again.stdout).toBe(alone.stdout);
     const before = kept();
     expect(before).toBeGreaterThan(0);
+    // drift expect -p holds the same finding's place on its not-met line.
+    const expected = await run(['expect', '-p', 'gke', '--unmet'], copy.dir);
+    const line = (JSON.parse(expected.stdout) as { requirements: Array<{ id: string; where?: string[] }> }).requirements.find((requirement) => requirement.id === ID);
+    expect(line?.where).toContain(inFull.text);
 
     // Three comment lines above the def in the stand-in: its goldens are unchanged, its place is not.
     mutate(copy.dir, inFull.provider, inFull.file.split('/').slice(2).join('/'), (text) => replaceExactly(text, `    ${DEF}`, `    # one\n    # two\n    # three\n    ${DEF}`));
