@@ -1,5 +1,5 @@
 import type { FormatterReport } from '../outline/formatter.js';
-import type { Outline, OutlineResult } from '../outline/types.js';
+import type { Outline, OutlineResult, Places } from '../outline/types.js';
 import type { Finding } from './findings.js';
 import { formattingFindings, syntaxFindings } from './formatting.js';
 import { compareOutlineGolden } from './outline-golden.js';
@@ -20,8 +20,11 @@ export interface OutlinedProvider {
 
 export interface SourcesInput {
   outlined: OutlinedProvider[];
-  /** Providers the run did not outline (`drift diff -p P`): their outline goldens stand in for them. */
-  standIns: Array<{ provider: string; outline: Outline; keys: ReadonlyMap<string, string> }>;
+  /**
+   * Providers the run did not outline (`drift diff -p P`): their outline goldens stand in for them;
+   * `shown`, the places of their source on disk, says where their examples are (style.ts).
+   */
+  standIns: Array<{ provider: string; outline: Outline; keys: ReadonlyMap<string, string>; shown?: { root: string; places: Places } }>;
   /** Judge the stand-ins as the outlined providers are, and blame any of them: a full run's view. */
   everyone?: true;
 }
@@ -39,7 +42,7 @@ export function judgeSources({ outlined, standIns, everyone }: SourcesInput): Fi
   ]);
   const subjects: StyleSubject[] = [
     ...ordered.map((p) => ({ provider: p.provider, outline: p.result.outline, places: p.result.places, root: p.root, keys: p.keys })),
-    ...standIns.map((s) => ({ provider: s.provider, outline: s.outline, places: new Map<string, string>(), root: s.provider, keys: s.keys })),
+    ...standIns.map((s) => ({ provider: s.provider, outline: s.outline, places: new Map<string, string>(), root: s.provider, keys: s.keys, ...(s.shown ? { shown: s.shown } : {}) })),
   ];
   const established = standIns.length > 0 && !everyone ? { established: new Set(standIns.map((s) => s.provider)) } : {};
   const judged = new Set(ordered.map((p) => p.provider));

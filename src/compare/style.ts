@@ -20,6 +20,12 @@ export interface StyleSubject {
   root: string;
   /** Composed key → contract role, from this provider's skeletons (every scenario). */
   keys: ReadonlyMap<string, string>;
+  /**
+   * Where the provider's examples are shown from, when not from `places`: a stand-in judged by its
+   * outline golden (no places) whose source on disk was outlined for its file:lines alone. Only what a
+   * finding prints reads it; the facts, and so the verdict, stay the golden's.
+   */
+  shown?: { root: string; places: Places };
 }
 
 export interface StyleInput {
@@ -54,10 +60,14 @@ function styleFacets(subjects: readonly StyleSubject[]): StyleFacet[] {
   const usable = [...subjects].sort((a, b) => (a.provider < b.provider ? -1 : 1));
   if (usable.length < 2) return [];
   const byProvider = new Map(usable.map((subject) => [subject.provider, subject]));
-  const at = (provider: string, key: string, fallback = `file:${firstFile(byProvider.get(provider)!.outline)}`) => {
+  const shownOf = (provider: string) => {
     const subject = byProvider.get(provider)!;
-    const place = subject.places.get(key) ?? subject.places.get(fallback) ?? '';
-    return `${subject.root}/${place}`;
+    return subject.shown ?? subject;
+  };
+  const at = (provider: string, key: string, fallback = `file:${firstFile(byProvider.get(provider)!.outline)}`) => {
+    const { root, places } = shownOf(provider);
+    const place = places.get(key) ?? places.get(fallback) ?? '';
+    return `${root}/${place}`;
   };
   const facets = new Map<string, StyleFacet>();
   const add = (provider: string, facet: Omit<StyleFacet, 'values'>, value: unknown) => {
@@ -76,7 +86,7 @@ function styleFacets(subjects: readonly StyleSubject[]): StyleFacet[] {
       subject.places.has(use === undefined ? `literal:${value}` : `literal:${value}@${use}`) ||
       Object.values(subject.outline.files).some((module) => module.kind === 'module' && (use === undefined ? module.literals?.[value] !== undefined : module.literals?.[value]?.includes(use) === true)),
   }));
-  const placed = (p: string, place: PlaceKey) => (typeof place === 'string' ? at(p, place) : 'missing' in place ? `${byProvider.get(p)!.root}/${place.missing} (missing)` : `${at(p, place.key)} (${place.note})`);
+  const placed = (p: string, place: PlaceKey) => (typeof place === 'string' ? at(p, place) : 'missing' in place ? `${shownOf(p).root}/${place.missing} (missing)` : `${at(p, place.key)} (${place.note})`);
   // Each family of source facets hands every provider's value (src/facets/source/).
   for (const family of SOURCE_FAMILIES) {
     family.extract(sources, (provider, facet, value) =>

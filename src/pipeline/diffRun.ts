@@ -18,7 +18,7 @@ import type { RuleContext } from '../compare/rules/types.js';
 import { tippedConventions } from '../compare/tipped.js';
 import { committedGoldens } from '../git/changes.js';
 import { runProject, type RunResult } from './run.js';
-import { outlineSources, readProjectSources, type OutlinedSource } from './sourcesRun.js';
+import { outlineSources, readProjectSources, standInPlaces, type OutlinedSource } from './sourcesRun.js';
 
 export interface DiffInput {
   /** The whole configuration; `project` is the selection the filters made of it. */
@@ -95,6 +95,10 @@ export async function diffProject({ full, project, filters, env: given, onEvent,
   // Awaited after the renders: an error of its own (a query of drift's that does not compile) is
   // rethrown there, exit 2, and must not end the process first as an unhandled rejection.
   outlining.catch(() => undefined);
+  // The providers not rendered are judged by their goldens; their code on disk only says where their
+  // examples are (file:line), read while the functions render. It never fails: what cannot be read is not shown.
+  const renderedProviders = new Set(project.adapters.map((adapter) => adapter.name));
+  const placing = standInPlaces(full.adapters.filter((adapter) => !renderedProviders.has(adapter.name)), project);
   const rendered = await runProject(project, { ...(onEvent ? { onEvent } : {}), ...(pool ? { pool } : {}), ...(known ? { keys: known.keys } : {}) });
   const outlined = await outlining;
   // Judged in matrix order once every cell is back: the rules and the golden comparison are pure, and
@@ -102,7 +106,7 @@ export async function diffProject({ full, project, filters, env: given, onEvent,
   const scenarios = new Map(project.scenarios.map((scenario) => [scenario.name, scenario]));
   const swallowed = swallowedByProvider(project, outlined);
   const run: RunResult = { ...rendered, cells: rendered.cells.map((cell) => judgeCell(cell, scenarios.get(cell.scenario)!, goldens, swallowed.get(cell.provider))) };
-  const renderedProviders = new Set(project.adapters.map((adapter) => adapter.name));
+  const shown = await placing;
   const others = full.adapters.map((adapter) => adapter.name).filter((name) => !renderedProviders.has(name));
   const standIns = new Map<string, Skeleton[]>(project.scenarios.map((scenario) => [scenario.name, others.flatMap((provider) => goldens.standIn(provider, scenario.name) ?? [])]));
   const { findings, candidates } = judgeRun({
@@ -114,7 +118,7 @@ export async function diffProject({ full, project, filters, env: given, onEvent,
     acceptedFile: path.relative(project.config.root, acceptedPath(project)),
     filtered: isFiltered(filters),
     strict: project.policy.run.strict,
-    sources: { outlined, golden: (provider) => goldens.readOutline(provider), others },
+    sources: { outlined, golden: (provider) => goldens.readOutline(provider), others, shown },
     locked,
   });
   // What the newcomers do to the established providers (src/compare/tipped.ts). With -p, told where the
@@ -127,12 +131,12 @@ export async function diffProject({ full, project, filters, env: given, onEvent,
   const newcomers = others.length >= 2 ? newProviders(full, filters, goldens) : [];
   if (newcomers.length > 0) {
     const reported = new Set(findings.map((finding) => finding.id));
-    const withNewcomers = judgeRun({ ...view, project, standIns, cells: run.cells, sources: { outlined, golden, others } }).findings;
+    const withNewcomers = judgeRun({ ...view, project, standIns, cells: run.cells, sources: { outlined, golden, others, shown } }).findings;
     // The established providers among themselves are judged only when the newcomer's view blames one of
     // them for something its own run does not report: usually it blames nobody, and that judgement is skipped.
     const candidates = tippedConventions({ newcomers, withNewcomers, without: [], reported });
     if (candidates.findings.length > 0) {
-      const without = judgeRun({ ...view, project: { ...project, adapters: [] }, standIns, cells: [], sources: { outlined: [], golden, others } }).findings;
+      const without = judgeRun({ ...view, project: { ...project, adapters: [] }, standIns, cells: [], sources: { outlined: [], golden, others, shown } }).findings;
       findings.push(...tippedConventions({ newcomers, withNewcomers, without, reported }).findings);
     }
   } else if (others.length === 0 && !isFiltered(filters)) {
@@ -145,7 +149,7 @@ export async function diffProject({ full, project, filters, env: given, onEvent,
         project: { ...project, adapters: project.adapters.filter((adapter) => stays(adapter.name)) },
         standIns,
         cells: run.cells.filter((cell) => stays(cell.provider)),
-        sources: { outlined: outlined.filter((source) => stays(source.adapter.name)), golden, others },
+        sources: { outlined: outlined.filter((source) => stays(source.adapter.name)), golden, others, shown },
       }).findings;
       const tipped = tippedConventions({ newcomers: uncommitted, withNewcomers: findings, without, reported: new Set() });
       findings.splice(0, findings.length, ...findings.filter((finding) => !tipped.consumed.has(finding.id)), ...tipped.findings);

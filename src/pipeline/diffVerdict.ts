@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { readVerdict, verdictSpot, writeVerdict, type VerdictSpot } from '../cache/verdict.js';
 import { buildStamp } from '../config/documentCache.js';
-import type { Project } from '../config/types.js';
+import type { Adapter, Project } from '../config/types.js';
 import { providerKey, type EnvironmentHashes } from '../functions/answerKey.js';
 import { committedGoldens } from '../git/changes.js';
 import { readSources } from '../outline/read.js';
@@ -70,7 +70,8 @@ function goldenFiles(dir: string): string[] {
  * The parts of the verdict's key: drift's build, the run's policy and filters, the configuration,
  * every rendered provider's cell-cache key (its answer key: source tree, Python environment,
  * adapter, drift's build; the adapter and each scenario as loaded; the cells' options), its outline
- * key (source texts, ruff, queries, grammar), every golden file's bytes, and in a full run the
+ * key (source texts, ruff, queries, grammar), each unrendered provider's outline key (where its
+ * examples' file:lines are read), every golden file's bytes, and in a full run the
  * providers whose goldens git has committed (the established ones, compare/tipped.ts). Undefined
  * when a provider cannot be keyed: its cells are never cached either.
  */
@@ -102,6 +103,10 @@ async function verdictParts(full: Project, project: Project, filters: Filters): 
     const sources = await readSources(adapter, { depth: false });
     parts.push(`provider ${adapter.name} ${key} ${portable(adapter, root)}`, `sources ${sources.length > 0 ? sourceKey(adapter, sources, project.env) : 'none'}`);
   }
+  // The providers not rendered are judged by their goldens, but their examples' file:lines come from
+  // their source on disk (sourcesRun.ts `standInPlaces`): a line moved there is another report.
+  const rendered = new Set(project.adapters.map((adapter) => adapter.name));
+  for (const adapter of full.adapters) if (!rendered.has(adapter.name)) parts.push(`stand-in ${adapter.name} ${await standInKey(adapter, project)}`);
   const goldens = path.resolve(root, project.config.goldens);
   parts.push(...goldenFiles(goldens).map((file) => `golden ${file}`));
   const others = full.adapters.length - project.adapters.length;
@@ -111,6 +116,16 @@ async function verdictParts(full: Project, project: Project, filters: Filters): 
     return { parts, known: { keys, committed: { set: committed } } };
   }
   return { parts, known: { keys } };
+}
+
+/** A stand-in's outline key, what its shown places are made from; what cannot be read shows no places, and says so. */
+async function standInKey(adapter: Adapter, project: Project): Promise<string> {
+  try {
+    const sources = await readSources(adapter, { depth: false });
+    return sources.length > 0 ? sourceKey(adapter, sources, project.env) : 'none';
+  } catch {
+    return 'unreadable';
+  }
 }
 
 /** The spot of this diff's verdict; undefined when caches are off, the layer is, or a provider cannot be keyed. */

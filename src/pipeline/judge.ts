@@ -14,7 +14,7 @@ import { judgeSources, type OutlinedProvider } from '../compare/sourceStyle.js';
 import type { Adapter } from '../config/types.js';
 import type { Skeleton } from '../skeleton/types.js';
 import type { CellResult } from './cell.js';
-import type { OutlinedSource } from './sourcesRun.js';
+import type { OutlinedSource, ShownSource } from './sourcesRun.js';
 import type { Outline } from '../outline/types.js';
 
 export interface JudgeInput {
@@ -55,6 +55,8 @@ export interface SourcesInput {
   golden: (provider: string) => string | undefined;
   /** Providers the run did not render, whose outline goldens stand in for them. */
   others: string[];
+  /** The others' source on disk, by provider: where their style examples are shown (sourcesRun.ts `standInPlaces`). */
+  shown?: ReadonlyMap<string, ShownSource>;
 }
 
 /** A cell whose provider has no golden for its scenario yet: a new provider, judged only against the others. */
@@ -102,7 +104,7 @@ export function judgeRun({ project, cells, standIns, gating, accepted, acceptedF
   const outlinesOfOthers = sources ? standInOutlines(sources.others, sources.golden, project.cache) : [];
   if (sources) {
     // Style findings have no scenario: judged once, on every skeleton the run knows.
-    findings.push(...judgeProjectSources({ project, outlined: sources.outlined, skeletons: known, golden: sources.golden, standIns: outlinesOfOthers, ...(full ? { everyone: true } : {}) }));
+    findings.push(...judgeProjectSources({ project, outlined: sources.outlined, skeletons: known, golden: sources.golden, standIns: outlinesOfOthers, ...(sources.shown ? { shown: sources.shown } : {}), ...(full ? { everyone: true } : {}) }));
   }
   const candidates = candidateConventions(perScenario, providers);
   // A filtered run cannot tell a stale entry; an entry without ways is reported whatever was rendered.
@@ -135,6 +137,8 @@ interface SourceJudgement {
   golden: (provider: string) => string | undefined;
   /** The outline goldens of the providers the run did not render, which stand in for them. */
   standIns: ReadonlyArray<{ provider: string; outline: Outline }>;
+  /** The stand-ins' source on disk: where their examples are shown. */
+  shown?: ReadonlyMap<string, ShownSource>;
   /** Judge every provider alike and blame any, the stand-ins included (a full run's view). */
   everyone?: true;
 }
@@ -164,7 +168,7 @@ function standInOutlines(others: readonly string[], golden: (provider: string) =
   });
 }
 
-function judgeProjectSources({ project, outlined, skeletons, golden, standIns: others, everyone }: SourceJudgement): Finding[] {
+function judgeProjectSources({ project, outlined, skeletons, golden, standIns: others, shown, everyone }: SourceJudgement): Finding[] {
   const keys = keysByProvider(skeletons);
   const root = (adapter: Adapter) => rootOf(project, adapter);
   const providers: OutlinedProvider[] = outlined.map(({ adapter, result, formatter }) => ({
@@ -175,6 +179,9 @@ function judgeProjectSources({ project, outlined, skeletons, golden, standIns: o
     golden: golden(adapter.name),
     keys: keys.get(adapter.name) ?? new Map(),
   }));
-  const standIns = others.map(({ provider, outline }) => ({ provider, outline, keys: keys.get(provider) ?? new Map<string, string>() }));
+  const standIns = others.map(({ provider, outline }) => {
+    const source = shown?.get(provider);
+    return { provider, outline, keys: keys.get(provider) ?? new Map<string, string>(), ...(source ? { shown: { root: root(source.adapter), places: source.places } } : {}) };
+  });
   return judgeSources({ outlined: providers, standIns, ...(everyone ? { everyone } : {}) });
 }

@@ -4,7 +4,7 @@ import { runFormatter, type FormatterReport } from '../outline/formatter.js';
 import { parserFor } from '../outline/grammar.js';
 import { buildOutline } from '../outline/outline.js';
 import { checkDepth, readSources } from '../outline/read.js';
-import type { OutlineResult, SourceText } from '../outline/types.js';
+import type { OutlineResult, Places, SourceText } from '../outline/types.js';
 import type { OnEvent, RunEvent } from './events.js';
 import { readCachedSource, sourceCacheFolder, sourceKey, writeCachedSource } from './sourceCache.js';
 
@@ -72,6 +72,39 @@ export async function outlineSources(read: ProjectSources[], project: Pick<Proje
     }),
   );
   return outlined;
+}
+
+/** A stand-in's source as shown: its adapter (for its root) and the places of its text on disk. */
+export interface ShownSource {
+  adapter: Adapter;
+  places: Places;
+}
+
+/**
+ * Where the providers a `drift diff -p` run does not render have their code today, by provider: only
+ * for the file:line a finding shows of a convention's example there, since their facts stay their
+ * outline goldens' (the verdict is judged against what was committed). From the outline cache when it
+ * holds these texts, else parsed (no ruff, nothing kept: a full run keeps it). A provider whose source
+ * cannot be read or outlined is left out and shown by its name alone, as before: never a failed run.
+ */
+export async function standInPlaces(adapters: readonly Adapter[], project: Pick<Project, 'cache' | 'env'>): Promise<Map<string, ShownSource>> {
+  const folder = sourceCacheFolder(project);
+  const shown = await Promise.all(
+    adapters.map(async (adapter): Promise<[string, ShownSource] | undefined> => {
+      try {
+        const sources = await readSources(adapter, { depth: false });
+        if (sources.length === 0) return undefined;
+        const cached = folder === undefined ? undefined : readCachedSource(folder, sourceKey(adapter, sources, project.env));
+        if (cached) return [adapter.name, { adapter, places: cached.result.places }];
+        await checkDepth(adapter.source?.root ?? adapter.function.cwd, sources);
+        const parse = await parserFor(path.extname(sources[0]!.path));
+        return [adapter.name, { adapter, places: buildOutline(adapter.name, sources, parse).places }];
+      } catch {
+        return undefined;
+      }
+    }),
+  );
+  return new Map(shown.filter((entry) => entry !== undefined));
 }
 
 /** What --verbose says of a provider's outline: its files, definitions, parse and formatter times. */
