@@ -80,29 +80,39 @@ export function redactor(env: Environment, paths: MachinePaths): Redact {
 
 /**
  * `value` with every string in it (keys included) redacted: the same object when nothing changed,
- * so an answer without secrets or paths costs one walk and no copy.
+ * so an answer without secrets or paths costs one walk and no copy. An object or list is copied
+ * only from its first changed entry on: answers are walked for every call, and copying each
+ * object only to drop the copy made most of the walk's cost.
  */
 export function redactDeep<T>(value: T, redact: Redact): T {
   if (typeof value === 'string') return redact(value) as T;
   if (Array.isArray(value)) {
-    let changed = false;
-    const out = value.map((item: unknown) => {
+    let out: unknown[] | undefined;
+    for (let index = 0; index < value.length; index++) {
+      const item: unknown = value[index];
       const next = redactDeep(item, redact);
-      if (next !== item) changed = true;
-      return next;
-    });
-    return (changed ? out : value) as T;
+      if (next !== item) out ??= value.slice(0, index);
+      out?.push(next);
+    }
+    return (out ?? value) as T;
   }
   if (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
-    let changed = false;
-    const out: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value)) {
+    let out: Record<string, unknown> | undefined;
+    const source = value as Record<string, unknown>;
+    for (const key in source) {
+      const item = source[key];
       const name = redact(key);
       const next = redactDeep(item, redact);
-      if (name !== key || next !== item) changed = true;
-      out[name] = next;
+      if (!out && (name !== key || next !== item)) {
+        out = {};
+        for (const earlier in source) {
+          if (earlier === key) break;
+          out[earlier] = source[earlier];
+        }
+      }
+      if (out) out[name] = next;
     }
-    return (changed ? out : value) as T;
+    return (out ?? value) as T;
   }
   return value;
 }
