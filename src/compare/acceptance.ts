@@ -1,5 +1,5 @@
 import type { Finding } from './findings.js';
-import { factsOfId } from './findingId.js';
+import { factsOfId, idToken, respelledId } from './findingId.js';
 
 /** One way of an accepted split: the value (or its fingerprint), in words, and who holds it where. */
 export interface PinnedWay {
@@ -28,13 +28,21 @@ export interface AcceptedEntry {
 /** An entry that accepts a facet for everyone and records no ways: what `drift migrate` rewrites. */
 export const isLegacy = (entry: AcceptedEntry) => entry.id === undefined && entry.providers === undefined && entry.ways === undefined;
 
+/**
+ * Whether an entry's subject is the finding's: the same text, or the same once spelled as ids spell it.
+ * An id's facts (factsOfId, what `drift accept` checks an id against) carry the subject as the id spells
+ * it, and an entry holds it as the facet names it; two subjects an id cannot tell apart are one.
+ */
+const sameSubject = (entry: string, finding: string) => entry === finding || idToken(entry) === idToken(finding);
+
 export function matches(entry: AcceptedEntry, finding: Finding): boolean {
-  // An id names no scenario; an entry beside it may, to accept the cause in that scenario only.
-  if (entry.id !== undefined) return entry.id === finding.id && (entry.scenario === undefined || entry.scenario === finding.scenario);
+  // An id names no scenario; an entry beside it may, to accept the cause in that scenario only. An id
+  // an older drift spelled (a space, a bracket) matches as it is spelled now; legacyEntries reports it.
+  if (entry.id !== undefined) return (entry.id === finding.id || respelledId(entry.id) === finding.id) && (entry.scenario === undefined || entry.scenario === finding.scenario);
   // A provider that left, joined or broke pinned ways is accepted only once an entry names it.
   if (finding.pinned !== undefined && entry.ways !== undefined) return false;
   if (entry.facet !== finding.facet) return false;
-  if (entry.subject !== undefined && entry.subject !== finding.subject) return false;
+  if (entry.subject !== undefined && !sameSubject(entry.subject, finding.subject)) return false;
   if (entry.scenario !== undefined && entry.scenario !== finding.scenario) return false;
   if (entry.providers !== undefined && (!finding.provider || !entry.providers.includes(finding.provider))) return false;
   if (entry.ways !== undefined) {
@@ -70,7 +78,7 @@ function successorsOf(entry: AcceptedEntry, findings: Finding[]): string[] {
     (finding) =>
       (finding.type === 'split' || finding.type === 'divergence') &&
       (about.scenario === undefined || finding.scenario === about.scenario) &&
-      (about.subject === undefined || finding.subject === about.subject) &&
+      (about.subject === undefined || sameSubject(about.subject, finding.subject)) &&
       // A split blames none of the entry's providers, but it is about them too.
       (finding.type === 'split' || about.providers === undefined || (finding.provider !== undefined && about.providers.includes(finding.provider))),
   );
@@ -83,12 +91,27 @@ function successorsOf(entry: AcceptedEntry, findings: Finding[]): string[] {
 export const legacyEntryId = (index: number) => `accepted-legacy:${index + 1}`;
 
 /**
- * The entries that accept a facet for every provider and pin no ways: they absorb whatever any provider
- * does on the facet (a newcomer's way, an established provider's third one), so each is reported, in
- * every run, until `drift migrate` records its ways.
+ * The entries `drift migrate` rewrites, each reported in every run until it has: one that accepts a facet
+ * for every provider and pins no ways (it absorbs whatever any provider does on the facet: a newcomer's
+ * way, an established provider's third one), and one whose id an older drift spelled, with a space,
+ * bracket or comma (it still matches, as the id is spelled now).
  */
 export function legacyEntries(entries: readonly AcceptedEntry[], file: string): Finding[] {
-  return entries.flatMap((entry, index) => (isLegacy(entry) ? [legacyFinding(entry, index, file)] : []));
+  return entries.flatMap((entry, index) => (isLegacy(entry) ? [legacyFinding(entry, index, file)] : isRespelled(entry) ? [respelledFinding(entry, index, file)] : []));
+}
+
+/** An entry whose id this drift spells otherwise (src/compare/findingId.ts). */
+export const isRespelled = (entry: AcceptedEntry) => entry.id !== undefined && respelledId(entry.id) !== entry.id;
+
+function respelledFinding(entry: AcceptedEntry, index: number, file: string): Finding {
+  return {
+    id: legacyEntryId(index),
+    type: 'accepted-stale',
+    class: 'behavioral',
+    subject: 'accepted',
+    message: `entry ${index + 1} of ${file} accepts ${JSON.stringify(entry.id)}, an id as an older drift spelled it: it matches ${respelledId(entry.id!)}, the id this drift prints, until it is respelled`,
+    hint: 'run `drift migrate` to respell the id as drift prints it now (then review and commit the file)',
+  };
 }
 
 function legacyFinding(entry: AcceptedEntry, index: number, file: string): Finding {

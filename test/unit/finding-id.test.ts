@@ -3,6 +3,9 @@
  * id an older drift printed respells to the id its parts spell now.
  */
 import { describe, expect, it } from 'vitest';
+import { applyAccepted, legacyEntries, matches, type AcceptedEntry } from '../../src/compare/acceptance.js';
+import type { Finding } from '../../src/compare/findings.js';
+import { migrateAcceptedIds } from '../../src/pipeline/migrateIds.js';
 import { divergenceId, factsOfId, findingId, ID_CHARACTERS, idToken, legacyIdOf, respelledId, ruleId, splitId } from '../../src/compare/findingId.js';
 
 describe('idToken', () => {
@@ -68,5 +71,60 @@ describe('respelledId: ids of an older drift', () => {
 
   it('respells the id an id naming the scenario becomes', () => {
     expect(legacyIdOf('div:credentials-broken:then[0] break-credentials:outcome:aks', new Set(['credentials-broken']))).toEqual({ id: 'div:then.0-break-credentials:outcome:aks', scenario: 'credentials-broken' });
+  });
+});
+
+describe('accepted entries written with the old spelling', () => {
+  const finding: Finding = {
+    id: divergenceId('then[0] delete cluster', 'outcome', 'vultr'),
+    type: 'divergence',
+    class: 'behavioral',
+    provider: 'vultr',
+    scenario: 'cluster-lost',
+    subject: 'then[0] delete cluster',
+    facet: 'outcome',
+    message: 'vultr keeps its pools',
+    hint: 'h',
+  };
+  const old: AcceptedEntry = { id: 'div:then[0] delete cluster:outcome:vultr', reason: 'Vultr deletes them itself' };
+  const file = 'goldens/accepted.yaml';
+
+  it('still accept the finding, and are reported until drift migrate respells them', () => {
+    expect(matches(old, finding)).toBe(true);
+    expect(applyAccepted([finding], [old], { strict: true, file })[0]!.accepted?.reason).toBe('Vultr deletes them itself');
+    const [legacy, ...rest] = legacyEntries([old], file);
+    expect(rest).toEqual([]);
+    expect(legacy).toMatchObject({ id: 'accepted-legacy:1', type: 'accepted-stale' });
+    expect(legacy!.message).toContain('div:then.0-delete-cluster:outcome:vultr');
+    expect(legacy!.hint).toContain('drift migrate');
+  });
+
+  it('match nothing else: another subject, facet or provider is another id', () => {
+    expect(matches(old, { ...finding, id: divergenceId('then[0] delete cluster', 'outcome', 'gke'), provider: 'gke' })).toBe(false);
+    expect(matches(old, { ...finding, id: divergenceId('then[1] delete cluster', 'outcome', 'vultr'), subject: 'then[1] delete cluster' })).toBe(false);
+  });
+
+  it('are not reported once current', () => {
+    expect(legacyEntries([{ ...old, id: finding.id }], file)).toEqual([]);
+  });
+
+  it('a facet entry matches the subject an id spells, so drift accept can tell one already covers it', () => {
+    const facts = factsOfId(finding.id) as Finding;
+    expect(matches({ facet: 'outcome', subject: 'then[0] delete cluster', reason: 'r' }, facts)).toBe(true);
+    expect(matches({ facet: 'outcome', subject: 'then[1] delete cluster', reason: 'r' }, facts)).toBe(false);
+  });
+
+  it('drift migrate respells the id in place, scenario and comments kept', () => {
+    const text = `accepted:\n  - id: "div:then[0] delete cluster:outcome:vultr" # by hand\n    scenario: cluster-lost\n    reason: kept\n  - id: div:node-pool:labels:aks\n    reason: current\n`;
+    const { text: out, rewrites } = migrateAcceptedIds(text, new Set(['cluster-lost']), file);
+    expect(rewrites).toEqual([{ entry: 1, line: 2, from: 'div:then[0] delete cluster:outcome:vultr', to: 'div:then.0-delete-cluster:outcome:vultr' }]);
+    expect(out).toBe(text.replace('"div:then[0] delete cluster:outcome:vultr"', '"div:then.0-delete-cluster:outcome:vultr"'));
+    expect(migrateAcceptedIds(out, new Set(['cluster-lost']), file)).toEqual({ text: out, rewrites: [] });
+  });
+
+  it('drift migrate respells the id an id naming its scenario becomes', () => {
+    const text = `accepted:\n  - id: div:cluster-lost:then[0] delete cluster:outcome:vultr\n    reason: kept\n`;
+    const { text: out } = migrateAcceptedIds(text, new Set(['cluster-lost']), file);
+    expect(out).toBe('accepted:\n  - id: div:then.0-delete-cluster:outcome:vultr\n    scenario: cluster-lost\n    reason: kept\n');
   });
 });
