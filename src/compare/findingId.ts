@@ -27,11 +27,12 @@ export function idToken(text: string): string {
     .replace(/\[(\d+)\]/g, '.$1')
     .replace(/\[/g, '{')
     .replace(/\]/g, '}')
-    // A run to replace, marked first so that one at the end of a part can go rather than dangle.
-    .replace(/-*[^A-Za-z0-9._/:{}@=+-]+(?:-+[^A-Za-z0-9._/:{}@=+-]+)*-*/g, '\u0000')
-    .replace(/^\u0000|\u0000$/g, '')
-    .replace(/\u0000:|:\u0000/g, ':')
-    .replace(/\u0000/g, '-');
+    // Each run to replace becomes one space first (no other is left), so one at the end of a part can
+    // go rather than dangle.
+    .replace(/-*[^A-Za-z0-9._/:{}@=+-]+(?:-+[^A-Za-z0-9._/:{}@=+-]+)*-*/g, ' ')
+    .replace(/^ | $/g, '')
+    .replace(/ :|: /g, ':')
+    .replace(/ /g, '-');
 }
 
 /** A finding id from its parts, each spelled by idToken, joined by colons: the one way ids are built. */
