@@ -171,7 +171,7 @@ describe('drift migrate over the configurations sharing one list', () => {
 
 
 describe('an id spelled as an older drift did (issue 37, point 9)', () => {
-  it('still accepts its finding, is reported until drift migrate respells it, and drift accept refuses it', async () => {
+  it('still accepts its finding, is reported until drift migrate respells it, is explained, and drift accept refuses it', async () => {
     const seed = SEEDS.find((one) => one.expected.includes('div:then.0-delete-cluster:outcome:vultr'))!;
     const made = seeded(seed);
     copies.push(made);
@@ -194,6 +194,11 @@ describe('an id spelled as an older drift did (issue 37, point 9)', () => {
     const legacy = `accepted-legacy:${count + 1 + seed.expected.indexOf('div:then.0-delete-cluster:outcome:vultr')}`;
     expect(report.findings.map((finding) => finding.id)).toEqual([legacy]);
     expect(report.findings[0]!.hint).toContain('drift migrate');
+
+    // drift explain finds the finding the old spelling names.
+    const explain = await runDrift(['explain', old, ...seed.scenarios.flatMap((name) => ['-s', name]), '--format', 'json'], dir);
+    expect([explain.exitCode, explain.stderr]).toEqual([0, '']);
+    expect((JSON.parse(explain.stdout) as { id: string }).id).toBe('div:then.0-delete-cluster:outcome:vultr');
 
     const accept = await runDrift(['accept', old, '--reason', 'Vultr deletes them itself'], dir);
     expect(accept.exitCode).toBe(2);
