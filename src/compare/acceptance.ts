@@ -35,10 +35,13 @@ export const isLegacy = (entry: AcceptedEntry) => entry.id === undefined && entr
  */
 const sameSubject = (entry: string, finding: string) => entry === finding || idToken(entry) === idToken(finding);
 
-export function matches(entry: AcceptedEntry, finding: Finding): boolean {
+export const matches = (entry: AcceptedEntry, finding: Finding): boolean => matchesAs(entry, entry.id === undefined ? undefined : respelledId(entry.id), finding);
+
+/** matches, the entry's id already spelled as ids are now: applyAccepted spells each entry's once, not once per finding. */
+function matchesAs(entry: AcceptedEntry, id: string | undefined, finding: Finding): boolean {
   // An id names no scenario; an entry beside it may, to accept the cause in that scenario only. An id
   // an older drift spelled (a space, a bracket) matches as it is spelled now; legacyEntries reports it.
-  if (entry.id !== undefined) return (entry.id === finding.id || respelledId(entry.id) === finding.id) && (entry.scenario === undefined || entry.scenario === finding.scenario);
+  if (id !== undefined) return id === finding.id && (entry.scenario === undefined || entry.scenario === finding.scenario);
   // A provider that left, joined or broke pinned ways is accepted only once an entry names it.
   if (finding.pinned !== undefined && entry.ways !== undefined) return false;
   if (entry.facet !== finding.facet) return false;
@@ -71,17 +74,19 @@ function aboutOf(entry: AcceptedEntry): { scenario?: string; subject?: string; f
  * convention went away, or the reverse), else the same subject and providers under another facet
  * (a facet that was divided or renamed).
  */
-function successorsOf(entry: AcceptedEntry, findings: Finding[]): string[] {
+function successorsOf(entry: AcceptedEntry, judged: ReadonlyArray<{ finding: Finding; subject: string }>): string[] {
   const about = aboutOf(entry);
   if (!about) return [];
-  const related = findings.filter(
-    (finding) =>
-      (finding.type === 'split' || finding.type === 'divergence') &&
-      (about.scenario === undefined || finding.scenario === about.scenario) &&
-      (about.subject === undefined || sameSubject(about.subject, finding.subject)) &&
-      // A split blames none of the entry's providers, but it is about them too.
-      (finding.type === 'split' || about.providers === undefined || (finding.provider !== undefined && about.providers.includes(finding.provider))),
-  );
+  const subject = about.subject === undefined ? undefined : idToken(about.subject);
+  const related = judged
+    .filter(
+      ({ finding, subject: spelled }) =>
+        (about.scenario === undefined || finding.scenario === about.scenario) &&
+        (subject === undefined || spelled === subject) &&
+        // A split blames none of the entry's providers, but it is about them too.
+        (finding.type === 'split' || about.providers === undefined || (finding.provider !== undefined && about.providers.includes(finding.provider))),
+    )
+    .map(({ finding }) => finding);
   const sameFacet = related.filter((finding) => finding.facet === about.facet);
   const found = sameFacet.length || about.subject === undefined ? sameFacet : related;
   return [...new Set(found.map((finding) => finding.id))].sort();
@@ -155,18 +160,22 @@ function changedBy(successors: readonly string[], findings: readonly Finding[]):
  */
 export function applyAccepted(findings: Finding[], entries: AcceptedEntry[], options: { strict: boolean; file: string }): Finding[] {
   const used = new Set<number>();
+  const ids = entries.map((entry) => (entry.id === undefined ? undefined : respelledId(entry.id)));
   const out = findings.map((finding) => {
     // An entry whose ways a provider left or joined is not stale: it is what that finding is about.
     if (finding.pinned) used.add(finding.pinned.entry - 1);
     if (finding.type === 'golden' || finding.type === 'error') return finding;
-    const index = entries.findIndex((entry) => matches(entry, finding));
+    const index = entries.findIndex((entry, at) => matchesAs(entry, ids[at], finding));
     if (index < 0) return finding;
     used.add(index);
     return { ...finding, accepted: { reason: reasonFor(entries[index]!, finding) } };
   });
+  // What a stale entry's successors are drawn from, each subject spelled once, not once per stale entry.
+  let judged: Array<{ finding: Finding; subject: string }> | undefined;
   entries.forEach((entry, index) => {
     if (used.has(index)) return;
-    const successors = successorsOf(entry, findings);
+    judged ??= findings.filter((finding) => finding.type === 'split' || finding.type === 'divergence').map((finding) => ({ finding, subject: idToken(finding.subject) }));
+    const successors = successorsOf(entry, judged);
     const shown = successors.slice(0, 3).join(', ') + (successors.length > 3 ? ` and ${successors.length - 3} more` : '');
     const changed = changedBy(successors, findings);
     const hint = changed.length
