@@ -21,7 +21,7 @@ function notAcceptable(id: string): string | undefined {
   const stale = /^accepted-stale:(\d+)$/.exec(id);
   if (stale) return `"${id}" is entry ${stale[1]} of goldens/accepted.yaml, which matches nothing any more: edit or remove that entry (its hint names the id that took over, if any)`;
   const legacy = /^accepted-legacy:(\d+)$/.exec(id);
-  if (legacy) return `"${id}" is entry ${legacy[1]} of goldens/accepted.yaml, which pins no ways: run \`drift migrate\` to record them`;
+  if (legacy) return `"${id}" is entry ${legacy[1]} of goldens/accepted.yaml, which pins no ways or spells its id as an older drift did: run \`drift migrate\` to rewrite it`;
   if (id.startsWith('golden')) return `"${id}" is a golden change, which is never accepted: if it is intended, run \`drift update\``;
   if (id.startsWith('error:')) return `"${id}" is a rendering error: fix the provider so it renders`;
   return `"${id}" is not a divergence, split or rule finding id, nor a style, locked or cause one (div:…, split:…, rule:…, style:…, locked:…, cause:…); copy it from drift diff's output`;
@@ -188,10 +188,13 @@ export function registerAccept(program: Command, cli: Invocation): void {
       const unknown = options.scenario.filter((scenario) => !known.has(scenario));
       if (unknown.length) throw new DriftError(`-s ${unknown.join(', ')}: no such scenario; the project's are ${[...known].sort().join(', ')}. Nothing changed.`);
       const scope = [...new Set(options.scenario)].sort();
-      const { legacyIdOf, factsOfId } = await import('../compare/findingId.js');
+      const { legacyIdOf, factsOfId, respelledId } = await import('../compare/findingId.js');
       for (const id of asked) {
         const legacy = legacyIdOf(id, known);
         if (legacy) throw new DriftError(`"${id}" is an id of an older drift, which named the scenario; this drift reports it as ${legacy.id} (one finding for every scenario that shows it): accept that id, or run \`drift migrate\` to rewrite the ids already in goldens/accepted.yaml. Nothing changed.`);
+        // Written as printed, an entry holds the id the report shows, and needs no quotes in a shell.
+        const respelled = respelledId(id);
+        if (respelled !== id) throw new DriftError(`"${id}" is an id as an older drift spelled it; this drift prints it as ${respelled}: accept that id, or run \`drift migrate\` to respell the ids already in goldens/accepted.yaml. Nothing changed.`);
       }
       // Loaded when the command runs, not at start: `drift --version` and `--help` need none of it.
       const [{ underLock }, { appendAcceptedEntry, replaceAcceptedEntries }, { acceptedPath, loadAccepted }, { GoldenStore }, { writeContract }] = await Promise.all([

@@ -59,7 +59,10 @@ export function registerExplain(program: Command, cli: Invocation): void {
       const { findings } = await diffProject({ full, project, filters: { providers, scenarios: options.scenario }, ...(progress.onEvent ? { onEvent: progress.onEvent } : {}) }).finally(() => progress.done());
       const report = buildReport(project.adapters.map((adapter) => adapter.name), project.scenarios.map((scenario) => scenario.name), findings);
       // A consequence of a cause is explained by its own id too.
-      const finding = [...report.findings, ...report.accepted].flatMap((one) => [one, ...(one.consequences ?? [])]).find((one) => one.id === id);
+      // An id as an older drift spelled it (a space, a bracket) names the finding it is spelled as now.
+      const { respelledId } = await import('../compare/findingId.js');
+      const wanted = respelledId(id);
+      const finding = [...report.findings, ...report.accepted].flatMap((one) => [one, ...(one.consequences ?? [])]).find((one) => one.id === wanted);
       const run = `drift diff${named ? ` -p ${named}` : ''}${options.scenario.map((scenario) => ` -s ${scenario}`).join('')}`;
       if (!finding) throw new DriftError(`${run} reports no finding ${id}: copy an id it prints (and give -p when the id names no provider of this project)`);
       const answer = await explainFinding(full, finding);

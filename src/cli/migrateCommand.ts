@@ -30,7 +30,7 @@ export function registerMigrate(program: Command, cli: Invocation): void {
   program
     .command('migrate')
     .description(
-      'rewrite goldens/accepted.yaml for this drift: ids of an older drift that named the scenario get the current id with that scenario beside it; each entry that accepts a facet for every provider gets the ways the providers take today (rendered now, under every -c configuration that shares the list), so a provider that joins or leaves one is told. Checks everything before it writes; idempotent',
+      'rewrite goldens/accepted.yaml for this drift: ids of an older drift that named the scenario get the current id with that scenario beside it, ids it spelled with spaces or brackets are respelled; each entry that accepts a facet for every provider gets the ways the providers take today (rendered now, under every -c configuration that shares the list), so a provider that joins or leaves one is told. Checks everything before it writes; idempotent',
     )
     .action(async (_options: unknown, command: Command) => {
       const projects = await projectsOf(command, cli);
@@ -67,7 +67,7 @@ export function registerMigrate(program: Command, cli: Invocation): void {
       const renamed = new Map(rewrites.map((rewrite) => [rewrite.entry - 1, rewrite]));
       const entries = read.map((entry, index) => {
         const rewrite = renamed.get(index);
-        return rewrite ? { ...entry, id: rewrite.to, scenario: rewrite.scenario } : entry;
+        return rewrite ? { ...entry, id: rewrite.to, ...(rewrite.scenario !== undefined ? { scenario: rewrite.scenario } : {}) } : entry;
       });
       let text = withIds;
       const unmapped: number[] = [];
@@ -101,7 +101,7 @@ export function registerMigrate(program: Command, cli: Invocation): void {
           if (store.read('accepted.yaml') !== original) throw new DriftError(`${shown} changed while drift rendered; run drift migrate again. Nothing changed.`);
           store.writeAccepted(text);
         });
-        for (const rewrite of rewrites) cli.io.stdout.write(`entry ${rewrite.entry} (line ${rewrite.line}): ${rewrite.from} is now ${rewrite.to}, kept to scenario ${rewrite.scenario}\n`);
+        for (const rewrite of rewrites) cli.io.stdout.write(`entry ${rewrite.entry} (line ${rewrite.line}): ${rewrite.from} is now ${rewrite.to}${rewrite.scenario !== undefined ? `, kept to scenario ${rewrite.scenario}` : ', respelled as drift prints it now'}\n`);
         for (const { index, pinned } of pinnedNow) {
           const before = describeEntry(entries[index]!);
           for (const entry of pinned) {

@@ -1,5 +1,5 @@
 import type { Finding } from './findings.js';
-import { factsOfId } from './findingId.js';
+import { factsOfId, idToken, respelledId } from './findingId.js';
 
 /** One way of an accepted split: the value (or its fingerprint), in words, and who holds it where. */
 export interface PinnedWay {
@@ -28,13 +28,24 @@ export interface AcceptedEntry {
 /** An entry that accepts a facet for everyone and records no ways: what `drift migrate` rewrites. */
 export const isLegacy = (entry: AcceptedEntry) => entry.id === undefined && entry.providers === undefined && entry.ways === undefined;
 
-export function matches(entry: AcceptedEntry, finding: Finding): boolean {
-  // An id names no scenario; an entry beside it may, to accept the cause in that scenario only.
-  if (entry.id !== undefined) return entry.id === finding.id && (entry.scenario === undefined || entry.scenario === finding.scenario);
+/**
+ * Whether an entry's subject is the finding's: the same text, or the same once spelled as ids spell it.
+ * An id's facts (factsOfId, what `drift accept` checks an id against) carry the subject as the id spells
+ * it, and an entry holds it as the facet names it; two subjects an id cannot tell apart are one.
+ */
+const sameSubject = (entry: string, finding: string) => entry === finding || idToken(entry) === idToken(finding);
+
+export const matches = (entry: AcceptedEntry, finding: Finding): boolean => matchesAs(entry, entry.id === undefined ? undefined : respelledId(entry.id), finding);
+
+/** matches, the entry's id already spelled as ids are now: applyAccepted spells each entry's once, not once per finding. */
+function matchesAs(entry: AcceptedEntry, id: string | undefined, finding: Finding): boolean {
+  // An id names no scenario; an entry beside it may, to accept the cause in that scenario only. An id
+  // an older drift spelled (a space, a bracket) matches as it is spelled now; legacyEntries reports it.
+  if (id !== undefined) return id === finding.id && (entry.scenario === undefined || entry.scenario === finding.scenario);
   // A provider that left, joined or broke pinned ways is accepted only once an entry names it.
   if (finding.pinned !== undefined && entry.ways !== undefined) return false;
   if (entry.facet !== finding.facet) return false;
-  if (entry.subject !== undefined && entry.subject !== finding.subject) return false;
+  if (entry.subject !== undefined && !sameSubject(entry.subject, finding.subject)) return false;
   if (entry.scenario !== undefined && entry.scenario !== finding.scenario) return false;
   if (entry.providers !== undefined && (!finding.provider || !entry.providers.includes(finding.provider))) return false;
   if (entry.ways !== undefined) {
@@ -63,17 +74,19 @@ function aboutOf(entry: AcceptedEntry): { scenario?: string; subject?: string; f
  * convention went away, or the reverse), else the same subject and providers under another facet
  * (a facet that was divided or renamed).
  */
-function successorsOf(entry: AcceptedEntry, findings: Finding[]): string[] {
+function successorsOf(entry: AcceptedEntry, judged: ReadonlyArray<{ finding: Finding; subject: string }>): string[] {
   const about = aboutOf(entry);
   if (!about) return [];
-  const related = findings.filter(
-    (finding) =>
-      (finding.type === 'split' || finding.type === 'divergence') &&
-      (about.scenario === undefined || finding.scenario === about.scenario) &&
-      (about.subject === undefined || finding.subject === about.subject) &&
-      // A split blames none of the entry's providers, but it is about them too.
-      (finding.type === 'split' || about.providers === undefined || (finding.provider !== undefined && about.providers.includes(finding.provider))),
-  );
+  const subject = about.subject === undefined ? undefined : idToken(about.subject);
+  const related = judged
+    .filter(
+      ({ finding, subject: spelled }) =>
+        (about.scenario === undefined || finding.scenario === about.scenario) &&
+        (subject === undefined || spelled === subject) &&
+        // A split blames none of the entry's providers, but it is about them too.
+        (finding.type === 'split' || about.providers === undefined || (finding.provider !== undefined && about.providers.includes(finding.provider))),
+    )
+    .map(({ finding }) => finding);
   const sameFacet = related.filter((finding) => finding.facet === about.facet);
   const found = sameFacet.length || about.subject === undefined ? sameFacet : related;
   return [...new Set(found.map((finding) => finding.id))].sort();
@@ -83,12 +96,27 @@ function successorsOf(entry: AcceptedEntry, findings: Finding[]): string[] {
 export const legacyEntryId = (index: number) => `accepted-legacy:${index + 1}`;
 
 /**
- * The entries that accept a facet for every provider and pin no ways: they absorb whatever any provider
- * does on the facet (a newcomer's way, an established provider's third one), so each is reported, in
- * every run, until `drift migrate` records its ways.
+ * The entries `drift migrate` rewrites, each reported in every run until it has: one that accepts a facet
+ * for every provider and pins no ways (it absorbs whatever any provider does on the facet: a newcomer's
+ * way, an established provider's third one), and one whose id an older drift spelled, with a space,
+ * bracket or comma (it still matches, as the id is spelled now).
  */
 export function legacyEntries(entries: readonly AcceptedEntry[], file: string): Finding[] {
-  return entries.flatMap((entry, index) => (isLegacy(entry) ? [legacyFinding(entry, index, file)] : []));
+  return entries.flatMap((entry, index) => (isLegacy(entry) ? [legacyFinding(entry, index, file)] : isRespelled(entry) ? [respelledFinding(entry, index, file)] : []));
+}
+
+/** An entry whose id this drift spells otherwise (src/compare/findingId.ts). */
+export const isRespelled = (entry: AcceptedEntry) => entry.id !== undefined && respelledId(entry.id) !== entry.id;
+
+function respelledFinding(entry: AcceptedEntry, index: number, file: string): Finding {
+  return {
+    id: legacyEntryId(index),
+    type: 'accepted-stale',
+    class: 'behavioral',
+    subject: 'accepted',
+    message: `entry ${index + 1} of ${file} accepts ${JSON.stringify(entry.id)}, an id as an older drift spelled it: it matches ${respelledId(entry.id!)}, the id this drift prints, until it is respelled`,
+    hint: 'run `drift migrate` to respell the id as drift prints it now (then review and commit the file)',
+  };
 }
 
 function legacyFinding(entry: AcceptedEntry, index: number, file: string): Finding {
@@ -132,18 +160,22 @@ function changedBy(successors: readonly string[], findings: readonly Finding[]):
  */
 export function applyAccepted(findings: Finding[], entries: AcceptedEntry[], options: { strict: boolean; file: string }): Finding[] {
   const used = new Set<number>();
+  const ids = entries.map((entry) => (entry.id === undefined ? undefined : respelledId(entry.id)));
   const out = findings.map((finding) => {
     // An entry whose ways a provider left or joined is not stale: it is what that finding is about.
     if (finding.pinned) used.add(finding.pinned.entry - 1);
     if (finding.type === 'golden' || finding.type === 'error') return finding;
-    const index = entries.findIndex((entry) => matches(entry, finding));
+    const index = entries.findIndex((entry, at) => matchesAs(entry, ids[at], finding));
     if (index < 0) return finding;
     used.add(index);
     return { ...finding, accepted: { reason: reasonFor(entries[index]!, finding) } };
   });
+  // What a stale entry's successors are drawn from, each subject spelled once, not once per stale entry.
+  let judged: Array<{ finding: Finding; subject: string }> | undefined;
   entries.forEach((entry, index) => {
     if (used.has(index)) return;
-    const successors = successorsOf(entry, findings);
+    judged ??= findings.filter((finding) => finding.type === 'split' || finding.type === 'divergence').map((finding) => ({ finding, subject: idToken(finding.subject) }));
+    const successors = successorsOf(entry, judged);
     const shown = successors.slice(0, 3).join(', ') + (successors.length > 3 ? ` and ${successors.length - 3} more` : '');
     const changed = changedBy(successors, findings);
     const hint = changed.length

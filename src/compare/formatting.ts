@@ -1,6 +1,7 @@
 import type { FormatterReport } from '../outline/formatter.js';
 import type { OutlineResult } from '../outline/types.js';
 import type { Finding } from './findings.js';
+import { findingId } from './findingId.js';
 
 /**
  * Formatting is a rule, not a vote: every provider's source passes the formatter and linter
@@ -14,7 +15,7 @@ export function formattingFindings(report: FormatterReport, root: string): Findi
   if (report.error) {
     return [
       {
-        id: `style:source:ruff:${provider}`,
+        id: findingId('style', 'source', 'ruff', provider),
         type: 'error',
         class: 'stylistic',
         provider,
@@ -29,7 +30,7 @@ export function formattingFindings(report: FormatterReport, root: string): Findi
   if (report.unformatted.length > 0) {
     const files = report.unformatted.map((violation) => `${root}/${violation.file}:${violation.line}`);
     findings.push({
-      id: `style:format:ruff-format:${provider}`,
+      id: findingId('style', 'format', 'ruff-format', provider),
       type: 'style',
       class: 'stylistic',
       provider,
@@ -43,7 +44,7 @@ export function formattingFindings(report: FormatterReport, root: string): Findi
   if (report.lint.length > 0) {
     const places = report.lint.map((violation) => `${root}/${violation.file}:${violation.line} ${violation.code}`);
     findings.push({
-      id: `style:lint:ruff-check:${provider}`,
+      id: findingId('style', 'lint', 'ruff-check', provider),
       type: 'style',
       class: 'stylistic',
       provider,
@@ -60,7 +61,7 @@ export function formattingFindings(report: FormatterReport, root: string): Findi
 /** A file that does not parse: reported where, never a crash; its provider's other files still count. */
 export function syntaxFindings(provider: string, result: OutlineResult, root: string): Finding[] {
   return result.syntaxErrors.map(({ file, line, column }) => ({
-    id: `style:${file}:syntax:${provider}`,
+    id: findingId('style', file, 'syntax', provider),
     type: 'error',
     class: 'stylistic',
     provider,

@@ -6,6 +6,7 @@ import { withoutUnknown } from '../skeleton/unknown.js';
 import { isObject, stableStringify } from '../util/objects.js';
 import { yamlLibrary } from '../util/yamlLibrary.js';
 import type { Finding } from './findings.js';
+import { findingId } from './findingId.js';
 
 export interface SectionChange {
   /** `resources.<key>`, `status`, `requirements`, `events`, `then`, `converged`, ... */
@@ -59,7 +60,7 @@ export function diffSkeletons(golden: Record<string, unknown>, rendered: Record<
 }
 
 /** The id of a cell's golden-missing finding: what tells a provider that has no golden yet. */
-export const missingGoldenId = (cell: string) => `golden-missing:${cell}`;
+export const missingGoldenId = (cell: string) => findingId('golden-missing', cell);
 
 export function cellId(provider: string, scenario: string) {
   return `${provider}/${scenario}`;
@@ -98,18 +99,18 @@ export function compareGolden({ provider, scenario, golden, skeleton, parse }: G
   if (golden === toCanonicalYaml(skeleton)) return []; // the common case: no parse needed
   const parsed = parse(golden);
   if (!parsed.ok) {
-    return [{ ...base, id: `golden-unreadable:${cell}`, class: 'behavioral', subject: 'golden', message: `the golden of ${cell} is ${parsed.problem}`, hint: update }];
+    return [{ ...base, id: findingId('golden-unreadable', cell), class: 'behavioral', subject: 'golden', message: `the golden of ${cell} is ${parsed.problem}`, hint: update }];
   }
   // What the cell could not establish (an errored ablation) is compared on neither side: its error finding says it.
   const [before, after] = [withoutUnknown(parsed.skeleton, skeleton), withoutUnknown(skeleton, skeleton)];
   const changes = diffSkeletons(before as unknown as Record<string, unknown>, after as unknown as Record<string, unknown>);
   if (changes.length === 0 && skeleton.unknown) return [];
   if (changes.length === 0) {
-    return [{ ...base, id: `golden-format:${cell}`, class: 'stylistic', subject: 'golden', message: `the golden of ${cell} is not in canonical form`, hint: update }];
+    return [{ ...base, id: findingId('golden-format', cell), class: 'stylistic', subject: 'golden', message: `the golden of ${cell} is not in canonical form`, hint: update }];
   }
   return changes.map((change) => ({
     ...base,
-    id: `golden:${cell}:${change.section}`,
+    id: findingId('golden', cell, change.section),
     class: 'behavioral',
     subject: change.section,
     message: `${change.section} ${change.change}`,
@@ -121,7 +122,7 @@ export function compareGolden({ provider, scenario, golden, skeleton, parse }: G
 /** A golden that no provider × scenario produces any more; `file` as the report names it. */
 export function obsoleteFinding({ provider, scenario, file }: { provider: string; scenario: string; file: string }): Finding {
   return {
-    id: `golden-obsolete:${provider}/${scenario}`,
+    id: findingId('golden-obsolete', `${provider}/${scenario}`),
     type: 'golden',
     class: 'behavioral',
     provider,

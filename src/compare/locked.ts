@@ -10,6 +10,7 @@ import { compareText, stableStringify } from '../util/objects.js';
 import { MIN_CONVENTION } from './consensus.js';
 import type { Facet } from './cross.js';
 import type { Finding } from './findings.js';
+import { findingId } from './findingId.js';
 import { asClause, facetValueInWords } from './summary.js';
 
 /** The facets of one scenario, as `collectFacetValues` gives them. */
@@ -88,7 +89,7 @@ export function checkLocked(locked: readonly LockedConvention[], perScenario: re
     for (const [provider, scenarios] of [...differs].sort(([a], [b]) => (a < b ? -1 : 1))) {
       if (matched.size === 0 && providers.length > 1) continue; // reported once below, not blamed on everyone
       findings.push({
-        id: `locked:${convention.facet}:${convention.subject}:${provider}`,
+        id: findingId('locked', convention.facet, convention.subject, provider),
         type: 'locked',
         class: 'contract',
         provider,
@@ -102,7 +103,7 @@ export function checkLocked(locked: readonly LockedConvention[], perScenario: re
     }
     if (matched.size === 0 && perScenario.some(({ scenario }) => scenario in convention.values)) {
       findings.push({
-        id: `locked:${convention.facet}:${convention.subject}`,
+        id: findingId('locked', convention.facet, convention.subject),
         type: 'locked',
         class: 'contract',
         subject: convention.subject,

@@ -3,6 +3,7 @@ import { toCanonicalOutline } from '../outline/canonicalOutline.js';
 import { OUTLINE_VERSION, type Outline } from '../outline/types.js';
 import { isObject } from '../util/objects.js';
 import type { Finding } from './findings.js';
+import { findingId } from './findingId.js';
 import { diffSkeletons, missingGoldenId } from './golden.js';
 
 /** The name an outline golden goes by, beside the provider's skeletons: `goldens/<provider>/outline.yaml`. */
@@ -38,9 +39,9 @@ export function compareOutlineGolden(provider: string, golden: string | undefine
   }
   if (!isObject(parsed) || parsed.outline !== OUTLINE_VERSION) {
     const why = isObject(parsed) && typeof parsed.outline === 'number' ? `outline format ${parsed.outline}, drift writes ${OUTLINE_VERSION}` : 'not a drift outline';
-    return [{ ...base, id: `golden-unreadable:${cell}`, message: `the outline golden of ${provider} is ${why}`, hint: update }];
+    return [{ ...base, id: findingId('golden-unreadable', cell), message: `the outline golden of ${provider} is ${why}`, hint: update }];
   }
   const changes = diffSkeletons(sections(parsed), sections(outline as unknown as Record<string, unknown>));
-  if (changes.length === 0) return [{ ...base, id: `golden-format:${cell}`, message: `the outline golden of ${provider} is not in canonical form`, hint: update }];
-  return changes.map((change) => ({ ...base, id: `golden:${cell}:${change.section}`, subject: `outline ${change.section}`, message: `outline ${change.section} ${change.change}`, diff: change.diff, hint: update }));
+  if (changes.length === 0) return [{ ...base, id: findingId('golden-format', cell), message: `the outline golden of ${provider} is not in canonical form`, hint: update }];
+  return changes.map((change) => ({ ...base, id: findingId('golden', cell, change.section), subject: `outline ${change.section}`, message: `outline ${change.section} ${change.change}`, diff: change.diff, hint: update }));
 }

@@ -18,7 +18,7 @@ import type { LockedConvention } from './locked.js';
 import { pins, wayInWords, waysIn } from './pinned.js';
 import { RULE_METAS } from './rules/index.js';
 import { facetValueInWords } from './summary.js';
-import { divergenceId, splitId } from './findingId.js';
+import { divergenceId, findingId, splitId } from './findingId.js';
 
 export type Status = 'met' | 'not met' | 'accepted';
 
@@ -115,13 +115,13 @@ export function lockedRequirements(locked: readonly LockedConvention[], scenario
   return locked.flatMap((convention) =>
     scenarios
       .filter((scenario) => scenario in convention.values)
-      .map((scenario) => ({ id: `locked:${convention.facet}:${convention.subject}:${provider}`, subject: convention.subject, facet: convention.facet, scenario, expect: words(convention, convention.values[scenario]), by: `locked: ${convention.reason}` })),
+      .map((scenario) => ({ id: findingId('locked', convention.facet, convention.subject, provider), subject: convention.subject, facet: convention.facet, scenario, expect: words(convention, convention.values[scenario]), by: `locked: ${convention.reason}` })),
   );
 }
 
 /** Every contract rule in every scenario. Its violations carry their subject in their ids: they become lines of their own. */
 export function ruleRequirements(scenarios: readonly string[], provider: string): Requirement[] {
-  return RULE_METAS.flatMap((rule) => scenarios.map((scenario) => ({ id: `rule:${rule.id}:${provider}`, subject: 'every resource', facet: rule.id, scenario, expect: rule.description, by: 'contract rule' })));
+  return RULE_METAS.flatMap((rule) => scenarios.map((scenario) => ({ id: findingId('rule', rule.id, provider), subject: 'every resource', facet: rule.id, scenario, expect: rule.description, by: 'contract rule' })));
 }
 
 /** A finding no modelled requirement names, as the requirement it says is not met. */
@@ -158,7 +158,7 @@ export function expectLines({ provider, requirements, findings }: LinesInput): E
   const ruleLines = new Map<string, ExpectLine>();
   for (const requirement of requirements) {
     const line = add(requirement);
-    if (requirement.id === `rule:${requirement.facet}:${provider}`) ruleLines.set(requirement.facet, line);
+    if (requirement.id === findingId('rule', requirement.facet, provider)) ruleLines.set(requirement.facet, line);
   }
   const byId = new Map<string, ExpectLine[]>();
   for (const line of lines.values()) byId.set(line.id, [...(byId.get(line.id) ?? []), line]);

@@ -5,6 +5,7 @@ import type { Outline, Places } from '../outline/types.js';
 import { stableStringify } from '../util/objects.js';
 import { judge, MIN_CONVENTION, requiredOf, type ValueGroup } from './consensus.js';
 import type { Finding } from './findings.js';
+import { findingId } from './findingId.js';
 
 /**
  * Stylistic drift in the code: the providers' outlines lined up facet by facet and judged with the
@@ -154,7 +155,7 @@ export function compareStyle({ subjects, established }: StyleInput): Finding[] {
     if (verdict.kind !== 'convention') continue;
     const follower = verdict.convention.providers.find((p) => established?.has(p) !== true) ?? verdict.convention.providers[0]!;
     for (const provider of verdict.outliers) {
-      const id = `style:${facet.subject}:${facet.facet}:${provider}`;
+      const id = findingId('style', facet.subject, facet.facet, provider);
       const place = facet.placeOf(provider, verdict.convention.value);
       const follows = facet.presence ? undefined : bareplace(facet.placeOf(follower, verdict.convention.value));
       const where = [bareplace(place), ...(follows ? [`${follower}: ${follows}`] : [])];
@@ -192,10 +193,10 @@ export function styleRequirements(subjects: readonly StyleSubject[], provider: s
     const required = requiredOf(others, new Map([...others].map(([name, value]) => [name, stableStringify(value)])), false);
     const about = { subject: facet.subject, facet: facet.facet };
     if (required?.kind === 'convention' && (!facet.presence || required.convention.value === 'absent')) {
-      out.push({ id: `style:${facet.subject}:${facet.facet}:${provider}`, ...about, expect: facet.presence ? `no ${facet.subject} (${facet.describe})` : text(required.convention.value), by: `style convention of ${required.convention.providers.join(', ')}: ${facet.describe}` });
+      out.push({ id: findingId('style', facet.subject, facet.facet, provider), ...about, expect: facet.presence ? `no ${facet.subject} (${facet.describe})` : text(required.convention.value), by: `style convention of ${required.convention.providers.join(', ')}: ${facet.describe}` });
     }
     if (required?.kind === 'pair' && !facet.presence && !facet.conventionOnly) {
-      out.push({ id: `style:${facet.subject}:${facet.facet}`, ...about, expect: text(required.other.value), by: `only ${required.other.providers.join(', ')} ${required.other.providers.length === 1 ? 'has' : 'have'} it besides: a difference is a split (${facet.describe})` });
+      out.push({ id: findingId('style', facet.subject, facet.facet), ...about, expect: text(required.other.value), by: `only ${required.other.providers.join(', ')} ${required.other.providers.length === 1 ? 'has' : 'have'} it besides: a difference is a split (${facet.describe})` });
     }
   }
   return out;
@@ -232,7 +233,7 @@ export function agreedStyle(subjects: readonly StyleSubject[]): StyleConvention[
 }
 
 function split(facet: StyleFacet, groups: ValueGroup[], values: Record<string, unknown>): Finding {
-  const id = `style:${facet.subject}:${facet.facet}`;
+  const id = findingId('style', facet.subject, facet.facet);
   return {
     id,
     type: 'split',

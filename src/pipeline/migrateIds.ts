@@ -1,12 +1,13 @@
 /**
  * `drift migrate` for ids: an entry of goldens/accepted.yaml that accepts a finding by an id of drift
  * before report schemaVersion 2 (which named the scenario) gets the current id, and the scenario it named
- * beside it, so it accepts exactly what it accepted before. Only the id's scalar changes and one
+ * beside it, so it accepts exactly what it accepted before; an id an older drift spelled with a space,
+ * bracket or comma (before ids were one shell word) is respelled as drift prints it now. Only the id's scalar changes and one
  * `scenario:` line is added: comments, quoting and every other byte stay (the yaml Document gives the
  * places). Idempotent: a current id is left as it is. Pure: text in, text out.
  */
 import { isMap, isScalar, isSeq, LineCounter, parse, parseDocument, Scalar, type Node } from 'yaml';
-import { factsOfId, legacyIdOf } from '../compare/findingId.js';
+import { factsOfId, legacyIdOf, respelledId } from '../compare/findingId.js';
 import { DriftError } from '../errors.js';
 
 export interface IdRewrite {
@@ -15,7 +16,8 @@ export interface IdRewrite {
   line: number;
   from: string;
   to: string;
-  scenario: string;
+  /** The scenario an id of before schemaVersion 2 named, now beside it; none when the id was only respelled. */
+  scenario?: string;
 }
 
 /**
@@ -75,6 +77,11 @@ export function migrateAcceptedIds(text: string, scenarios: ReadonlySet<string>,
     const legacy = legacyIdOf(id, scenarios);
     if (!legacy) {
       if (FINDING_ID.test(id) && !factsOfId(id)) throw new DriftError(`${where}: cannot read the finding id "${id}" (entry ${index + 1}): write it as drift diff prints it now (div:<subject>:<facet>:<provider>, split:<subject>:<facet>, rule:<rule-id>:<provider>:<subject>), with \`scenario: <name>\` beside it to keep it to one scenario. Nothing changed.`);
+      const respelled = respelledId(id);
+      if (respelled === id) return;
+      // The id's scalar alone: what it accepts stays, scenario and all.
+      edits.push({ at: start, end, text: quoted(respelled, pair.value.type) });
+      rewrites.push({ entry: index + 1, line, from: id, to: respelled });
       return;
     }
     const scenarioPair = item.items.find((candidate) => isScalar(candidate.key) && candidate.key.value === 'scenario');
@@ -105,9 +112,9 @@ export function migrateAcceptedIds(text: string, scenarios: ReadonlySet<string>,
   const byEntry = new Map(rewrites.map((rewrite) => [rewrite.entry, rewrite]));
   const expected = before.map((entry, index) => {
     const rewrite = byEntry.get(index + 1);
-    return rewrite ? { ...entry, id: rewrite.to, scenario: rewrite.scenario } : entry;
+    return rewrite ? { ...entry, id: rewrite.to, ...(rewrite.scenario !== undefined ? { scenario: rewrite.scenario } : {}) } : entry;
   });
-  if (JSON.stringify(after?.map(sorted)) !== JSON.stringify(expected.map(sorted))) throw new DriftError(`cannot rewrite the ids of ${file} in place; rewrite them by hand: ${rewrites.map((one) => `line ${one.line}: ${one.to} with scenario ${one.scenario}`).join('; ')}. Nothing changed.`);
+  if (JSON.stringify(after?.map(sorted)) !== JSON.stringify(expected.map(sorted))) throw new DriftError(`cannot rewrite the ids of ${file} in place; rewrite them by hand: ${rewrites.map((one) => `line ${one.line}: ${one.to}${one.scenario !== undefined ? ` with scenario ${one.scenario}` : ''}`).join('; ')}. Nothing changed.`);
   return { text: out, rewrites };
 }
 

@@ -5,6 +5,7 @@
 import { isLegacy, matches, type AcceptedEntry, type PinnedWay } from '../compare/acceptance.js';
 import { collectFacetValues, judgeFacets, type Facet } from '../compare/cross.js';
 import type { Finding } from '../compare/findings.js';
+import { idToken } from '../compare/findingId.js';
 import { pinnedScenarios, waysOf } from '../compare/pinned.js';
 import { selectProject } from '../config/load.js';
 import type { Project } from '../config/types.js';
@@ -92,9 +93,9 @@ export async function migrateProject(full: Project | readonly Project[], entries
   return { migrations: migrations(rendered, entries), errors };
 }
 
-/** The entry that pins the ways of a subject's facet (in any scenario), or -1. */
+/** The entry that pins the ways of a subject's facet (in any scenario), or -1; `subject` as an id spells it, or as the facet names it. */
 export function pinnedEntryFor(entries: readonly AcceptedEntry[], subject: string, facet: string): number {
-  return entries.findIndex((entry) => entry.ways !== undefined && entry.facet === facet && (entry.subject === undefined || entry.subject === subject));
+  return entries.findIndex((entry) => entry.ways !== undefined && entry.facet === facet && (entry.subject === undefined || entry.subject === subject || idToken(entry.subject) === idToken(subject)));
 }
 
 /**

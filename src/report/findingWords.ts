@@ -4,6 +4,7 @@
  * (never JSON). The JSON report keeps the full detail. Pure; the formatters escape what these return.
  */
 import { scenariosOf, type Finding } from '../compare/findings.js';
+import { findingId } from '../compare/findingId.js';
 import { facetValueInWords } from '../compare/summary.js';
 import { describeScenarios } from './acceptedGroups.js';
 
@@ -94,7 +95,8 @@ export function collapseMissingGoldens(findings: readonly Finding[]): Finding[] 
       const { scenario: _scenario, ...rest } = finding;
       out.push({
         ...rest,
-        id: `golden-missing:${provider}/*`,
+        // The provider alone, not `<p>/*`: an id is one shell word, and `*` is a glob.
+        id: findingId('golden-missing', provider),
         scenarios: group.map((one) => one.scenario!).sort(),
         message: `no golden for ${provider} in ${group.length} scenarios`,
         hint: `review the rendered skeletons, then run \`drift update --provider ${provider}\` and commit them`,

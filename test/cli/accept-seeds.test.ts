@@ -2,7 +2,9 @@
  * Every printed id is closable by one command: over each mutation seed, every finding id of an
  * acceptable type (not golden, not error) that `drift diff --format json` reports, in a full run and
  * in new-provider mode, is accepted by `drift accept ID... --reason` and gone from the next run's
- * failing findings, listed instead under accepted with that reason.
+ * failing findings, listed instead under accepted with that reason. Every id the report prints (a
+ * cause's, its consequences', golden and error ones too) is one shell word, and no two findings of one
+ * report share one (issue 37): what a hint prints is what the shell passes.
  */
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -26,6 +28,24 @@ async function diff(dir: string, scenarios: string[], provider?: string): Promis
   return JSON.parse(readFileSync(output, 'utf8')) as Report;
 }
 
+/** What every id is spelled in: one shell word, no quoting needed (src/compare/findingId.ts). */
+const SHELL_WORD = /^[A-Za-z0-9._/:{}@=+-]+$/;
+
+/** Each id of the report, its causes' and their consequences' too, once for each finding that has it. */
+function everyId(report: Report): string[] {
+  const flat = flattened(report);
+  const causes = [...report.findings, ...report.accepted].filter((finding) => finding.consequences !== undefined);
+  return [...flat.findings, ...flat.accepted, ...causes].map((finding) => finding.id);
+}
+
+/** Ids in the shell's charset, and one finding per id: an id that two findings share accepts both. */
+function expectShellWords(report: Report): void {
+  const ids = everyId(report);
+  expect(ids.length).toBeGreaterThan(0);
+  expect(ids.filter((id) => !SHELL_WORD.test(id))).toEqual([]);
+  expect(ids.filter((id, index) => ids.indexOf(id) !== index)).toEqual([]);
+}
+
 const acceptable = (finding: Finding) => !finding.accepted && !/^(golden|error)/.test(finding.id);
 const failing = (report: Report) => report.findings.map((finding) => finding.id);
 
@@ -35,6 +55,7 @@ const failing = (report: Report) => report.findings.map((finding) => finding.id)
  */
 async function closes(dir: string, scenarios: string[], provider?: string): Promise<string[]> {
   const before = await diff(dir, scenarios, provider);
+  expectShellWords(before);
   const ids = [...new Set(before.findings.filter(acceptable).map((finding) => finding.id))].sort();
   expect(ids.length).toBeGreaterThan(0);
   const each = [...new Set(flattened(before).findings.filter(acceptable).map((finding) => finding.id))].sort();
@@ -42,6 +63,7 @@ async function closes(dir: string, scenarios: string[], provider?: string): Prom
   const accept = await runDrift(['accept', ...ids, '--reason', reason], dir);
   expect([accept.exitCode, accept.stderr]).toEqual([0, '']);
   const after = await diff(dir, scenarios, provider);
+  expectShellWords(after);
   expect([...failing(after), ...failing(flattened(after))].filter((id) => ids.includes(id) || each.includes(id))).toEqual([]);
   // Each is listed under accepted with the reason, or, pinned to the way of an accepted split, no longer differs at all.
   for (const finding of [...after.accepted, ...flattened(after).accepted].filter((one) => ids.includes(one.id) || each.includes(one.id))) expect(finding.accepted?.reason, finding.id).toContain(reason);

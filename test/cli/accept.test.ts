@@ -91,13 +91,13 @@ describe('drift accept', () => {
 
   it('takes several ids at once, style and locked ids too, each over every scenario, or only those -s names', async () => {
     const { configFile, accepted, dir } = project('accepted: []\n');
-    const run = await runDrift(['--config', configFile, 'accept', 'style:readiness-by:idiom:gke', 'locked:key-pattern:node-pool:gke', 'div:then[0] break-credentials:outcome:aks', '--reason', 'by design'], REPO, { CI: 'false' });
+    const run = await runDrift(['--config', configFile, 'accept', 'style:readiness-by:idiom:gke', 'locked:key-pattern:node-pool:gke', 'div:then.0-break-credentials:outcome:aks', '--reason', 'by design'], REPO, { CI: 'false' });
     expect([run.exitCode, run.stderr]).toEqual([0, '']);
     expect(run.stdout).toContain('accepted style:readiness-by:idiom:gke in');
     expect(entries(accepted)).toEqual([
       { id: 'style:readiness-by:idiom:gke', reason: 'by design' },
       { id: 'locked:key-pattern:node-pool:gke', reason: 'by design' },
-      { id: 'div:then[0] break-credentials:outcome:aks', reason: 'by design' },
+      { id: 'div:then.0-break-credentials:outcome:aks', reason: 'by design' },
     ]);
     const narrowed = await runDrift(['--config', configFile, 'accept', 'div:cluster:ready:gke', '-s', 'never-ready', '-s', 'converge', '--reason', 'only there'], REPO, { CI: 'false' });
     expect([narrowed.exitCode, narrowed.stderr]).toEqual([0, '']);
@@ -144,7 +144,7 @@ describe('drift accept', () => {
       ['golden:gke/converge:resources', 'run `drift update`'],
       ['error:gke/converge', 'fix the provider'],
       ['accepted-stale:15', 'entry 15 of goldens/accepted.yaml'],
-      ['accepted-legacy:3', 'entry 3 of goldens/accepted.yaml, which pins no ways: run `drift migrate`'],
+      ['accepted-legacy:3', 'entry 3 of goldens/accepted.yaml, which pins no ways or spells its id as an older drift did: run `drift migrate`'],
     ] as const) {
       const run = await runDrift(['--config', configFile, 'accept', 'div:y:key-pattern:gke', id, '--reason', 'by design'], REPO, { CI: 'false' });
       expect(run.exitCode, id).toBe(2);

@@ -18,7 +18,7 @@ const SLOW = 300_000;
 type Expected = Required<Pick<ExpectDocument, 'met' | 'not met' | 'accepted'>> & ExpectDocument;
 
 // The StorageClass that forgets its filesystem ID is dropped, which the contract forbids too.
-const DRIFTED = ['div:node-pool:labels:fourth', 'div:then[0] withdraw-fact every:outcome:fourth', 'rule:nothing-dropped:fourth:storage-class-rwx'];
+const DRIFTED = ['div:node-pool:labels:fourth', 'div:then.0-withdraw-fact-every:outcome:fourth', 'rule:nothing-dropped:fourth:storage-class-rwx'];
 const unmetIds = (doc: Expected) => doc.requirements.filter((line) => line.status === 'not met').map((line) => line.id);
 
 describe('drift expect', () => {
@@ -47,7 +47,7 @@ describe('drift expect', () => {
     const scenarios = readdirSync(path.join(project.dir, 'scenarios')).map((file) => file.replace(/\.yaml$/, ''));
     expect([...new Set(all.flatMap((line) => line.scenarios))].sort()).toEqual(scenarios.sort());
     expect(all).toContainEqual(expect.objectContaining({ id: 'div:node-pool:labels:fourth', expect: '[modelplane.ai/gpu, modelplane.ai/pool]', by: expect.stringMatching(/^convention of /), scenarios: expect.arrayContaining(['converge', 'two-pools']), status: 'met' }));
-    expect(all).toContainEqual(expect.objectContaining({ id: 'div:then[0] withdraw-fact every:outcome:fourth', scenarios: ['fact-withdrawn'], status: 'met' }));
+    expect(all).toContainEqual(expect.objectContaining({ id: 'div:then.0-withdraw-fact-every:outcome:fourth', scenarios: ['fact-withdrawn'], status: 'met' }));
     expect(all).toContainEqual(expect.objectContaining({ id: 'rule:nothing-dropped:fourth', by: 'contract rule', status: 'met' }));
     expect(all.some((line) => line.id.startsWith('style:') && line.id.endsWith(':fourth') && line.scenarios.length === 0 && line.status === 'met')).toBe(true);
     // One line per distinct requirement.

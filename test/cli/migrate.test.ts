@@ -9,6 +9,9 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runDrift } from '../helpers/drift.js';
 import { copyProject, REPO, type ProjectCopy } from '../helpers/project.js';
+import { SEEDS, seeded } from '../helpers/mutationSeeds.js';
+import { flattened } from '../helpers/consequences.js';
+import type { Report } from '../../src/report/model.js';
 
 const SLOW = 600_000;
 const copies: ProjectCopy[] = [];
@@ -166,3 +169,48 @@ describe('drift migrate over the configurations sharing one list', () => {
   }, SLOW);
 });
 
+
+describe('an id spelled as an older drift did (issue 37, point 9)', () => {
+  it('still accepts its finding, is reported until drift migrate respells it, is explained, and drift accept refuses it', async () => {
+    const seed = SEEDS.find((one) => one.expected.includes('div:then.0-delete-cluster:outcome:vultr'))!;
+    const made = seeded(seed);
+    copies.push(made);
+    const { dir } = made;
+    rmSync(path.join(dir, 'goldens', seed.provider), { recursive: true, force: true });
+    const file = acceptedOf(dir);
+    const old = 'div:then[0] delete cluster:outcome:vultr';
+    // The bundled list may end without a newline; the entries go on lines of their own.
+    const original = readFileSync(file, 'utf8').replace(/\n?$/, '\n');
+    const entries = seed.expected.map((id) => `  - id: ${JSON.stringify(id === 'div:then.0-delete-cluster:outcome:vultr' ? old : id)}\n    reason: Vultr deletes them itself\n`).join('');
+    writeFileSync(file, `${original}${entries}`);
+    const count = (original.match(/^ {2}- /gm) ?? []).length;
+    const diff = ['diff', '--format', 'json', '-p', seed.provider, ...seed.scenarios.flatMap((name) => ['-s', name])];
+
+    const before = await runDrift([...diff, '--output', path.join(dir, 'before.json')], dir);
+    expect(before.exitCode, before.all).toBe(1);
+    const report = flattened(JSON.parse(readFileSync(path.join(dir, 'before.json'), 'utf8')) as Report);
+    // The old spelling matched: the finding is accepted (its cause's consequence), and only the entry itself fails.
+    expect(report.accepted.map((finding) => finding.id)).toContain('div:then.0-delete-cluster:outcome:vultr');
+    const legacy = `accepted-legacy:${count + 1 + seed.expected.indexOf('div:then.0-delete-cluster:outcome:vultr')}`;
+    expect(report.findings.map((finding) => finding.id)).toEqual([legacy]);
+    expect(report.findings[0]!.hint).toContain('drift migrate');
+
+    // drift explain finds the finding the old spelling names.
+    const explain = await runDrift(['explain', old, ...seed.scenarios.flatMap((name) => ['-s', name]), '--format', 'json'], dir);
+    expect([explain.exitCode, explain.stderr]).toEqual([0, '']);
+    expect((JSON.parse(explain.stdout) as { id: string }).id).toBe('div:then.0-delete-cluster:outcome:vultr');
+
+    const accept = await runDrift(['accept', old, '--reason', 'Vultr deletes them itself'], dir);
+    expect(accept.exitCode).toBe(2);
+    expect(accept.stderr).toContain('this drift prints it as div:then.0-delete-cluster:outcome:vultr');
+
+    const migrate = await runDrift(['migrate'], dir);
+    expect([migrate.exitCode, migrate.stderr]).toEqual([0, '']);
+    expect(migrate.stdout).toContain(`${old} is now div:then.0-delete-cluster:outcome:vultr, respelled as drift prints it now`);
+    expect(readFileSync(file, 'utf8')).toBe(`${original}${entries.replace(JSON.stringify(old), '"div:then.0-delete-cluster:outcome:vultr"')}`);
+
+    const after = await runDrift([...diff, '--output', path.join(dir, 'after.json')], dir);
+    expect(after.exitCode).toBe(0);
+    expect((JSON.parse(readFileSync(path.join(dir, 'after.json'), 'utf8')) as { findings: unknown[] }).findings).toEqual([]);
+  }, SLOW);
+});

@@ -61,7 +61,7 @@ export const SEEDS: MutationSeed[] = [
     drift: 'a credential made unusable drops consumers (the node pools)',
     composer: [{ search: '        for pool in self.pools:\n            key = f"nodepool-{pool[\'name\']}"\n', replace: `${UNUSABLE_CREDENTIALS}        for pool in self.pools:\n            key = f"nodepool-{pool['name']}"\n` }],
     scenarios: ['credentials-broken'],
-    expected: ['div:then[0] break-credentials:outcome:aks', 'rule:credentials-loss-drops-nothing:aks:nodepool-gpu'],
+    expected: ['div:then.0-break-credentials:outcome:aks', 'rule:credentials-loss-drops-nothing:aks:nodepool-gpu'],
   },
   {
     provider: 'eks',
@@ -96,7 +96,7 @@ export const SEEDS: MutationSeed[] = [
       },
     ],
     scenarios: ['credentials-lost'],
-    expected: ['div:then[0] remove-credentials:outcome:gke', 'rule:credentials-loss-drops-nothing:gke:network'],
+    expected: ['div:then.0-remove-credentials:outcome:gke', 'rule:credentials-loss-drops-nothing:gke:network'],
   },
   {
     provider: 'gke',
@@ -115,8 +115,8 @@ export const SEEDS: MutationSeed[] = [
     drift: 'accepted split of outcome events: the wording on credential loss changed',
     composer: [{ search: 'f"Waiting for GCP {kind} {name}"', replace: 'f"GCP {kind} {name} not found yet"' }],
     scenarios: ['credentials-lost'],
-    expected: ['div:then[0] remove-credentials:outcome-events:gke'],
-    full: ['div:then[0] remove-credentials:outcome-events:gke'],
+    expected: ['div:then.0-remove-credentials:outcome-events:gke'],
+    full: ['div:then.0-remove-credentials:outcome-events:gke'],
   },
   {
     provider: 'gke',
@@ -253,7 +253,7 @@ export const SEEDS: MutationSeed[] = [
     drift: 'pools not kept on cluster loss',
     composer: [{ search: NODE_POOL_LOOP, replace: '            if "cluster" in self.observed_resources:\n' }],
     scenarios: ['cluster-lost'],
-    expected: ['div:then[0] delete cluster:outcome:vultr', 'rule:nothing-dropped:vultr:nodepool-gpu'],
+    expected: ['div:then.0-delete-cluster:outcome:vultr', 'rule:nothing-dropped:vultr:nodepool-gpu'],
   },
 ];
 

@@ -76,7 +76,7 @@ describe('other findings in few lines', () => {
   it("a new provider's missing goldens are one line, with the one command that writes them", () => {
     const missing = SCENARIOS.map((scenario): Finding => ({ id: `golden-missing:fresh/${scenario}`, type: 'golden', class: 'behavioral', provider: 'fresh', scenario, subject: 'golden', message: `no golden for fresh/${scenario}`, hint: `run \`drift update --provider fresh --scenario ${scenario}\`` }));
     const text = renderText(buildReport([...PROVIDERS, 'fresh'], SCENARIOS, missing), { color: false });
-    expect(text).toContain('  ✗ fresh (every scenario)  no golden for fresh in 3 scenarios  [golden-missing:fresh/*]\n      → review the rendered skeletons, then run `drift update --provider fresh` and commit them\n');
+    expect(text).toContain('  ✗ fresh (every scenario)  no golden for fresh in 3 scenarios  [golden-missing:fresh]\n      → review the rendered skeletons, then run `drift update --provider fresh` and commit them\n');
     expect(text).toContain('behavioral (3)');
     expect(renderMarkdown(buildReport([...PROVIDERS, 'fresh'], SCENARIOS, missing))).toContain('no golden for fresh in 3 scenarios');
   });

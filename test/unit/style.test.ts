@@ -98,7 +98,7 @@ describe('compareStyle: constants matched by value and by where the value goes',
 
   it('names an outlier that holds the value for the same use under another name', async () => {
     const findings = await constantNames((text) => text.replaceAll('KUBERNETES', 'ACME_KUBERNETES'));
-    expect(findings.map((finding) => finding.id)).toEqual(['style:"kubernetes.m.crossplane.io/v1alpha1":constant-name:delta']);
+    expect(findings.map((finding) => finding.id)).toEqual(['style:kubernetes.m.crossplane.io/v1alpha1:constant-name:delta']);
     expect(findings[0]!.where?.[0]).toMatch(/^delta\/function\/composer\.py:\d+$/);
   });
 
