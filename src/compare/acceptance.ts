@@ -109,25 +109,18 @@ export function legacyEntries(entries: readonly AcceptedEntry[], file: string): 
 export const isRespelled = (entry: AcceptedEntry) => entry.id !== undefined && respelledId(entry.id) !== entry.id;
 
 function respelledFinding(entry: AcceptedEntry, index: number, file: string): Finding {
-  return {
-    id: legacyEntryId(index),
-    type: 'accepted-stale',
-    class: 'behavioral',
-    subject: 'accepted',
-    message: `entry ${index + 1} of ${file} accepts ${JSON.stringify(entry.id)}, an id as an older drift spelled it: it matches ${respelledId(entry.id!)}, the id this drift prints, until it is respelled`,
-    hint: 'run `drift migrate` to respell the id as drift prints it now (then review and commit the file)',
-  };
+  const message = `entry ${index + 1} of ${file} accepts ${JSON.stringify(entry.id)}, an id as an older drift spelled it: it matches ${respelledId(entry.id!)}, the id this drift prints, until it is respelled`;
+  return entryFinding(index, message, 'run `drift migrate` to respell the id as drift prints it now (then review and commit the file)');
 }
 
 function legacyFinding(entry: AcceptedEntry, index: number, file: string): Finding {
-  return {
-    id: legacyEntryId(index),
-    type: 'accepted-stale',
-    class: 'behavioral',
-    subject: 'accepted',
-    message: `entry ${index + 1} of ${file} (${describeEntry(entry)}) accepts the facet for every provider and pins no ways: a provider that joins or leaves one of them would go unseen`,
-    hint: "run `drift migrate` to record each way the providers take today (then review and commit the file)",
-  };
+  const message = `entry ${index + 1} of ${file} (${describeEntry(entry)}) accepts the facet for every provider and pins no ways: a provider that joins or leaves one of them would go unseen`;
+  return entryFinding(index, message, 'run `drift migrate` to record each way the providers take today (then review and commit the file)');
+}
+
+/** A finding on entry `index` of the accepted list that `drift migrate` rewrites. */
+function entryFinding(index: number, message: string, hint: string): Finding {
+  return { id: legacyEntryId(index), type: 'accepted-stale', class: 'behavioral', subject: 'accepted', message, hint };
 }
 
 export function describeEntry(entry: AcceptedEntry): string {
