@@ -174,21 +174,32 @@ const runsOf = (defs: readonly Def[], composers: ReadonlyMap<string, ReadonlySet
  */
 function composerOrder(outline: Outline, composerClass: string, composers: ReadonlyMap<string, ReadonlySet<string>>): { runs: Def[] } {
   const methods = runtimeDefs(outline).filter((def) => def.owner === composerClass);
-  const calls = (def: Def, name: string) => (def.outline.calls ?? []).some((call) => call.replace(/\?$/, '') === name);
+  const beside = besideTheirCallers(methods, (def) => isPrivate(def.name) && !/^__.*__$/.test(def.name) && !composers.has(def.name));
+  return { runs: methods.filter((def) => !beside.has(def.qualified) && !/^__.*__$/.test(def.name)) };
+}
+
+/** Whether `def` calls `name`, always or under a gate (an outline's `name?`). */
+const callsDef = (def: Def, name: string) => (def.outline.calls ?? []).some((call) => call.replace(/\?$/, '') === name);
+
+/**
+ * The `candidate` defs of `sequence` (in the order a reader meets them) placed beside a caller, by
+ * qualified name: each directly follows a def that calls it, or a fellow candidate so placed.
+ */
+function besideTheirCallers(sequence: readonly Def[], candidate: (def: Def) => boolean): Set<string> {
   const beside = new Set<string>();
-  for (let index = 1; index < methods.length; index++) {
-    const def = methods[index]!;
-    if (!isPrivate(def.name) || /^__.*__$/.test(def.name) || composers.has(def.name)) continue;
+  for (let index = 1; index < sequence.length; index++) {
+    const def = sequence[index]!;
+    if (!candidate(def)) continue;
     for (let at = index - 1; at >= 0; at--) {
-      const before = methods[at]!;
-      if (calls(before, def.name)) {
-        beside.add(def.name);
+      const before = sequence[at]!;
+      if (callsDef(before, def.name)) {
+        beside.add(def.qualified);
         break;
       }
-      if (!beside.has(before.name)) break;
+      if (!beside.has(before.qualified)) break;
     }
   }
-  return { runs: methods.filter((def) => !beside.has(def.name) && !/^__.*__$/.test(def.name)) };
+  return beside;
 }
 
 /**
@@ -225,26 +236,13 @@ function builderPlacement(outline: Outline, composers: ReadonlyMap<string, Reado
   const files = new Set(all.filter((def) => composers.has(def.name)).map((def) => def.file));
   const sequence = all.filter((def) => files.has(def.file));
   const readers = new Set(helpersOf(outline, composers).helpers.filter((helper) => helper.reads.includes('observed') || helper.reads.includes('desired')).map((helper) => helper.name));
-  const calls = (def: Def, name: string) => (def.outline.calls ?? []).some((call) => call.replace(/\?$/, '') === name);
   // A method is a helper by its private name; a module function by what calls it, whatever its name.
   const candidate = (def: Def) => !composers.has(def.name) && !/^__.*__$/.test(def.name) && (def.owner === undefined || isPrivate(def.name));
-  const beside = new Set<string>();
-  for (let index = 1; index < sequence.length; index++) {
-    const def = sequence[index]!;
-    if (!candidate(def)) continue;
-    for (let at = index - 1; at >= 0; at--) {
-      const before = sequence[at]!;
-      if (calls(before, def.name)) {
-        beside.add(def.qualified);
-        break;
-      }
-      if (!beside.has(before.qualified)) break;
-    }
-  }
+  const beside = besideTheirCallers(sequence, candidate);
   return sequence
     .filter(candidate)
     .filter((def) => {
-      const callers = all.filter((other) => calls(other, def.name));
+      const callers = all.filter((other) => callsDef(other, def.name));
       return callers.length === 1 && composers.has(callers[0]!.name) && !readers.has(def.name);
     })
     .map((def) => ({ def, where: beside.has(def.qualified) ? 'beside its composer' : 'apart from its composer' }));
