@@ -18,7 +18,7 @@ import type { RuleContext } from '../compare/rules/types.js';
 import { tippedConventions } from '../compare/tipped.js';
 import { committedGoldens } from '../git/changes.js';
 import { runProject, type RunResult } from './run.js';
-import { outlineSources, readProjectSources, standInPlaces, type OutlinedSource } from './sourcesRun.js';
+import { outlineSources, readProjectSources, standInPlaces, type KnownTexts, type OutlinedSource } from './sourcesRun.js';
 
 export interface DiffInput {
   /** The whole configuration; `project` is the selection the filters made of it. */
@@ -32,8 +32,8 @@ export interface DiffInput {
   changed?: boolean;
   /** `drift mcp`'s kept function processes (functions/pool.ts). */
   pool?: FunctionPool;
-  /** What the verdict's key already made (pipeline/diffVerdict.ts): the providers' answer keys, and git's committed goldens when it asked. */
-  known?: { keys: ReadonlyMap<string, string | undefined>; committed?: { set: Set<string> | undefined } };
+  /** What the verdict's key already made (pipeline/diffVerdict.ts): the providers' answer keys, the source texts it read, and git's committed goldens when it asked. */
+  known?: { keys: ReadonlyMap<string, string | undefined>; texts: KnownTexts; committed?: { set: Set<string> | undefined } };
 }
 
 export interface DiffResult {
@@ -90,7 +90,7 @@ export async function diffProject({ full, project, filters, env: given, onEvent,
   const goldens = goldenStateFor(full, env, filters);
   // The providers' code is read before anything renders (source drift cannot read stops the run),
   // then outlined and formatted while the functions render.
-  const read = await readProjectSources(project);
+  const read = await readProjectSources(project, known?.texts);
   const outlining = outlineSources(read, project, onEvent);
   // Awaited after the renders: an error of its own (a query of drift's that does not compile) is
   // rethrown there, exit 2, and must not end the process first as an unhandled rejection.
@@ -98,7 +98,7 @@ export async function diffProject({ full, project, filters, env: given, onEvent,
   // The providers not rendered are judged by their goldens; their code on disk only says where their
   // examples are (file:line), read while the functions render. It never fails: what cannot be read is not shown.
   const renderedProviders = new Set(project.adapters.map((adapter) => adapter.name));
-  const placing = standInPlaces(full.adapters.filter((adapter) => !renderedProviders.has(adapter.name)), project);
+  const placing = standInPlaces(full.adapters.filter((adapter) => !renderedProviders.has(adapter.name)), project, known?.texts);
   const rendered = await runProject(project, { ...(onEvent ? { onEvent } : {}), ...(pool ? { pool } : {}), ...(known ? { keys: known.keys } : {}) });
   const outlined = await outlining;
   // Judged in matrix order once every cell is back: the rules and the golden comparison are pure, and

@@ -7,6 +7,7 @@ import type { Adapter, Project } from '../config/types.js';
 import { providerKey, type EnvironmentHashes } from '../functions/answerKey.js';
 import { committedGoldens } from '../git/changes.js';
 import { readSources } from '../outline/read.js';
+import type { SourceText } from '../outline/types.js';
 import { buildReport, type Report } from '../report/model.js';
 import { timelinesOf } from '../report/timeline.js';
 import { speedLayers } from '../util/speedLayers.js';
@@ -96,32 +97,35 @@ async function verdictParts(full: Project, project: Project, filters: Filters): 
     ...project.scenarios.map((scenario) => `scenario ${portable(scenario, root)}`),
   ];
   const keys = new Map<string, string | undefined>();
+  const texts = new Map<string, SourceText[]>();
   for (const adapter of project.adapters) {
     const key = providerKey(adapter, project.env, hashes);
     keys.set(adapter.name, key);
     if (key === undefined) return undefined;
     const sources = await readSources(adapter, { depth: false });
+    texts.set(adapter.name, sources);
     parts.push(`provider ${adapter.name} ${key} ${portable(adapter, root)}`, `sources ${sources.length > 0 ? sourceKey(adapter, sources, project.env) : 'none'}`);
   }
   // The providers not rendered are judged by their goldens, but their examples' file:lines come from
   // their source on disk (sourcesRun.ts `standInPlaces`): a line moved there is another report.
   const rendered = new Set(project.adapters.map((adapter) => adapter.name));
-  for (const adapter of full.adapters) if (!rendered.has(adapter.name)) parts.push(`stand-in ${adapter.name} ${await standInKey(adapter, project)}`);
+  for (const adapter of full.adapters) if (!rendered.has(adapter.name)) parts.push(`stand-in ${adapter.name} ${await standInKey(adapter, project, texts)}`);
   const goldens = path.resolve(root, project.config.goldens);
   parts.push(...goldenFiles(goldens).map((file) => `golden ${file}`));
   const others = full.adapters.length - project.adapters.length;
   if (others === 0 && !isFiltered(filters)) {
     const committed = await committedGoldens(goldens, project.adapters.map((adapter) => adapter.name), project.env);
     parts.push(`committed ${committed ? JSON.stringify([...committed].sort()) : 'unknown'}`);
-    return { parts, known: { keys, committed: { set: committed } } };
+    return { parts, known: { keys, texts, committed: { set: committed } } };
   }
-  return { parts, known: { keys } };
+  return { parts, known: { keys, texts } };
 }
 
-/** A stand-in's outline key, what its shown places are made from; what cannot be read shows no places, and says so. */
-async function standInKey(adapter: Adapter, project: Project): Promise<string> {
+/** A stand-in's outline key, what its shown places are made from (its texts kept into `texts`); what cannot be read shows no places, and says so. */
+async function standInKey(adapter: Adapter, project: Project, texts: Map<string, SourceText[]>): Promise<string> {
   try {
     const sources = await readSources(adapter, { depth: false });
+    texts.set(adapter.name, sources);
     return sources.length > 0 ? sourceKey(adapter, sources, project.env) : 'none';
   } catch {
     return 'unreadable';

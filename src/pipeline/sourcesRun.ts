@@ -28,14 +28,22 @@ export interface OutlinedSource {
 }
 
 /**
+ * Source texts already read this run, by provider: those the verdict's key was made from
+ * (diffVerdict.ts), so a miss judges the very texts it was keyed by and reads no file twice.
+ */
+export type KnownTexts = ReadonlyMap<string, SourceText[]>;
+
+const textsOf = (adapter: Adapter, texts: KnownTexts | undefined) => texts?.get(adapter.name) ?? readSources(adapter, { depth: false });
+
+/**
  * Reads every adapter's source. Fast, and done before anything renders: source drift cannot outline
  * (a language without a grammar) stops the run with exit 2, naming the adapter, and changes nothing.
  */
-export async function readProjectSources(project: Pick<Project, 'adapters' | 'cache' | 'env'>): Promise<ProjectSources[]> {
+export async function readProjectSources(project: Pick<Project, 'adapters' | 'cache' | 'env'>, texts?: KnownTexts): Promise<ProjectSources[]> {
   const folder = sourceCacheFolder(project);
   const read = await Promise.all(
     project.adapters.map(async (adapter): Promise<ProjectSources> => {
-      const sources = await readSources(adapter, { depth: false });
+      const sources = await textsOf(adapter, texts);
       if (sources.length === 0) return { adapter, sources };
       // Texts the cache has an outline of passed the depth check when it was made: only a miss is parsed for it.
       const cached = folder === undefined ? undefined : readCachedSource(folder, sourceKey(adapter, sources, project.env));
@@ -87,12 +95,12 @@ export interface ShownSource {
  * holds these texts, else parsed (no ruff, nothing kept: a full run keeps it). A provider whose source
  * cannot be read or outlined is left out and shown by its name alone, as before: never a failed run.
  */
-export async function standInPlaces(adapters: readonly Adapter[], project: Pick<Project, 'cache' | 'env'>): Promise<Map<string, ShownSource>> {
+export async function standInPlaces(adapters: readonly Adapter[], project: Pick<Project, 'cache' | 'env'>, texts?: KnownTexts): Promise<Map<string, ShownSource>> {
   const folder = sourceCacheFolder(project);
   const shown = await Promise.all(
     adapters.map(async (adapter): Promise<[string, ShownSource] | undefined> => {
       try {
-        const sources = await readSources(adapter, { depth: false });
+        const sources = await textsOf(adapter, texts);
         if (sources.length === 0) return undefined;
         const cached = folder === undefined ? undefined : readCachedSource(folder, sourceKey(adapter, sources, project.env));
         if (cached) return [adapter.name, { adapter, places: cached.result.places }];
