@@ -113,6 +113,7 @@ export async function benchAblation(root, { reps }) {
     client: { channel: grpcChannel(UnaryError) },
     treeSitterInternals: { treeSitterInternals: false },
     memo: { memo: false },
+    redactScan: { redactScan: false },
   };
   const full = async (layers) => {
     setSpeedLayers(layers);

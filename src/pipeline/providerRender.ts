@@ -8,6 +8,7 @@ import { providerKey } from '../functions/answerKey.js';
 import type { FunctionPool } from '../functions/pool.js';
 import { FunctionProcess, machinePaths } from '../functions/process.js';
 import { redactDeep, redactor, type Redact } from '../util/redact.js';
+import { speedLayers } from '../util/speedLayers.js';
 import { readResponse, rememberAnswer } from '../world/protocol.js';
 import type { Caller } from '../world/simulate.js';
 import type { ProviderCells } from './cellCache.js';
@@ -106,6 +107,8 @@ export async function renderProvider(project: Project, adapter: Adapter, options
 
 /** The response, its answer (what the world reads of it: readResponse) redacted. */
 function redacted(response: RunFunctionResponse, redact: Redact): RunFunctionResponse {
+  const wire = speedLayers().redactScan ? answerBytes(response) : undefined;
+  if (wire && !redact.foundIn(wire)) return response;
   const answer = readResponse(response);
   const clean = redactDeep(answer, redact);
   if (clean !== answer) rememberAnswer(response, clean);

@@ -7,7 +7,15 @@
 import type { Environment } from './envVars.js';
 
 /** Replaces secrets and machine paths in one text. */
-export type Redact = (text: string) => string;
+export interface Redact {
+  (text: string): string;
+  /**
+   * Whether UTF-8 bytes hold anything the redactor replaces. An answer's strings and keys are its
+   * wire bytes decoded, so when its bytes hold no needle no string of it changes: the answer is
+   * not walked (providerRender.ts).
+   */
+  foundIn(bytes: Uint8Array): boolean;
+}
 
 /** Variables whose values are secrets: GITHUB_TOKEN and every `*_TOKEN`, `*_SECRET`, `*_KEY`, `*_PASSWORD`. */
 const SECRET_NAME = /^(GITHUB_TOKEN|.+_TOKEN|.+_SECRET|.+_KEY|.+_PASSWORD)$/;
@@ -65,17 +73,24 @@ export function redactor(env: Environment, paths: MachinePaths): Redact {
   for (const [folder, shown] of paths.roots) addFolder(folder, shown);
   for (const folder of paths.tmp) addFolder(folder, '<tmp>');
   for (const folder of paths.home) addFolder(folder, '~');
-  if (replacements.size === 0) return (text) => text;
+  if (replacements.size === 0) return Object.assign((text: string) => text, { foundIn: () => false });
   const byLength = (a: string, b: string) => b.length - a.length;
   const alternatives = [...secrets.sort(byLength).map(escape), ...folders.sort(byLength).map((folder) => `${escape(folder)}(?![\\w.-])`)];
   const pattern = new RegExp(alternatives.join('|'), 'g');
-  return (text) => {
+  // A folder needle's bytes without its whole-path test: a superset of what the pattern matches.
+  const needles = [...replacements.keys()].map((needle) => Buffer.from(needle, 'utf8'));
+  const redact = (text: string) => {
     if (typeof text !== 'string' || text.length === 0) return text;
     pattern.lastIndex = 0;
     if (!pattern.test(text)) return text;
     pattern.lastIndex = 0;
     return text.replace(pattern, (match) => replacements.get(match) ?? match);
   };
+  const foundIn = (bytes: Uint8Array) => {
+    const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    return needles.some((needle) => buffer.includes(needle));
+  };
+  return Object.assign(redact, { foundIn });
 }
 
 /**

@@ -33,14 +33,16 @@ export interface SpeedLayers {
   scalarCache: boolean;
   /** Calls into web-tree-sitter's Emscripten exports (outline/binding.ts); off, its public API. */
   treeSitterInternals: boolean;
+  /** An answer whose wire bytes hold no secret or machine path is not walked by the redactor (util/redact.ts, pipeline/providerRender.ts). */
+  redactScan: boolean;
   /** `drift diff`'s judged report kept between runs (cache/verdict.ts, pipeline/diffVerdict.ts); off, every run judges. */
   verdictCache: boolean;
 }
 
 /** The layers that a name in DRIFT_SPEED_OFF switches off (the codec and the client only the bench can replace). */
-export const SWITCHABLE = ['memo', 'scalarCache', 'treeSitterInternals', 'verdictCache'] as const;
+export const SWITCHABLE = ['memo', 'redactScan', 'scalarCache', 'treeSitterInternals', 'verdictCache'] as const;
 
-const ALL_ON: SpeedLayers = { memo: true, scalarCache: true, treeSitterInternals: true, verdictCache: true };
+const ALL_ON: SpeedLayers = { memo: true, redactScan: true, scalarCache: true, treeSitterInternals: true, verdictCache: true };
 
 let current: SpeedLayers = ALL_ON;
 

@@ -27,3 +27,42 @@ describe('redactDeep', () => {
     expect(out).toEqual({ clean, dirty: { path: '<tmp>/x' }, list: [clean, '<tmp>/y'] });
   });
 });
+
+describe('Redact.foundIn', () => {
+  const bytes = (text: string) => new TextEncoder().encode(text);
+
+  it('finds every secret and folder the redactor replaces in UTF-8 bytes, also inside a larger buffer', () => {
+    for (const text of ['token tok-123456', 'at /work/project/x.py', 'é /home/al', '/tmp']) {
+      expect(redact(text)).not.toBe(text);
+      expect(redact.foundIn(bytes(text))).toBe(true);
+      const framed = bytes(`\u0000\u0012${text}\u00ff`);
+      expect(redact.foundIn(framed.subarray(2, framed.length - 2))).toBe(true);
+    }
+  });
+
+  it('finds nothing in bytes that hold no needle, so an answer of them is not walked', () => {
+    expect(redact.foundIn(bytes('apiVersion: container.gcp.upbound.io/v1beta2 region us-east1'))).toBe(false);
+    expect(redact.foundIn(bytes('/wor/tm/home/a'))).toBe(false);
+  });
+
+  it('is a superset of what the redactor replaces: a text it changes always has its bytes found', () => {
+    const parts = ['/tmp', '/tmpx', '/home/al', '/home/alice', 'tok-123456', 'tok-12345', '/work/project', 'é', ' ', '-', '/'];
+    let seed = 7;
+    const changed: string[] = [];
+    for (let round = 0; round < 500; round++) {
+      let text = '';
+      for (let index = 0; index < 4; index++) {
+        seed = (seed * 1103515245 + 12345) % 2 ** 31;
+        text += parts[seed % parts.length];
+      }
+      if (redact(text) !== text) changed.push(text);
+    }
+    expect(changed.length).toBeGreaterThan(100);
+    expect(changed.filter((text) => !redact.foundIn(bytes(text)))).toEqual([]);
+  });
+
+  it('is false for a redactor with nothing to replace', () => {
+    const none = redactor({}, { root: [], roots: new Map(), home: [], tmp: [], python: new Map() });
+    expect(none.foundIn(bytes('/tmp/anything'))).toBe(false);
+  });
+});
