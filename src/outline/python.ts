@@ -277,6 +277,13 @@ function holder(node: Node): Node | undefined {
   return undefined;
 }
 
+/** Appends in place: a body's list grows by one per identifier, and copying it on each append made a long body quadratic. */
+function appendTo<K, V>(lists: Map<K, V[]>, key: K, item: V): void {
+  const list = lists.get(key);
+  if (list) list.push(item);
+  else lists.set(key, [item]);
+}
+
 /** The function whose body holds `node` (nested definitions are their own functions). */
 function ownerFunction(node: Node): Node | undefined {
   for (let at = node.parent; at; at = at.parent) {
@@ -541,11 +548,7 @@ const DEFINITIONS: ReadonlySet<string> = new Set(['function_definition', 'class_
 /** Reduces one parsed Python file, from its query matches. `path` is relative to the provider's source root. */
 export function outlinePythonFile(path: string, root: Node, matches: readonly Match[]): FileFacts {
   const grouped = new Map<string, Match[]>();
-  for (const match of matches) {
-    const group = grouped.get(match.query);
-    if (group) group.push(match);
-    else grouped.set(match.query, [match]);
-  }
+  for (const match of matches) appendTo(grouped, match.query, match);
   const of = (query: string) => grouped.get(query) ?? [];
   const lines: Array<[string, number]> = [];
   const forms: FormFact[] = [];
@@ -613,10 +616,7 @@ export function outlinePythonFile(path: string, root: Node, matches: readonly Ma
     const out = new Map<Node, Match[]>();
     for (const match of of(query)) {
       const owner = ownerFunction(match.nodes[capture]!);
-      if (!owner) continue;
-      const group = out.get(owner);
-      if (group) group.push(match);
-      else out.set(owner, [match]);
+      if (owner) appendTo(out, owner, match);
     }
     return out;
   };
@@ -627,17 +627,21 @@ export function outlinePythonFile(path: string, root: Node, matches: readonly Ma
   const earlyReturns = new Map<Node, Node[]>();
   for (const { nodes } of of('early_return')) {
     const owner = ownerFunction(nodes.gate!);
-    if (owner) earlyReturns.set(owner, [...(earlyReturns.get(owner) ?? []), nodes.gate!]);
+    if (owner) appendTo(earlyReturns, owner, nodes.gate!);
   }
+  // Every identifier and every string literal: a filter of the copied nodes by type rather than a
+  // query pattern of one node, which cost more to match and hand over than reading the nodes here
+  // (together they are half a file's captures).
   const namesIn = new Map<Node, Node[]>();
-  const bindingsIn = new Map<Node, Match[]>();
-  for (const match of of('flow')) {
-    const name = match.nodes.name;
-    const owner = ownerFunction(name ?? match.nodes.binding!);
-    if (!owner) continue;
-    if (name) namesIn.set(owner, [...(namesIn.get(owner) ?? []), name]);
-    else bindingsIn.set(owner, [...(bindingsIn.get(owner) ?? []), match]);
+  const strings: Node[] = [];
+  for (const node of root.inOrder() ?? []) {
+    // A name a body uses, for the request's data flow: the root of what it reads (`req.observed.resources[k]`, `observed`, `self.rsp`).
+    if (node.type === 'identifier') {
+      const owner = ownerFunction(node);
+      if (owner) appendTo(namesIn, owner, node);
+    } else if (node.type === 'string') strings.push(node);
   }
+  const bindingsIn = byOwner('flow', 'binding');
   for (const [definition, qualified] of qualifiedOf) {
     if (definition.type !== 'function_definition') continue;
     const isMethod = qualified.includes('.');
@@ -719,8 +723,8 @@ export function outlinePythonFile(path: string, root: Node, matches: readonly Ma
   // Calls come from one query over the whole file: put each body's in source order.
   for (const fact of facts.values()) fact.calls.sort((a, b) => a.line - b.line);
 
-  for (const { nodes } of of('string')) {
-    const string = nodes.string!;
+  // Named-vs-literal constants, and keys.
+  for (const string of strings) {
     if (!ownerFunction(string) || string.parent?.type === 'expression_statement') continue; // docstrings are prose
     const value = keyPatternOf(string);
     if (value !== undefined && !value.includes('{}')) literals.push({ value, line: lineOf(string), use: useOf(string) });

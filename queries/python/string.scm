@@ -1,2 +1,0 @@
-; Every string literal: named-vs-literal constants, and keys.
-(string) @string
