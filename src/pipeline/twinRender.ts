@@ -76,7 +76,8 @@ export function twinRequest(request: RunFunctionRequest, values: Record<string, 
   const alternatives = [...replaced.keys()].sort((a, b) => b.length - a.length || (a < b ? -1 : 1)).map(escapeRegExp);
   const pattern = new RegExp(`(?<![A-Za-z0-9])(?:${alternatives.join('|')})(?![A-Za-z0-9])`, 'g');
   const swap = (value: unknown): unknown => {
-    if (typeof value === 'string') return value.replace(pattern, (match) => replaced.get(match) ?? match);
+    // A string holding neither the name nor the uid has nothing to swap: most of a request's strings.
+    if (typeof value === 'string') return value.includes(base.name) || value.includes(base.uid) ? value.replace(pattern, (match) => replaced.get(match) ?? match) : value;
     if (Array.isArray(value)) return value.map(swap);
     // Plain objects only: bytes (credentials) pass through whole.
     if (isObject(value) && Object.getPrototypeOf(value) === Object.prototype) return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, swap(item)]));
